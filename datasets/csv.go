@@ -1,0 +1,113 @@
+package datasets
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"kcalab/datasets/sparse"
+)
+
+// ReadCSVFile reads a contingency table from a CSV file; see ReadCSV.
+func ReadCSVFile(path string) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("contingency table: %w", err)
+	}
+	defer f.Close()
+	return ReadCSV(f, path)
+}
+
+// ReadCSV reads a contingency table: the first row holds the column labels
+// (its first cell, the corner, is ignored), every other row a row label and
+// one non-negative count per column. name is used in error messages, which
+// take the form "name:line: column "label": problem".
+func ReadCSV(r io.Reader, name string) (*Table, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // ragged rows get our own message
+	cr.TrimLeadingSpace = true
+	cr.Comment = '#'
+
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty file: want a header row of column labels", name)
+	}
+	if err != nil {
+		return nil, csvErr(name, err)
+	}
+	if len(header) < 2 {
+		return nil, fmt.Errorf("%s:1: header has %d cell(s): want a corner cell and at least one column label", name, len(header))
+	}
+	cols := make([]string, len(header)-1)
+	seen := map[string]int{}
+	for j, h := range header[1:] {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			return nil, fmt.Errorf("%s:1: column %d has an empty label", name, j+2)
+		}
+		if prev, ok := seen[h]; ok {
+			return nil, fmt.Errorf("%s:1: column label %q repeats column %d", name, h, prev)
+		}
+		seen[h] = j + 2
+		cols[j] = h
+	}
+
+	var rows []string
+	var vals []float64
+	rowSeen := map[string]int{}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvErr(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, fmt.Errorf("%s:%d: ragged row: %d cells, want %d (a label and %d counts, as in the header)", name, line, len(rec), len(header), len(cols))
+		}
+		label := strings.TrimSpace(rec[0])
+		if label == "" {
+			return nil, fmt.Errorf("%s:%d: empty row label", name, line)
+		}
+		if prev, ok := rowSeen[label]; ok {
+			return nil, fmt.Errorf("%s:%d: row label %q repeats line %d", name, line, label, prev)
+		}
+		rowSeen[label] = line
+		rows = append(rows, label)
+		for j, cell := range rec[1:] {
+			v, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
+			switch {
+			case err != nil:
+				return nil, fmt.Errorf("%s:%d: row %q, column %q: %q is not a number (want a non-negative count)", name, line, label, cols[j], cell)
+			case math.IsNaN(v) || math.IsInf(v, 0):
+				return nil, fmt.Errorf("%s:%d: row %q, column %q: %q is not finite (want a non-negative count)", name, line, label, cols[j], cell)
+			case v < 0:
+				return nil, fmt.Errorf("%s:%d: row %q, column %q: negative count %s", name, line, label, cols[j], cell)
+			}
+			vals = append(vals, v)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: no data rows after the header", name)
+	}
+	t := &Table{Name: name, RowLabels: rows, ColLabels: cols, N: sparse.FromDense(len(rows), len(cols), vals)}
+	if t.N.Sum() == 0 {
+		return nil, fmt.Errorf("%s: all counts are zero: correspondence analysis needs some positive counts", name)
+	}
+	return t, nil
+}
+
+func csvErr(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: column %d: %v", name, pe.Line, pe.Column, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
