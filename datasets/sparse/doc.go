@@ -1,0 +1,25 @@
+// Package sparse provides CSR, the compressed-sparse-row matrix every
+// contingency and co-occurrence table of KCA lab is stored in, with the few
+// operations correspondence analysis needs.
+//
+// # Invariants
+//
+// A CSR is immutable once built: within a row, column indices strictly
+// increase and no stored value is zero. New checks this; FromDense,
+// FromTriplets, Map, Add and the other constructors keep it.
+//
+// # Products
+//
+// MulDense (m·x) and MulTDense (mᵀ·x) multiply by dense gonum blocks. They
+// run in parallel by splitting the output rows into ranges, each written by
+// one goroutine in a fixed summation order, so results are bit-identical
+// whatever GOMAXPROCS is. MulTDense multiplies by a transpose built once and
+// cached in the matrix (twice the memory, same speed as MulDense).
+//
+// # Serialisation
+//
+// WriteTo and ReadFrom (or Read) use a compact little-endian format: a
+// 32-byte header (magic "KCSR", version, rows, cols, nnz) then the indptr,
+// indices and data arrays. There is no checksum; the corpus cache adds one.
+// ReadFrom validates everything and never panics on corrupt input.
+package sparse
