@@ -1,0 +1,21 @@
+// Package ca implements correspondence analysis (CA, the paper's LCA) and the
+// Gini-index covariance analysis of sparse count tables.
+//
+// # Operators
+//
+// The CA matrix S = D(r)^-1/2·P·D(c)^-1/2 − √r·√cᵀ (P = N/n) and the Gini
+// covariance Ξ = P − r·cᵀ are dense even when N is sparse. Delayed keeps
+// them as the paper's delayed sparse matrix — the sparse table with diagonal
+// scalings plus a separate rank-one term — so an svd.Backend can multiply
+// by them without forming them (the dssvd backend never does). Zero row or
+// column margins give zero rows or columns, never NaN. NewCAOperator and
+// NewGiniOperator build the two kernels; NewDelayed builds other ones.
+//
+// # Analysis
+//
+// Analyze decomposes a kernel with a chosen backend and returns singular
+// values, principal inertias (σ²) and their shares of the total inertia
+// (computed from the sparse table: χ²/n for CA, ‖Ξ‖_F² for gini), the
+// masses, and standard and principal coordinates of rows and columns.
+// At most min(rows, cols) − 1 dimensions exist: the trivial one is removed.
+package ca

@@ -1,0 +1,103 @@
+package svd
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/lapack/lapack64"
+	"gonum.org/v1/gonum/mat"
+)
+
+func gaussian(seed uint64, r, c int) *mat.Dense {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	d := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			d.Set(i, j, rng.NormFloat64())
+		}
+	}
+	return d
+}
+
+func TestLUNormalizeIsPermutedL(t *testing.T) {
+	for _, shape := range [][2]int{{7, 3}, {5, 5}, {40, 12}} {
+		y := gaussian(uint64(shape[0]), shape[0], shape[1])
+		pl := mat.DenseCopyOf(y)
+		luNormalize(pl)
+
+		// U from the same factorisation: y = (P·L)·U.
+		f := mat.DenseCopyOf(y)
+		ipiv := make([]int, shape[1])
+		lapack64.Getrf(f.RawMatrix(), ipiv)
+		u := mat.NewDense(shape[1], shape[1], nil)
+		for i := 0; i < shape[1]; i++ {
+			for j := i; j < shape[1]; j++ {
+				u.Set(i, j, f.At(i, j))
+			}
+		}
+		var back mat.Dense
+		back.Mul(pl, u)
+		assert.True(t, mat.EqualApprox(y, &back, 1e-12), "P·L·U = Y for %v", shape)
+		// Partial pivoting bounds |L| by 1.
+		assert.LessOrEqual(t, mat.Max(pl), 1.0)
+		assert.GreaterOrEqual(t, mat.Min(pl), -1.0)
+	}
+}
+
+func TestOrthonormalize(t *testing.T) {
+	y := gaussian(3, 30, 6)
+	q := mat.DenseCopyOf(y)
+	orthonormalize(q)
+	var qtq mat.Dense
+	qtq.Mul(q.T(), q)
+	id := mat.NewDiagDense(6, []float64{1, 1, 1, 1, 1, 1})
+	assert.True(t, mat.EqualApprox(&qtq, id, 1e-13))
+	// Same span: Q·Qᵀ·Y = Y.
+	var proj, back mat.Dense
+	proj.Mul(q.T(), y)
+	back.Mul(q, &proj)
+	assert.True(t, mat.EqualApprox(y, &back, 1e-12))
+}
+
+func TestFixSigns(t *testing.T) {
+	u := mat.NewDense(3, 2, []float64{
+		0.1, -0.5,
+		-0.9, 0.5, // tie in column 1: the first one (-0.5) decides
+		0.3, 0.2,
+	})
+	v := mat.NewDense(2, 2, []float64{1, 2, 3, 4})
+	fixSigns(u, v)
+	assert.Equal(t, []float64{-0.1, 0.5, 0.9, -0.5, -0.3, -0.2}, u.RawMatrix().Data)
+	assert.Equal(t, []float64{-1, -2, -3, -4}, v.RawMatrix().Data)
+}
+
+func TestThinSVD(t *testing.T) {
+	for _, shape := range [][2]int{{9, 4}, {4, 9}} {
+		a := gaussian(7, shape[0], shape[1])
+		s, u, vt, err := thinSVD(mat.DenseCopyOf(a))
+		require.NoError(t, err)
+		var us, back mat.Dense
+		us.Mul(u, mat.NewDiagDense(len(s), s))
+		back.Mul(&us, vt)
+		assert.True(t, mat.EqualApprox(a, &back, 1e-12), "%v", shape)
+	}
+}
+
+func TestInPlaceHelpers(t *testing.T) {
+	for _, rows := range []int{7, 1300} { // 1300 spans several row blocks
+		y := gaussian(11, rows, 9)
+		b := gaussian(12, 9, 9)
+		var want mat.Dense
+		want.Mul(y, b.Slice(0, 4, 0, 9).T())
+		got := mulRowsInPlace(mat.DenseCopyOf(y), b, 4)
+		assert.True(t, mat.EqualApprox(&want, got, 1e-13), "y·bᵀ, %d rows", rows)
+		assert.Equal(t, 4, got.RawMatrix().Stride)
+
+		kept := keepColumns(mat.DenseCopyOf(y), 3)
+		assert.True(t, mat.Equal(y.Slice(0, rows, 0, 3), kept))
+	}
+	vt := gaussian(13, 5, 8)
+	assert.True(t, mat.Equal(vt.Slice(0, 2, 0, 8).T(), firstRowsT(vt, 2)))
+}
