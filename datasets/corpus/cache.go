@@ -1,0 +1,296 @@
+package corpus
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Cache files: magic, a header (file kind and the full key it was stored
+// under), a kind-specific body of little-endian arrays, and a CRC-32C of
+// everything before it. Names are content addresses: the SHA-256 of the key.
+const cacheMagic = "kcalabC1"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// cacheKey hashes the parts that determine a cached result.
+func cacheKey(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s;", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func cachePath(dir, kind, key string) string {
+	return filepath.Join(dir, kind+"-"+key[:32]+".bin")
+}
+
+type cacheWriter struct {
+	bw  *bufio.Writer
+	crc hash.Hash32
+	buf []byte
+}
+
+func (w *cacheWriter) flushBuf() {
+	w.bw.Write(w.buf) // errors surface at Flush
+	w.crc.Write(w.buf)
+	w.buf = w.buf[:0]
+}
+
+func (w *cacheWriter) u64(v uint64) {
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, v)
+	if len(w.buf) >= 1<<16 {
+		w.flushBuf()
+	}
+}
+
+func (w *cacheWriter) bytes(b []byte) {
+	w.u64(uint64(len(b)))
+	w.buf = append(w.buf, b...)
+	if len(w.buf) >= 1<<16 {
+		w.flushBuf()
+	}
+}
+
+func (w *cacheWriter) i64s(s []int64) {
+	w.u64(uint64(len(s)))
+	for _, v := range s {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, uint64(v))
+		if len(w.buf) >= 1<<16 {
+			w.flushBuf()
+		}
+	}
+}
+
+func (w *cacheWriter) i32s(s []int32) {
+	w.u64(uint64(len(s)))
+	for _, v := range s {
+		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(v))
+		if len(w.buf) >= 1<<16 {
+			w.flushBuf()
+		}
+	}
+}
+
+// counts stores float64 values that are known to be integers in [1, 2³²).
+func (w *cacheWriter) counts(s []float64) {
+	w.u64(uint64(len(s)))
+	for _, v := range s {
+		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(v))
+		if len(w.buf) >= 1<<16 {
+			w.flushBuf()
+		}
+	}
+}
+
+// writeCache stores a file atomically: a temporary file in dir, synced,
+// then renamed over the final name.
+func writeCache(dir, kind, key string, body func(w *cacheWriter)) (err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	path := cachePath(dir, kind, key)
+	f, err := os.CreateTemp(dir, ".tmp-"+kind+"-*")
+	if err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	w := &cacheWriter{bw: bufio.NewWriterSize(f, 1<<20), crc: crc32.New(castagnoli), buf: make([]byte, 0, 1<<16+64)}
+	w.buf = append(w.buf, cacheMagic...)
+	w.bytes([]byte(kind))
+	w.bytes([]byte(key))
+	body(w)
+	w.flushBuf()
+	var sum [4]byte
+	binary.LittleEndian.PutUint32(sum[:], w.crc.Sum32())
+	w.bw.Write(sum[:])
+	if err := w.bw.Flush(); err != nil {
+		return fmt.Errorf("cache: writing %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("cache: writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("cache: writing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	return nil
+}
+
+type cacheReader struct {
+	br   *bufio.Reader
+	crc  hash.Hash32
+	left int64 // bytes of the file not yet read (guards allocations)
+	buf  []byte
+	err  error
+}
+
+var errDamaged = errors.New("damaged cache file")
+
+func (r *cacheReader) fail(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: %s", errDamaged, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *cacheReader) read(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if int64(n) > r.left-4 {
+		r.fail("ends early")
+		return nil
+	}
+	if cap(r.buf) < n {
+		r.buf = make([]byte, n)
+	}
+	b := r.buf[:n]
+	if _, err := io.ReadFull(r.br, b); err != nil {
+		r.fail("%v", err)
+		return nil
+	}
+	r.crc.Write(b)
+	r.left -= int64(n)
+	return b
+}
+
+func (r *cacheReader) u64() uint64 {
+	b := r.read(8)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// length reads an array length and checks that elem-byte elements fit.
+func (r *cacheReader) length(elem int64) int {
+	n := r.u64()
+	if r.err == nil && (n > uint64(r.left)/uint64(elem)) {
+		r.fail("array of %d elements does not fit", n)
+	}
+	if r.err != nil {
+		return 0
+	}
+	return int(n)
+}
+
+func (r *cacheReader) bytes() []byte {
+	n := r.length(1)
+	return append([]byte(nil), r.read(n)...)
+}
+
+// chunks reads n elements of size elem, handing the bytes over in pieces.
+func (r *cacheReader) chunks(n int, elem int, fn func(b []byte, at int)) {
+	const chunk = 1 << 14
+	for at := 0; at < n && r.err == nil; at += chunk {
+		m := min(chunk, n-at)
+		b := r.read(m * elem)
+		if b != nil {
+			fn(b, at)
+		}
+	}
+}
+
+func (r *cacheReader) i64s() []int64 {
+	n := r.length(8)
+	s := make([]int64, n)
+	r.chunks(n, 8, func(b []byte, at int) {
+		for i := range len(b) / 8 {
+			s[at+i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
+		}
+	})
+	return s
+}
+
+func (r *cacheReader) i32s() []int32 {
+	n := r.length(4)
+	s := make([]int32, n)
+	r.chunks(n, 4, func(b []byte, at int) {
+		for i := range len(b) / 4 {
+			s[at+i] = int32(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+	})
+	return s
+}
+
+func (r *cacheReader) counts() []float64 {
+	n := r.length(4)
+	s := make([]float64, n)
+	r.chunks(n, 4, func(b []byte, at int) {
+		for i := range len(b) / 4 {
+			s[at+i] = float64(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+	})
+	return s
+}
+
+// readCache loads a cache file through body. It returns found = false when
+// there is no file; an error wrapping errDamaged when the file is damaged
+// (bad magic, key or checksum, or a body that does not decode).
+func readCache(dir, kind, key string, body func(r *cacheReader) error) (found bool, err error) {
+	path := cachePath(dir, kind, key)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return true, fmt.Errorf("cache %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return true, fmt.Errorf("cache %s: %w", path, err)
+	}
+	r := &cacheReader{br: bufio.NewReaderSize(f, 1<<20), crc: crc32.New(castagnoli), left: st.Size()}
+	if m := r.read(len(cacheMagic)); r.err == nil && string(m) != cacheMagic {
+		r.fail("bad magic")
+	}
+	if k := r.bytes(); r.err == nil && string(k) != kind {
+		r.fail("holds a %q, want %q", k, kind)
+	}
+	if k := r.bytes(); r.err == nil && string(k) != key {
+		r.fail("stored under key %.16s…, want %.16s…", k, key)
+	}
+	if r.err == nil {
+		if err := body(r); err != nil {
+			r.fail("%v", err)
+		}
+	}
+	if r.err == nil {
+		var sum [4]byte
+		if _, err := io.ReadFull(r.br, sum[:]); err != nil {
+			r.fail("no checksum: %v", err)
+		} else if binary.LittleEndian.Uint32(sum[:]) != r.crc.Sum32() {
+			r.fail("CRC-32C mismatch")
+		} else if r.left != 4 {
+			r.fail("%d trailing bytes", r.left-4)
+		}
+	}
+	if r.err != nil {
+		return true, fmt.Errorf("cache %s: %w", path, r.err)
+	}
+	return true, nil
+}
+
+// removeDamaged deletes a damaged cache file after reporting it.
+func removeDamaged(log io.Writer, err error, dir, kind, key string) {
+	warnf(log, "%v; rebuilding it", err)
+	os.Remove(cachePath(dir, kind, key))
+}

@@ -1,0 +1,243 @@
+package corpus
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"kcalab/datasets/sparse"
+)
+
+// TableOptions configure a Tables.
+type TableOptions struct {
+	// CacheDir, when set, keeps each offset table on disk under a content
+	// address (token stream key and offset), so a window sweep counts each
+	// offset once; it is created when missing.
+	CacheDir string
+	// Log receives progress and warnings; nil means no progress, warnings
+	// (a damaged cache file) to stderr.
+	Log io.Writer
+	// Workers counts offsets in parallel; 0 means GOMAXPROCS. Results do
+	// not depend on it.
+	Workers int
+}
+
+// Tables counts the contingency tables of a token id stream. Its methods
+// may be called concurrently.
+type Tables struct {
+	vocab *Vocab
+	ids   []int32
+	opts  TableOptions
+	key   string
+
+	mu  sync.Mutex
+	idx *offsetIndex
+}
+
+// NewTables prepares table counting for the ids of a vocabulary (as Build
+// returns them). ids must stay unchanged while the Tables is used.
+func NewTables(v *Vocab, ids []int32, o TableOptions) (*Tables, error) {
+	if v == nil || v.Size() == 0 {
+		return nil, errors.New("tables: empty vocabulary")
+	}
+	if len(ids) == 0 {
+		return nil, errors.New("tables: no tokens")
+	}
+	if o.Workers < 0 {
+		return nil, fmt.Errorf("tables: Workers = %d: want ≥ 0 (0 = GOMAXPROCS)", o.Workers)
+	}
+	if o.Workers == 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	key := v.Key
+	if key == "" && o.CacheDir != "" {
+		// A hand-made vocabulary: address the stream by its content.
+		h := sha256.New()
+		for _, w := range v.Words {
+			fmt.Fprintf(h, "%d:%s;", len(w), w)
+		}
+		buf := make([]byte, 0, 1<<16)
+		for _, id := range ids {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(id))
+			if len(buf) == cap(buf) {
+				h.Write(buf)
+				buf = buf[:0]
+			}
+		}
+		h.Write(buf)
+		key = "ids-sha256=" + hex.EncodeToString(h.Sum(nil))
+	}
+	return &Tables{vocab: v, ids: ids, opts: o, key: key}, nil
+}
+
+// Vocab returns the vocabulary whose ids label the tables' rows and columns.
+func (t *Tables) Vocab() *Vocab { return t.vocab }
+
+func (t *Tables) index() (*offsetIndex, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.idx == nil {
+		idx, err := newOffsetIndex(t.ids, t.vocab.Size())
+		if err != nil {
+			return nil, err
+		}
+		t.idx = idx
+	}
+	return t.idx, nil
+}
+
+func (t *Tables) offsetKey(k int) string {
+	return cacheKey("offset v1", t.key, strconv.Itoa(k))
+}
+
+// Offset returns N^k.
+func (t *Tables) Offset(ctx context.Context, k int) (*sparse.CSR, error) {
+	if k < 1 {
+		return nil, fmt.Errorf("tables: offset %d: want ≥ 1", k)
+	}
+	ms, err := t.offsets(ctx, []int{k})
+	if err != nil {
+		return nil, err
+	}
+	return ms[0], nil
+}
+
+// Offsets returns N^1 … N^W (element k-1 is N^k), from the cache where
+// present, counting the others in parallel.
+func (t *Tables) Offsets(ctx context.Context, w int) ([]*sparse.CSR, error) {
+	if w < 1 {
+		return nil, fmt.Errorf("tables: window %d: want ≥ 1", w)
+	}
+	ks := make([]int, w)
+	for i := range ks {
+		ks[i] = i + 1
+	}
+	return t.offsets(ctx, ks)
+}
+
+func (t *Tables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
+	out := make([]*sparse.CSR, len(ks))
+	n := int64(len(t.ids))
+	label := fmt.Sprintf("offset tables N^%d…N^%d", ks[0], ks[len(ks)-1])
+	if len(ks) == 1 {
+		label = fmt.Sprintf("offset table N^%d", ks[0])
+	}
+	p := newProgress(t.opts.Log, label, "tokens", n*int64(len(ks)))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		next, done atomic.Int64
+		errOnce    sync.Once
+		firstErr   error
+		wg         sync.WaitGroup
+	)
+	setErr := func(err error) {
+		errOnce.Do(func() { firstErr = err; cancel() })
+	}
+	// one loads or counts ks[i]; the scratch memory is made on a worker's
+	// first count.
+	one := func(i int, s **offsetScratch) error {
+		k := ks[i]
+		if t.opts.CacheDir != "" {
+			m, err := t.load(k)
+			if err != nil {
+				return err
+			}
+			if m != nil {
+				out[i] = m
+				return nil
+			}
+		}
+		idx, err := t.index()
+		if err != nil {
+			return err
+		}
+		if *s == nil {
+			*s = idx.newScratch()
+		}
+		m, err := idx.count(k, *s)
+		if err != nil {
+			return err
+		}
+		out[i] = m // one writer per table
+		if t.opts.CacheDir != "" {
+			return t.store(k, m)
+		}
+		return nil
+	}
+	for range min(t.opts.Workers, len(ks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s *offsetScratch
+			for {
+				q := int(next.Add(1) - 1)
+				if q >= len(ks) || ctx.Err() != nil {
+					return
+				}
+				if err := one(q, &s); err != nil {
+					setErr(err)
+					return
+				}
+				p.update(done.Add(n))
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, fmt.Errorf("tables: %w", firstErr)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p.finish(done.Load())
+	return out, nil
+}
+
+// load returns a cached N^k, nil when absent or damaged (reported, removed).
+func (t *Tables) load(k int) (*sparse.CSR, error) {
+	key := t.offsetKey(k)
+	var m *sparse.CSR
+	found, err := readCache(t.opts.CacheDir, "offset", key, func(r *cacheReader) error {
+		dims := r.i64s()
+		indptr := r.i64s()
+		indices := r.i32s()
+		data := r.counts()
+		if r.err != nil {
+			return nil
+		}
+		if len(dims) != 2 || dims[0] != int64(t.vocab.Size()) || dims[1] != dims[0] {
+			return fmt.Errorf("dimensions %v, want %d×%d", dims, t.vocab.Size(), t.vocab.Size())
+		}
+		var err error
+		m, err = sparse.New(int(dims[0]), int(dims[1]), indptr, indices, data)
+		return err
+	})
+	if errors.Is(err, errDamaged) {
+		removeDamaged(t.opts.Log, err, t.opts.CacheDir, "offset", key)
+		return nil, nil
+	}
+	if err != nil || !found {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (t *Tables) store(k int, m *sparse.CSR) error {
+	rows, cols := m.Dims()
+	indptr, indices, data := m.Raw()
+	return writeCache(t.opts.CacheDir, "offset", t.offsetKey(k), func(w *cacheWriter) {
+		w.i64s([]int64{int64(rows), int64(cols)})
+		w.i64s(indptr)
+		w.i32s(indices)
+		w.counts(data)
+	})
+}
