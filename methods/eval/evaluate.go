@@ -1,0 +1,121 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"kcalab/datasets/wordsim"
+	"kcalab/methods/vectors"
+)
+
+// Rule says what happens to a pair with a word that has no vector.
+type Rule string
+
+const (
+	Zero Rule = "zero" // the pair scores 0 and stays in (the paper's authors)
+	Skip Rule = "skip" // the pair is dropped (gensim)
+)
+
+// Rules lists the allowed rules.
+var Rules = []Rule{Zero, Skip}
+
+// ParseRule checks a rule name from a spec or flag.
+func ParseRule(name string) (Rule, error) {
+	for _, r := range Rules {
+		if name == string(r) {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("unknown out-of-vocabulary rule %q: want zero or skip", name)
+}
+
+// Score is the result of one set.
+type Score struct {
+	Set     string  // the set's name
+	Rho     float64 // Spearman ρ over the pairs the rule keeps
+	Pairs   int     // pairs in the set
+	Covered int     // pairs whose two words have vectors (vocabulary or OOV hook)
+}
+
+// Coverage is the fraction of pairs covered.
+func (s Score) Coverage() float64 { return float64(s.Covered) / float64(s.Pairs) }
+
+// Evaluate scores vs on set: ρ between the human scores and the similarity
+// sim of the two words' vectors. A word has a vector when it is in the
+// vocabulary or the set's OOV hook gives one. A pair missing a vector is
+// handled by rule. The error wraps ErrUndefined when ρ has no value (under
+// Skip, fewer than two covered pairs; or all similarities equal).
+func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Rule) (Score, error) {
+	sc := Score{Rho: math.NaN()}
+	if set == nil || len(set.Pairs) == 0 {
+		return sc, fmt.Errorf("evaluate: empty word-similarity set")
+	}
+	sc.Set, sc.Pairs = set.Name, len(set.Pairs)
+	fail := func(err error) (Score, error) {
+		return sc, fmt.Errorf("evaluate on %s: %w", set.Name, err)
+	}
+	if vs == nil || vs.M == nil {
+		return fail(errors.New("no word vectors"))
+	}
+	f, err := sim.Func()
+	if err != nil {
+		return fail(err)
+	}
+	if rule != Zero && rule != Skip {
+		return fail(fmt.Errorf("unknown out-of-vocabulary rule %q: want zero or skip", string(rule)))
+	}
+	dim := vs.Dim()
+	vec := func(w string) ([]float64, bool, error) {
+		v, ok := vs.Vector(w)
+		if ok && len(v) != dim {
+			return nil, false, fmt.Errorf("OOV hook gave %d values for %q, want %d", len(v), w, dim)
+		}
+		return v, ok, nil
+	}
+	human := make([]float64, 0, len(set.Pairs))
+	model := make([]float64, 0, len(set.Pairs))
+	for _, p := range set.Pairs {
+		a, okA, err := vec(p.W1)
+		if err != nil {
+			return fail(err)
+		}
+		b, okB, err := vec(p.W2)
+		if err != nil {
+			return fail(err)
+		}
+		s := 0.0
+		if okA && okB {
+			sc.Covered++
+			s = f(a, b)
+			if math.IsNaN(s) || math.IsInf(s, 0) {
+				return fail(fmt.Errorf("similarity of %q and %q is %g", p.W1, p.W2, s))
+			}
+		} else if rule == Skip {
+			continue
+		}
+		human = append(human, p.Score)
+		model = append(model, s)
+	}
+	rho, err := Spearman(human, model)
+	if err != nil {
+		return fail(fmt.Errorf("%d of %d pairs covered, rule %s: %w", sc.Covered, sc.Pairs, rule, err))
+	}
+	sc.Rho = rho
+	return sc, nil
+}
+
+// EvaluateAll runs Evaluate on each set, in order. Every set gets a Score,
+// with Rho = NaN for those that failed; the error joins their errors.
+func EvaluateAll(vs *vectors.Set, sets []*wordsim.Set, sim vectors.Similarity, rule Rule) ([]Score, error) {
+	out := make([]Score, len(sets))
+	var errs []error
+	for i, set := range sets {
+		var err error
+		out[i], err = Evaluate(vs, set, sim, rule)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return out, errors.Join(errs...)
+}

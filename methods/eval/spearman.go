@@ -1,0 +1,111 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// ErrUndefined is wrapped by the errors of a correlation that has no value:
+// fewer than two points, or a constant variable (zero variance), where
+// scipy returns NaN.
+var ErrUndefined = errors.New("correlation undefined")
+
+// Ranks returns the 1-based ranks of x, ties getting the average of the
+// ranks they span (x = 10, 20, 20, 30 → 1, 2.5, 2.5, 4). x must hold no NaN.
+func Ranks(x []float64) []float64 {
+	type item struct {
+		v float64
+		i int
+	}
+	items := make([]item, len(x))
+	for i, v := range x {
+		items[i] = item{v, i}
+	}
+	// Ties broken by index: a total order, so the result never depends on
+	// the sort's internals.
+	slices.SortFunc(items, func(a, b item) int {
+		switch {
+		case a.v < b.v:
+			return -1
+		case a.v > b.v:
+			return 1
+		}
+		return a.i - b.i
+	})
+	r := make([]float64, len(x))
+	for i := 0; i < len(items); {
+		j := i + 1
+		for j < len(items) && items[j].v == items[i].v {
+			j++
+		}
+		// positions i..j-1 (0-based) hold ranks i+1..j: their mean is (i+1+j)/2.
+		avg := float64(i+1+j) / 2
+		for _, it := range items[i:j] {
+			r[it.i] = avg
+		}
+		i = j
+	}
+	return r
+}
+
+// Spearman is the Pearson correlation of the ranks of x and y (average ranks
+// for ties). It fails, wrapping ErrUndefined, when there are fewer than two
+// points or x or y is constant, and on unequal lengths or non-finite values.
+func Spearman(x, y []float64) (float64, error) {
+	if err := checkXY(x, y); err != nil {
+		return 0, fmt.Errorf("spearman: %w", err)
+	}
+	rho, err := Pearson(Ranks(x), Ranks(y))
+	if err != nil {
+		return 0, fmt.Errorf("spearman: %w", err)
+	}
+	return rho, nil
+}
+
+// Pearson is the Pearson correlation coefficient of x and y, computed from
+// centred values (two passes) and clamped to [-1, 1]. Its errors are those
+// of Spearman.
+func Pearson(x, y []float64) (float64, error) {
+	if err := checkXY(x, y); err != nil {
+		return 0, fmt.Errorf("pearson: %w", err)
+	}
+	n := float64(len(x))
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= n
+	my /= n
+	var sxy, sxx, syy float64
+	for i := range x {
+		dx, dy := x[i]-mx, y[i]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	switch {
+	case sxx == 0:
+		return 0, fmt.Errorf("pearson: first variable is constant: %w", ErrUndefined)
+	case syy == 0:
+		return 0, fmt.Errorf("pearson: second variable is constant: %w", ErrUndefined)
+	}
+	return max(-1, min(1, sxy/math.Sqrt(sxx*syy))), nil
+}
+
+func checkXY(x, y []float64) error {
+	if len(x) != len(y) {
+		return fmt.Errorf("lengths differ: %d and %d", len(x), len(y))
+	}
+	if len(x) < 2 {
+		return fmt.Errorf("%d point(s), want at least 2: %w", len(x), ErrUndefined)
+	}
+	for i := range x {
+		if math.IsNaN(x[i]) || math.IsInf(x[i], 0) || math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
+			return fmt.Errorf("point %d (%g, %g) is not finite", i+1, x[i], y[i])
+		}
+	}
+	return nil
+}
