@@ -1,0 +1,62 @@
+// Package baselines trains the neural word-vector baselines of the paper's
+// table — word2vec SGNS and CBOW, GloVe and fastText — following their
+// reference C/C++ code, and returns the vectors as a *vectors.Set.
+//
+//	TrainWord2Vec(ctx, corpus, DefaultSGNS())  // word2vec.c -cbow 0
+//	TrainWord2Vec(ctx, corpus, DefaultCBOW())  // word2vec.c -cbow 1
+//	TrainGloVe(ctx, cooc, words, skipID, DefaultGloVe())
+//	TrainFastText(ctx, corpus, DefaultFastText()) // fasttext skipgram
+//
+// A Corpus is the token-id stream with its vocabulary; tokens of SkipID
+// (the shared <unk>) are dropped as the references drop unknown words, and
+// that word gets no vector. GloVe reads a co-occurrence matrix instead.
+// Every hyperparameter is a Config field; Default* give the references'
+// defaults, and zero values are never silently replaced.
+//
+// # Determinism
+//
+// Training is single-threaded: the references' Hogwild threads race on
+// shared rows, and fixed shards with a merge would change the algorithm, so
+// each run is one sequential SGD and the harness runs trials in parallel.
+// Every random draw (initialisation, window sizes, subsampling, negatives,
+// shuffles) comes from a math/rand/v2 PCG seeded from Config.Seed, so the
+// same inputs and config give the same bits whatever GOMAXPROCS is.
+//
+// # Differences from the references
+//
+// Faithful: learning-rate schedules (word2vec.c: linear to α·1e-4, updated
+// every 10,000 words; fastText: linear to 0, updated every LRUpdate words;
+// GloVe: AdaGrad with sums starting at 1), subsampling formulas, reduced
+// windows, 1000-word sentences (word2vec.c) and 1025-word lines (fastText),
+// initialisations, the lookup-table sigmoids (word2vec.c's 1000-entry table
+// and its integer-division index; fastText's 512-entry table), CBOW and
+// fastText adding the whole hidden-layer error to every input row, word2vec
+// skipping and fastText redrawing a negative equal to the target, fastText's
+// n-grams (UTF-8 characters, "<" ">" boundaries) and its sign-extending
+// FNV-1a hash, fastText's training length (lines are read, rewinding, until
+// the in-vocabulary words read reach Epochs × all tokens, so skipped tokens
+// lengthen training a little, as words below -minCount do in fastText),
+// glove.c master's gradient clipping and bias step (no η; EtaOnBias gives
+// v1.2's).
+//
+// Different: negatives are drawn with an alias table from the exact
+// unigram^power distribution instead of a 1e8-slot (word2vec.c) or
+// 1e7-slot (fastText) table; word2vec.c's final partial sentence of each
+// epoch, which its loop never trains, is trained; fastText rows of buckets
+// no vocabulary word uses are not stored (their initial values are rebuilt
+// from their own PCG stream when an OOV word needs them); GloVe's non-zeros
+// are reshuffled every epoch unless ShuffleEachEpoch is false (glove.c
+// shuffles once). ExactSigmoid replaces the tables by 1/(1+e^−x).
+//
+// # Speed
+//
+// Inner loops work on float32 rows (GloVe: float64, as glove.c) with gonum's
+// assembly Sdot/Saxpy and do not allocate. BenchmarkText8 (KCALAB_DATA set,
+// -benchtime=1x) reports words/s per CPU-second on text8_prefix; SGNS and
+// CBOW at d300 w10 run about twice gensim's per-worker rate.
+//
+// Memory: word2vec 2·V·Dim float32; fastText (V + used buckets)·Dim float32
+// for the input rows (text8_prefix: 22.5k words use 125k of the 2M buckets)
+// plus V·Dim output rows, kept alive by the OOV hook; GloVe 4·V·(Dim+1)
+// float64 plus 8 bytes per non-zero (order and row index).
+package baselines
