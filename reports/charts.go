@@ -1,0 +1,525 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// XY is a point of a line series.
+type XY struct{ X, Y float64 }
+
+// LineSeries is one named line.
+type LineSeries struct {
+	Name   string
+	Points []XY // drawn in the order given
+}
+
+// LineChart draws lines on value axes, either of which may be logarithmic
+// (e.g. time against training size, one series per backend). Points with a
+// non-finite coordinate, or a non-positive one on a log axis, cannot be drawn:
+// they are left out and counted in a note under the chart.
+type LineChart struct {
+	ID           string // element id: [A-Za-z][A-Za-z0-9_-]*, unique in the page
+	Title        string
+	XName, YName string // axis titles
+	LogX, LogY   bool
+	Series       []LineSeries
+	Width        int // pixels; 0 means 720
+	Height       int // pixels; 0 means 420
+	Note         string
+}
+
+// Labeled is a labelled point of a scatter map.
+type Labeled struct {
+	Label string
+	X, Y  float64
+}
+
+// ScatterSeries is one named set of labelled points.
+type ScatterSeries struct {
+	Name   string
+	Points []Labeled
+	// Symbol is an ECharts symbol ("circle", "triangle", "rect", "diamond",
+	// …); "" picks one by the series' position.
+	Symbol string
+}
+
+// ScatterMap draws labelled points with dashed lines through the origin,
+// like a CA map. The axes span the origin and the points with a margin (more
+// on the right, where labels go), on round tick steps. Points with
+// non-finite coordinates are left out and counted in a note.
+type ScatterMap struct {
+	ID           string
+	Title        string
+	XName, YName string
+	Series       []ScatterSeries
+	// EqualScale makes one unit the same length on both axes, as a CA map
+	// needs for distances to be read off it: the plot area takes the aspect
+	// of the data ranges (within 0.4–1.2 of Width, the shorter range being
+	// widened to fit) and Height is ignored.
+	EqualScale bool
+	// MaxLabels is the most points a series may have and still show its
+	// labels (tooltips always show them); 0 means 60.
+	MaxLabels int
+	Width     int // pixels; 0 means 720
+	Height    int // pixels; 0 means 480
+	Note      string
+}
+
+// BarSeries is one named set of bars, one value per category.
+type BarSeries struct {
+	Name   string
+	Values []float64
+	// Labels, when not nil, are drawn on top of the bars (one per value).
+	Labels []string
+}
+
+// Bar draws bars over categories (e.g. a scree plot).
+type Bar struct {
+	ID           string
+	Title        string
+	XName, YName string
+	Categories   []string
+	Series       []BarSeries
+	Width        int // pixels; 0 means 480
+	Height       int // pixels; 0 means 360
+	Note         string
+}
+
+// palette and symbols give series their looks by position, so that pages
+// do not depend on ECharts' theme defaults.
+var (
+	palette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#b7950b"}
+	symbols = []string{"circle", "triangle", "rect", "diamond", "roundRect", "pin"}
+)
+
+// Plot margins in pixels, fixed so that an equal-scale map can size its plot
+// area exactly.
+const (
+	marginLeft   = 72
+	marginRight  = 36
+	marginTop    = 48
+	marginBottom = 56
+)
+
+// chart is what the renderer needs of a chart block.
+type chart interface {
+	Block
+	id() string
+	title() string
+	// option returns the ECharts option, the element size and notes for
+	// the caption.
+	option() (opt map[string]any, width, height int, notes []string, err error)
+}
+
+func (c LineChart) id() string     { return c.ID }
+func (c ScatterMap) id() string    { return c.ID }
+func (c Bar) id() string           { return c.ID }
+func (c LineChart) title() string  { return c.Title }
+func (c ScatterMap) title() string { return c.Title }
+func (c Bar) title() string        { return c.Title }
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+func checkSize(what, id string, w, h int) error {
+	if w < 0 || h < 0 {
+		return fmt.Errorf("%s %q: width and height must be ≥ 0 pixels (0 = default), got %d×%d", what, id, w, h)
+	}
+	return nil
+}
+
+func px(n int) string { return strconv.Itoa(n) + "px" }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func axisType(log bool) string {
+	if log {
+		return "log"
+	}
+	return "value"
+}
+
+func baseOpts(id string, w, h int) []charts.GlobalOpts {
+	return []charts.GlobalOpts{
+		// The id is fixed here too (go-echarts otherwise draws a random
+		// one), though the page uses its own from the block.
+		charts.WithInitializationOpts(opts.Initialization{ChartID: id, Width: px(w), Height: px(h)}),
+		// No animation: the page is a static record and screenshots of it
+		// should not depend on timing.
+		charts.WithAnimation(false),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "4"}),
+		charts.WithGridOpts(opts.Grid{Left: strconv.Itoa(marginLeft), Right: strconv.Itoa(marginRight),
+			Top: strconv.Itoa(marginTop), Bottom: strconv.Itoa(marginBottom)}),
+	}
+}
+
+func (c LineChart) option() (map[string]any, int, int, []string, error) {
+	if err := checkSize("line chart", c.ID, c.Width, c.Height); err != nil {
+		return nil, 0, 0, nil, err
+	}
+	w, h := orDefault(c.Width, 720), orDefault(c.Height, 420)
+	lc := charts.NewLine()
+	lc.SetGlobalOptions(append(baseOpts(c.ID, w, h),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: axisType(c.LogX), Name: c.XName, NameLocation: "middle", NameGap: 32,
+			Scale: opts.Bool(true), SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}),
+		charts.WithYAxisOpts(opts.YAxis{Type: axisType(c.LogY), Name: c.YName, NameLocation: "middle", NameGap: 56,
+			Scale: opts.Bool(true)}),
+	)...)
+	dropped := 0
+	for i, s := range c.Series {
+		data := make([]opts.LineData, 0, len(s.Points))
+		for _, p := range s.Points {
+			if !finite(p.X) || !finite(p.Y) || (c.LogX && p.X <= 0) || (c.LogY && p.Y <= 0) {
+				dropped++
+				continue
+			}
+			data = append(data, opts.LineData{Value: []float64{p.X, p.Y}})
+		}
+		color := palette[i%len(palette)]
+		lc.AddSeries(s.Name, data,
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
+			charts.WithLineStyleOpts(opts.LineStyle{Color: color, Width: 2}),
+			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
+				ss.Symbol = symbols[i%len(symbols)]
+				ss.SymbolSize = 7
+				ss.ShowSymbol = opts.Bool(true)
+			}),
+		)
+	}
+	opt, err := optionOf(lc, lc.Validate)
+	if err != nil {
+		return nil, 0, 0, nil, fmt.Errorf("line chart %q: %w", c.ID, err)
+	}
+	var notes []string
+	if dropped > 0 {
+		why := "a non-finite coordinate"
+		if c.LogX || c.LogY {
+			why += " or a non-positive value on a log axis"
+		}
+		notes = append(notes, fmt.Sprintf("%d point(s) not drawn: %s.", dropped, why))
+	}
+	return opt, w, h, notes, nil
+}
+
+func (c ScatterMap) option() (map[string]any, int, int, []string, error) {
+	if err := checkSize("scatter map", c.ID, c.Width, c.Height); err != nil {
+		return nil, 0, 0, nil, err
+	}
+	if c.MaxLabels < 0 {
+		return nil, 0, 0, nil, fmt.Errorf("scatter map %q: MaxLabels must be ≥ 0 (0 = 60), got %d", c.ID, c.MaxLabels)
+	}
+	maxLabels := orDefault(c.MaxLabels, 60)
+	w, h := orDefault(c.Width, 720), orDefault(c.Height, 480)
+
+	// Ranges over the drawable points, always including the origin.
+	xlo, xhi, ylo, yhi := 0.0, 0.0, 0.0, 0.0
+	dropped := 0
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if !finite(p.X) || !finite(p.Y) {
+				dropped++
+				continue
+			}
+			xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
+			ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
+		}
+	}
+	xr, yr := freeScale(xlo, xhi, ylo, yhi)
+	if c.EqualScale {
+		plotW := w - marginLeft - marginRight
+		if plotW < 100 {
+			return nil, 0, 0, nil, fmt.Errorf("scatter map %q: width %d leaves no room for the plot (need ≥ %d)", c.ID, w, 100+marginLeft+marginRight)
+		}
+		var plotH int
+		xr, yr, plotH = equalScale(xlo, xhi, ylo, yhi, plotW)
+		h = plotH + marginTop + marginBottom
+	}
+
+	sc := charts.NewScatter()
+	xa := opts.XAxis{Type: "value", Name: c.XName, NameLocation: "middle", NameGap: 32,
+		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}
+	ya := opts.YAxis{Type: "value", Name: c.YName, NameLocation: "middle", NameGap: 52,
+		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}
+	xa.Min, xa.Max = xr.min, xr.max
+	ya.Min, ya.Max = yr.min, yr.max
+	sc.SetGlobalOptions(append(baseOpts(c.ID, w, h),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(xa), charts.WithYAxisOpts(ya),
+	)...)
+	var notes []string
+	for i, s := range c.Series {
+		data := make([]opts.ScatterData, 0, len(s.Points))
+		for _, p := range s.Points {
+			if finite(p.X) && finite(p.Y) {
+				// The label rides in the value as a third dimension: ECharts
+				// draws it raw (series.encode.label), whereas a "{b}"
+				// formatter template would interpret braces inside it.
+				data = append(data, opts.ScatterData{Value: []any{p.X, p.Y, p.Label}})
+			}
+		}
+		sym := s.Symbol
+		if sym == "" {
+			sym = symbols[i%len(symbols)]
+		}
+		color := palette[i%len(palette)]
+		showLabels := len(data) <= maxLabels
+		if !showLabels {
+			notes = append(notes, fmt.Sprintf("Labels of %q hidden: %d points > %d (hover for them).", s.Name, len(data), maxLabels))
+		}
+		so := []charts.SeriesOpts{
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
+			charts.WithLabelOpts(opts.Label{Show: opts.Bool(showLabels), Position: "right", Color: color, FontSize: 12}),
+			charts.WithLabelLayoutOpts(opts.LabelLayout{MoveOverlap: "shiftY"}),
+			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
+				ss.Symbol = sym
+				ss.SymbolSize = 9
+			}),
+		}
+		if i == 0 {
+			// Dashed lines through the origin; the axes stay at the frame
+			// so their tick labels do not cross the points.
+			so = append(so,
+				charts.WithMarkLineStyleOpts(opts.MarkLineStyle{Symbol: []string{"none", "none"},
+					Label: &opts.Label{Show: opts.Bool(false)}, LineStyle: &opts.LineStyle{Color: "#888888", Type: "dashed", Width: 1}}),
+			)
+		}
+		sc.AddSeries(s.Name, data, so...)
+	}
+	opt, err := optionOf(sc, sc.Validate)
+	if err != nil {
+		return nil, 0, 0, nil, fmt.Errorf("scatter map %q: %w", c.ID, err)
+	}
+	// Options go-echarts v2.6.7 has no fields for.
+	dims := []any{
+		map[string]any{"name": "x", "displayName": c.XName},
+		map[string]any{"name": "y", "displayName": c.YName},
+		map[string]any{"name": "label", "type": "ordinal"},
+	}
+	for i := range c.Series {
+		s := seriesAt(opt, i)
+		s["dimensions"] = dims
+		s["encode"] = map[string]any{"x": 0, "y": 1, "label": 2, "itemName": 2, "tooltip": []any{0, 1}}
+		if ml, ok := s["markLine"].(map[string]any); ok {
+			ml["silent"] = true
+			ml["data"] = []any{map[string]any{"xAxis": 0}, map[string]any{"yAxis": 0}}
+		}
+	}
+	axisAt(opt, "xAxis")["interval"] = xr.step
+	axisAt(opt, "yAxis")["interval"] = yr.step
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d point(s) not drawn: a non-finite coordinate.", dropped))
+	}
+	return opt, w, h, notes, nil
+}
+
+func (c Bar) option() (map[string]any, int, int, []string, error) {
+	if err := checkSize("bar chart", c.ID, c.Width, c.Height); err != nil {
+		return nil, 0, 0, nil, err
+	}
+	w, h := orDefault(c.Width, 480), orDefault(c.Height, 360)
+	bc := charts.NewBar()
+	bc.SetGlobalOptions(append(baseOpts(c.ID, w, h),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: c.XName, NameLocation: "middle", NameGap: 32}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: c.YName, NameLocation: "middle", NameGap: 56}),
+	)...)
+	bc.SetXAxis(c.Categories)
+	dropped := 0
+	for i, s := range c.Series {
+		if len(s.Values) != len(c.Categories) {
+			return nil, 0, 0, nil, fmt.Errorf("bar chart %q: series %q has %d values for %d categories", c.ID, s.Name, len(s.Values), len(c.Categories))
+		}
+		if s.Labels != nil && len(s.Labels) != len(s.Values) {
+			return nil, 0, 0, nil, fmt.Errorf("bar chart %q: series %q has %d labels for %d values", c.ID, s.Name, len(s.Labels), len(s.Values))
+		}
+		data := make([]opts.BarData, 0, len(s.Values))
+		for k, v := range s.Values {
+			if !finite(v) {
+				dropped++
+				continue
+			}
+			// [category index, value, label]: see the scatter map for why
+			// labels ride as a dimension.
+			val := []any{k, v}
+			if s.Labels != nil {
+				val = append(val, s.Labels[k])
+			}
+			data = append(data, opts.BarData{Value: val})
+		}
+		bc.AddSeries(s.Name, data,
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: palette[i%len(palette)]}),
+			charts.WithLabelOpts(opts.Label{Show: opts.Bool(s.Labels != nil), Position: "top"}),
+		)
+	}
+	opt, err := optionOf(bc, bc.Validate)
+	if err != nil {
+		return nil, 0, 0, nil, fmt.Errorf("bar chart %q: %w", c.ID, err)
+	}
+	for i, s := range c.Series {
+		enc := map[string]any{"x": 0, "y": 1, "tooltip": []any{1}}
+		if s.Labels != nil {
+			enc["label"] = 2
+			enc["tooltip"] = []any{1, 2}
+		}
+		seriesAt(opt, i)["encode"] = enc
+	}
+	var notes []string
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d bar(s) not drawn: a non-finite value.", dropped))
+	}
+	return opt, w, h, notes, nil
+}
+
+// optionOf turns a go-echarts chart into a plain option map: validate, take
+// its JSON, and decode it again with numbers kept verbatim, so that options
+// go-echarts lacks can be added and the page writes the JSON itself. Nulls
+// in objects (fields go-echarts writes without omitempty) are dropped.
+func optionOf(c interface{ JSON() map[string]any }, validate func()) (map[string]any, error) {
+	validate()
+	b, err := json.Marshal(c.JSON())
+	if err != nil {
+		return nil, fmt.Errorf("encoding option: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("decoding option: %w", err)
+	}
+	pruneNulls(m)
+	return m, nil
+}
+
+func pruneNulls(v any) {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if e == nil {
+				delete(t, k)
+				continue
+			}
+			pruneNulls(e)
+		}
+	case []any:
+		for _, e := range t {
+			pruneNulls(e)
+		}
+	}
+}
+
+// seriesAt returns series i of an option made by optionOf; the charts above
+// always add one series per input series, so a miss is a bug here.
+func seriesAt(opt map[string]any, i int) map[string]any {
+	return opt["series"].([]any)[i].(map[string]any)
+}
+
+// axisAt returns the first x or y axis of an option made by optionOf.
+func axisAt(opt map[string]any, key string) map[string]any {
+	return opt[key].([]any)[0].(map[string]any)
+}
+
+// axisRange is an axis extent on multiples of step.
+type axisRange struct{ min, max, step float64 }
+
+// padRange pads [lo,hi] for labels and marks: 6% of span on each side and
+// another 10% of span on the high x side, where labels are drawn.
+func padRange(lo, hi, span float64, labelSide bool) (float64, float64) {
+	lo, hi = lo-0.06*span, hi+0.06*span
+	if labelSide {
+		hi += 0.1 * span
+	}
+	return lo, hi
+}
+
+// snapRange widens [lo,hi] to multiples of step.
+func snapRange(lo, hi, step float64) (float64, float64) {
+	return math.Floor(lo/step-1e-9) * step, math.Ceil(hi/step+1e-9) * step
+}
+
+// freeScale picks padded ranges on nice steps for each axis separately.
+func freeScale(xlo, xhi, ylo, yhi float64) (x, y axisRange) {
+	one := func(lo, hi float64, labelSide bool) axisRange {
+		span := hi - lo
+		if span == 0 {
+			span = math.Max(math.Abs(hi), 1)
+		}
+		lo, hi = padRange(lo, hi, span, labelSide)
+		step := niceStep((hi - lo) / 6)
+		lo, hi = snapRange(lo, hi, step)
+		return axisRange{tidy(lo), tidy(hi), step}
+	}
+	return one(xlo, xhi, true), one(ylo, yhi, false)
+}
+
+// equalScale picks ranges on a common nice step for data within
+// [xlo,xhi]×[ylo,yhi] and the plot height that gives one unit the same
+// length on both axes for a plot plotW pixels wide. The height stays within
+// 0.4–1.2 of the width by widening the shorter range a step at a time, at
+// the end where the data leave the smaller margin.
+func equalScale(xlo, xhi, ylo, yhi float64, plotW int) (x, y axisRange, plotH int) {
+	span := math.Max(xhi-xlo, yhi-ylo)
+	if span == 0 {
+		span = 1
+	}
+	px0, px1 := padRange(xlo, xhi, span, true)
+	py0, py1 := padRange(ylo, yhi, span, false)
+	step := niceStep(math.Max(px1-px0, py1-py0) / 8)
+	x0, x1 := snapRange(px0, px1, step)
+	y0, y1 := snapRange(py0, py1, step)
+	const minRatio, maxRatio = 0.4, 1.2
+	for {
+		r := (y1 - y0) / (x1 - x0)
+		switch {
+		case r < minRatio-1e-12:
+			if y1-yhi <= ylo-y0 {
+				y1 += step
+			} else {
+				y0 -= step
+			}
+			continue
+		case r > maxRatio+1e-12:
+			if x1-xhi <= xlo-x0 {
+				x1 += step
+			} else {
+				x0 -= step
+			}
+			continue
+		}
+		break
+	}
+	plotH = int(math.Round(float64(plotW) * (y1 - y0) / (x1 - x0)))
+	return axisRange{tidy(x0), tidy(x1), step}, axisRange{tidy(y0), tidy(y1), step}, plotH
+}
+
+// niceStep rounds v up to 1, 2, 2.5 or 5 times a power of ten.
+func niceStep(v float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, f := range []float64{1, 2, 2.5, 5, 10} {
+		if v <= f*p*(1+1e-9) {
+			return tidy(f * p)
+		}
+	}
+	return tidy(10 * p)
+}
+
+// tidy removes binary noise such as 0.30000000000000004 so the JSON shows
+// the number a person would write.
+func tidy(v float64) float64 {
+	t, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+	if t == 0 {
+		return 0 // no "-0"
+	}
+	return t
+}

@@ -1,0 +1,127 @@
+package reports
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLineChartOption(t *testing.T) {
+	c := LineChart{ID: "l", XName: "n", YName: "s", LogX: true, LogY: true, Series: []LineSeries{
+		{Name: "a", Points: []XY{{1, 1}, {10, 0}, {100, -1}, {math.NaN(), 1}, {1000, 5}}},
+	}}
+	opt, w, h, notes, err := c.option()
+	require.NoError(t, err)
+	assert.Equal(t, 720, w)
+	assert.Equal(t, 420, h)
+	assert.Equal(t, []string{"3 point(s) not drawn: a non-finite coordinate or a non-positive value on a log axis."}, notes)
+	assert.Equal(t, "log", axisAt(opt, "xAxis")["type"])
+	assert.Equal(t, "log", axisAt(opt, "yAxis")["type"])
+	b, err := json.Marshal(seriesAt(opt, 0)["data"])
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"value":[1,1]},{"value":[1000,5]}]`, string(b))
+	assert.Equal(t, false, opt["animation"], "no animation: static pages, stable screenshots")
+
+	c.LogY = false
+	_, _, _, notes, err = c.option()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1 point(s) not drawn: a non-finite coordinate or a non-positive value on a log axis."}, notes)
+
+	c.Width = -1
+	_, _, _, _, err = c.option()
+	assert.ErrorContains(t, err, "must be ≥ 0 pixels")
+}
+
+func TestBarOption(t *testing.T) {
+	c := Bar{ID: "b", Categories: []string{"1", "2"}, Series: []BarSeries{{Name: "s", Values: []float64{0.2, math.Inf(1)}, Labels: []string{"86%", "14%"}}}}
+	opt, _, _, notes, err := c.option()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"1 bar(s) not drawn: a non-finite value."}, notes)
+	b, err := json.Marshal(seriesAt(opt, 0))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"data":[{"value":[0,0.2,"86%"]}]`)
+	assert.Contains(t, string(b), `"encode":{"label":2,"tooltip":[1,2],"x":0,"y":1}`)
+
+	c.Series[0].Labels = []string{"x"}
+	_, _, _, _, err = c.option()
+	assert.ErrorContains(t, err, `series "s" has 1 labels for 2 values`)
+}
+
+// TestEqualScale: one unit is as long on x as on y, ticks are shared, and
+// the ranges hold the data (the origin is the caller's to include).
+func TestEqualScale(t *testing.T) {
+	cases := []struct {
+		name                   string
+		xlo, xhi, ylo, yhi     float64
+		plotW                  int
+		wantMinRatio, wantMaxR float64
+	}{
+		{"fisher", -0.544, 1.094, -0.286, 0.245, 612, 0.4, 1.2},
+		{"flat", -10, 10, -0.01, 0.01, 600, 0.4, 1.2},
+		{"tall", -0.01, 0.01, -5, 5, 600, 0.4, 1.2},
+		{"one point", 0, 0, 0, 0, 500, 0.4, 1.2},
+		{"far from origin", 100, 101, 50, 51, 500, 0.4, 1.2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x, y, plotH := equalScale(c.xlo, c.xhi, c.ylo, c.yhi, c.plotW)
+			assert.Equal(t, x.step, y.step)
+			assert.LessOrEqual(t, x.min, c.xlo)
+			assert.GreaterOrEqual(t, x.max, c.xhi)
+			assert.LessOrEqual(t, y.min, c.ylo)
+			assert.GreaterOrEqual(t, y.max, c.yhi)
+			unitX := float64(c.plotW) / (x.max - x.min)
+			unitY := float64(plotH) / (y.max - y.min)
+			assert.InDelta(t, 1, unitY/unitX, 0.01, "pixels per unit differ: x %g, y %g", unitX, unitY)
+			r := float64(plotH) / float64(c.plotW)
+			assert.GreaterOrEqual(t, r, c.wantMinRatio-0.01)
+			assert.LessOrEqual(t, r, c.wantMaxR+0.01)
+			// Ranges are whole steps.
+			for _, v := range []float64{x.min, x.max, y.min, y.max} {
+				k := v / x.step
+				assert.InDelta(t, math.Round(k), k, 1e-6, "%g is not a multiple of %g", v, x.step)
+			}
+		})
+	}
+}
+
+func TestNiceStep(t *testing.T) {
+	for _, c := range []struct{ in, want float64 }{
+		{0.18, 0.2}, {0.21, 0.25}, {0.3, 0.5}, {0.7, 1}, {1, 1}, {3, 5}, {12, 20}, {0.0004, 0.0005},
+	} {
+		assert.Equal(t, c.want, niceStep(c.in), "niceStep(%g)", c.in)
+	}
+}
+
+func TestScatterMapOption(t *testing.T) {
+	pts := make([]Labeled, 70)
+	for i := range pts {
+		pts[i] = Labeled{Label: "w", X: float64(i), Y: 1}
+	}
+	pts[3].Y = math.NaN()
+	c := ScatterMap{ID: "m", Series: []ScatterSeries{{Name: "many", Points: pts}, {Name: "few", Points: pts[:2]}}}
+	opt, _, _, notes, err := c.option()
+	require.NoError(t, err)
+	assert.Equal(t, []string{`Labels of "many" hidden: 69 points > 60 (hover for them).`, "1 point(s) not drawn: a non-finite coordinate."}, notes)
+	assert.Equal(t, map[string]any{"show": false, "position": "right", "color": palette[0], "fontSize": json.Number("12")}, seriesAt(opt, 0)["label"])
+	assert.Equal(t, true, seriesAt(opt, 1)["label"].(map[string]any)["show"])
+	assert.Equal(t, "circle", seriesAt(opt, 0)["symbol"])
+	assert.Equal(t, "triangle", seriesAt(opt, 1)["symbol"])
+	assert.Contains(t, seriesAt(opt, 0), "markLine", "origin lines on the first series")
+	assert.NotContains(t, seriesAt(opt, 1), "markLine")
+
+	c.MaxLabels = -1
+	_, _, _, _, err = c.option()
+	assert.ErrorContains(t, err, "MaxLabels must be ≥ 0")
+	c.MaxLabels, c.EqualScale, c.Width = 0, true, 150
+	_, _, _, _, err = c.option()
+	assert.ErrorContains(t, err, "leaves no room for the plot")
+}
+
+func TestTidy(t *testing.T) {
+	assert.Equal(t, 0.3, tidy(0.1+0.2))
+	assert.Equal(t, "0", formatValue(tidy(math.Copysign(0, -1))))
+}

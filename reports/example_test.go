@@ -1,0 +1,74 @@
+package reports_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+
+	"kcalab/harness"
+	"kcalab/reports"
+)
+
+// A CA trial gets a map, a scree chart and a table of singular values.
+func ExampleWrite() {
+	rec := harness.Record{
+		ID: "demo", Spec: "demo", Status: "ok",
+		Settings: map[string]any{"svd.backend": "dense"},
+		CA: &harness.CAResult{
+			SingularValues: []float64{0.4464, 0.1735},
+			Inertias:       []float64{0.1992, 0.0301},
+			InertiaShare:   []float64{0.866, 0.131},
+			TotalInertia:   0.2302,
+			RowLabels:      []string{"blue", "dark"},
+			ColLabels:      []string{"fair", "black"},
+			RowPrincipal:   [][]float64{{-0.40, -0.17}, {0.70, -0.13}},
+			ColPrincipal:   [][]float64{{-0.54, -0.17}, {1.09, -0.29}},
+		},
+	}
+	var page bytes.Buffer
+	err := reports.Write(&page, reports.Report{
+		Title:   "Demo",
+		Spec:    "demo",
+		Records: []harness.Record{rec},
+		// In a program: reports.FindECharts(reports.FindOptions{}).
+		ECharts: reports.CDNScript(),
+	})
+	fmt.Println("error:", err)
+	for _, id := range []string{"ca-map-1", "ca-scree-1", "ca-sv-1", "trials-table"} {
+		fmt.Println(id, strings.Contains(page.String(), `id="`+id+`"`))
+	}
+	fmt.Println(strings.Contains(page.String(), `"name":"Axis 1 (86.6%)"`))
+	// Output:
+	// error: <nil>
+	// ca-map-1 true
+	// ca-scree-1 true
+	// ca-sv-1 true
+	// trials-table true
+	// true
+}
+
+// Ties share a mark: both 0.712 are best, 0.700 is second.
+func ExampleRank() {
+	marks := reports.Rank([]float64{0.7124, 0.700, 0.7121, math.NaN()}, 3, false)
+	names := map[reports.Mark]string{reports.NoMark: "-", reports.Best: "best", reports.Second: "second"}
+	for _, m := range marks {
+		fmt.Print(names[m], " ")
+	}
+	fmt.Println()
+	// Output: best second best -
+}
+
+// Extra sections carry the charts and tables of later experiments.
+func ExampleSection() {
+	s := reports.Section{ID: "timing", Title: "Time against training size", Blocks: []reports.Block{
+		reports.LineChart{ID: "svd-time", Title: "SVD time", XName: "Tokens", YName: "Seconds", LogX: true, LogY: true,
+			Series: []reports.LineSeries{{Name: "dssvd", Points: []reports.XY{{X: 1e5, Y: 0.1}, {X: 1e6, Y: 0.6}}}}},
+		reports.ScoreTable{Caption: "Spearman ρ", RowHeader: "Method", Columns: []string{"MEN"},
+			Rows: []reports.ScoreRow{{Name: "CA", Scores: []float64{0.71}}, {Name: "SGNS", Scores: []float64{0.72}}}},
+	}}
+	var page bytes.Buffer
+	err := reports.Write(&page, reports.Report{Title: "Timing", Sections: []reports.Section{s}, ECharts: reports.CDNScript()})
+	fmt.Println(err, strings.Contains(page.String(), `<td class="num best">0.720</td>`))
+	// Output: <nil> true
+}

@@ -1,0 +1,157 @@
+package reports
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+)
+
+// fisherRecords reads testdata/fisher.jsonl: three trials of CA on Fisher's
+// eye × hair colour table (two ok, one error), with the published numbers
+// (singular values 0.4464, 0.1735, 0.0293).
+func fisherRecords(t testing.TB) []harness.Record {
+	t.Helper()
+	b, err := os.ReadFile("testdata/fisher.jsonl")
+	require.NoError(t, err)
+	var recs []harness.Record
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r harness.Record
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		require.NoError(t, dec.Decode(&r))
+		recs = append(recs, r)
+	}
+	require.NoError(t, sc.Err())
+	require.Len(t, recs, 3)
+	return recs
+}
+
+// stubScript stands in for the library in golden files, which must not carry
+// a copy of it.
+func stubScript(t testing.TB) Script {
+	t.Helper()
+	s, err := InlineScript("/* ECharts stub: golden files do not carry the library */", "ECharts stub (test)")
+	require.NoError(t, err)
+	return s
+}
+
+func fisherReport(t testing.TB, s Script) Report {
+	return Report{
+		Title:       "Fisher eye × hair colour",
+		Spec:        "fisher",
+		Description: "Correspondence analysis of Fisher's eye × hair colour data (Figure 1 of the paper).",
+		Notes:       []string{"Published: singular values 0.4464, 0.1735, 0.0293."},
+		Records:     fisherRecords(t),
+		ECharts:     s,
+	}
+}
+
+// blocksReport shows every building block the later reports will use: log
+// line charts, a score table with ties and a reference group, a bar chart,
+// a free scatter map and a plain table.
+func blocksReport(s Script) Report {
+	sizes := []float64{1e5, 1e6, 1e7, 1e8}
+	return Report{
+		Title: "Building blocks",
+		Spec:  "blocks",
+		Sections: []Section{
+			{ID: "timing", Title: "Time and memory against training size", Blocks: []Block{
+				Paragraph("One series per backend; both axes logarithmic."),
+				Row{
+					LineChart{ID: "time", Title: "SVD time", XName: "Training tokens", YName: "Seconds", LogX: true, LogY: true,
+						Series: []LineSeries{
+							{Name: "dense", Points: []XY{{sizes[0], 0.5}, {sizes[1], 4}, {sizes[2], 41}, {sizes[3], math.NaN()}}},
+							{Name: "randomized", Points: []XY{{sizes[0], 0.2}, {sizes[1], 1.1}, {sizes[2], 9}, {sizes[3], 80}}},
+							{Name: "dssvd", Points: []XY{{sizes[0], 0.1}, {sizes[1], 0.6}, {sizes[2], 5}, {sizes[3], 0}}},
+						}},
+					LineChart{ID: "memory", Title: "Peak memory", XName: "Training tokens", YName: "MiB", LogX: true, LogY: true,
+						Width: 560, Height: 360,
+						Series: []LineSeries{
+							{Name: "dense", Points: []XY{{sizes[0], 120}, {sizes[1], 900}, {sizes[2], 7000}}},
+							{Name: "dssvd", Points: []XY{{sizes[0], 60}, {sizes[1], 210}, {sizes[2], 800}, {sizes[3], 2900}}},
+						}},
+				},
+			}},
+			{ID: "scores", Title: "Word similarity", Blocks: []Block{
+				ScoreTable{ID: "scores-table", Caption: "Spearman ρ per word-similarity set", RowHeader: "Method",
+					Columns: []string{"WS353", "MEN", "SimLex"},
+					Rows: []ScoreRow{
+						{Name: "CA (K = D⁻¹)", Scores: []float64{0.712, 0.70, 0.31}},
+						{Name: "Gini (K = I)", Scores: []float64{0.7124, 0.65, math.NaN()}},
+						{Name: "SVD-PPMI", Scores: []float64{0.69, 0.72, 0.35}},
+						{Name: "word2vec SGNS", Scores: []float64{0.70, 0.72, 0.38}},
+					},
+					ReferenceTitle: "Published (paper, Table 2)",
+					Reference:      []ScoreRow{{Name: "SGNS (paper)", Scores: []float64{0.733, 0.75, 0.40}}},
+				},
+				Row{
+					LineChart{ID: "by-window", Title: "ρ against window size", XName: "Window W", YName: "Spearman ρ",
+						Series: []LineSeries{{Name: "WS353", Points: []XY{{2, 0.61}, {5, 0.66}, {10, 0.7}}}, {Name: "MEN", Points: []XY{{2, 0.6}, {5, 0.68}, {10, 0.71}}}}},
+					LineChart{ID: "by-dim", Title: "ρ against dimension", XName: "Dimension k", YName: "Spearman ρ", LogX: true,
+						Series: []LineSeries{{Name: "WS353", Points: []XY{{50, 0.6}, {100, 0.66}, {300, 0.7}}}}},
+				},
+			}},
+			{Title: "Other blocks", Blocks: []Block{
+				Bar{ID: "bars", Title: "Bars", XName: "Axis", YName: "Inertia", Categories: []string{"1", "2", "3"},
+					Series: []BarSeries{{Name: "a", Values: []float64{3, 2, 1}}, {Name: "b", Values: []float64{2.5, 1, 0.5}, Labels: []string{"x", "y", "z"}}}},
+				ScatterMap{ID: "free-map", Title: "Free-scale map", XName: "x", YName: "y",
+					Series: []ScatterSeries{{Name: "points", Points: []Labeled{{"p", 1, 2}, {"q", -3, 0.5}, {"r", 2, -1}}}}},
+				Table{Caption: "A table", Header: []string{"name", "value"}, Rows: [][]string{{"a", "1"}, {"b", "22"}}, Numeric: []bool{false, true}},
+				List{"one", "two"},
+			}, Subsections: []Section{{Title: "A subsection", Blocks: []Block{Paragraph("Nested.")}}}},
+		},
+		ECharts: s,
+	}
+}
+
+// hostile is text from the data that tries to break out of every context
+// the page has: element text, attributes, the chart JSON in <script>, and
+// ECharts' own "{b}" label templates.
+const hostile = `</script><b>x</b><!--"'&{b}`
+
+func hostileReport(s Script) Report {
+	ca := &harness.CAResult{
+		SingularValues: []float64{0.5, 0.2},
+		Inertias:       []float64{0.25, 0.04},
+		InertiaShare:   []float64{0.862, 0.138},
+		TotalInertia:   0.29,
+		RowLabels:      []string{hostile, "plain"},
+		ColLabels:      []string{"c1", hostile},
+		RowPrincipal:   [][]float64{{0.5, 0.1}, {-0.4, -0.2}},
+		ColPrincipal:   [][]float64{{0.3, -0.3}, {-0.6, 0.2}},
+	}
+	return Report{
+		Title:       "Title " + hostile,
+		Spec:        "spec " + hostile,
+		Description: hostile,
+		Notes:       []string{hostile},
+		Records: []harness.Record{
+			{ID: "id " + hostile, Spec: hostile, Status: "ok", CA: ca,
+				Settings: map[string]any{"data.csv": "dir/" + hostile + ".csv", hostile: 1.0},
+				Metrics:  map[string]float64{"m." + hostile: 0.5},
+				Timings:  map[string]float64{hostile: 1}},
+			{ID: "second", Status: "error", Error: hostile,
+				Settings: map[string]any{"data.csv": "other.csv"}},
+		},
+		Sections: []Section{{Title: hostile, Blocks: []Block{
+			LineChart{ID: "hostile-line", Title: hostile, XName: hostile, YName: hostile,
+				Series: []LineSeries{{Name: hostile, Points: []XY{{1, 2}, {2, 3}}}}},
+			Bar{ID: "hostile-bar", Title: hostile, Categories: []string{hostile, "b"},
+				Series: []BarSeries{{Name: hostile, Values: []float64{1, 2}, Labels: []string{hostile, "y"}}}},
+			ScoreTable{Caption: hostile, RowHeader: hostile, Columns: []string{hostile},
+				Rows:           []ScoreRow{{Name: hostile, Scores: []float64{1}}},
+				ReferenceTitle: hostile, Reference: []ScoreRow{{Name: hostile, Scores: []float64{2}}}},
+			Table{Caption: hostile, Header: []string{hostile}, Rows: [][]string{{hostile}}},
+		}}},
+		ECharts: s,
+	}
+}

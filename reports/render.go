@@ -1,0 +1,352 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// page is everything the page template needs.
+type page struct {
+	Title  string
+	Meta   []string
+	TOC    []tocEntry
+	Body   template.HTML
+	About  string
+	Inline template.JS // the ECharts library, or ""
+	Src    string      // its URL when not inlined
+	Charts template.JS // the chart data and the code that draws it
+}
+
+type tocEntry struct {
+	ID, Title string
+	Sub       []tocEntry
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// renderer turns sections into HTML, checking ids and collecting the charts
+// for the script at the end of the page.
+type renderer struct {
+	buf    bytes.Buffer
+	ids    map[string]string // id → what uses it
+	charts []string          // one JSON object per chart, in page order
+}
+
+func newRenderer() *renderer { return &renderer{ids: map[string]string{}} }
+
+func (r *renderer) claim(id, what string) error {
+	if !idPattern.MatchString(id) {
+		return fmt.Errorf("%s: id %q must match %s", what, id, idPattern)
+	}
+	if prev, ok := r.ids[id]; ok {
+		return fmt.Errorf("%s: id %q is already used by %s", what, id, prev)
+	}
+	r.ids[id] = what
+	return nil
+}
+
+func (r *renderer) exec(t *template.Template, data any) error {
+	return t.Execute(&r.buf, data)
+}
+
+// sections renders ss at heading level 2+depth and returns their TOC
+// entries. prefix gives derived ids ("s2-1").
+func (r *renderer) sections(ss []Section, depth int, prefix string) ([]tocEntry, error) {
+	var toc []tocEntry
+	for i, s := range ss {
+		id := s.ID
+		if id == "" {
+			id = prefix + strconv.Itoa(i+1)
+		}
+		if err := r.claim(id, fmt.Sprintf("section %q", s.Title)); err != nil {
+			return nil, err
+		}
+		level := min(2+depth, 6)
+		if err := r.exec(tplSectionOpen, map[string]any{"ID": id, "Title": s.Title, "H": level}); err != nil {
+			return nil, err
+		}
+		for _, b := range s.Blocks {
+			if err := r.block(b); err != nil {
+				return nil, fmt.Errorf("section %q: %w", s.Title, err)
+			}
+		}
+		sub, err := r.sections(s.Subsections, depth+1, id+"-")
+		if err != nil {
+			return nil, err
+		}
+		r.buf.WriteString("</section>\n")
+		toc = append(toc, tocEntry{ID: id, Title: s.Title, Sub: sub})
+	}
+	return toc, nil
+}
+
+func (r *renderer) block(b Block) error {
+	switch b := b.(type) {
+	case Paragraph:
+		return r.exec(tplParagraph, string(b))
+	case List:
+		return r.exec(tplList, []string(b))
+	case Row:
+		r.buf.WriteString("<div class=\"row\">\n")
+		for _, e := range b {
+			if err := r.block(e); err != nil {
+				return err
+			}
+		}
+		r.buf.WriteString("</div>\n")
+		return nil
+	case Table:
+		return r.table(b)
+	case ScoreTable:
+		return r.scoreTable(b)
+	case chart:
+		return r.chart(b)
+	case nil:
+		return fmt.Errorf("nil block")
+	}
+	return fmt.Errorf("unknown block type %T", b)
+}
+
+func (r *renderer) table(t Table) error {
+	if t.ID != "" {
+		if err := r.claim(t.ID, fmt.Sprintf("table %q", t.Caption)); err != nil {
+			return err
+		}
+	}
+	for i, row := range t.Rows {
+		if len(row) != len(t.Header) {
+			return fmt.Errorf("table %q: row %d has %d cells for %d columns", t.Caption, i+1, len(row), len(t.Header))
+		}
+	}
+	num := make([]bool, len(t.Header))
+	copy(num, t.Numeric)
+	return r.exec(tplTable, map[string]any{"T": t, "Num": num})
+}
+
+type scoreCell struct {
+	Text  string
+	Class string
+}
+
+func (r *renderer) scoreTable(t ScoreTable) error {
+	if t.ID != "" {
+		if err := r.claim(t.ID, fmt.Sprintf("score table %q", t.Caption)); err != nil {
+			return err
+		}
+	}
+	if err := t.check(); err != nil {
+		return err
+	}
+	digits, _ := t.digits()
+	cells := make([][]scoreCell, len(t.Rows))
+	for i, row := range t.Rows {
+		cells[i] = make([]scoreCell, len(t.Columns))
+		for j, v := range row.Scores {
+			cells[i][j].Text = formatScore(v, digits)
+		}
+	}
+	col := make([]float64, len(t.Rows))
+	for j := range t.Columns {
+		for i, row := range t.Rows {
+			col[i] = row.Scores[j]
+		}
+		for i, m := range Rank(col, digits, t.LowerIsBetter) {
+			switch m {
+			case Best:
+				cells[i][j].Class = "best"
+			case Second:
+				cells[i][j].Class = "second"
+			}
+		}
+	}
+	ref := make([][]string, len(t.Reference))
+	for i, row := range t.Reference {
+		for _, v := range row.Scores {
+			ref[i] = append(ref[i], formatScore(v, digits))
+		}
+	}
+	better := "higher"
+	if t.LowerIsBetter {
+		better = "lower"
+	}
+	return r.exec(tplScoreTable, map[string]any{"T": t, "Cells": cells, "Ref": ref, "Better": better})
+}
+
+func (r *renderer) chart(c chart) error {
+	what := fmt.Sprintf("chart %q", c.title())
+	if err := r.claim(c.id(), what); err != nil {
+		return err
+	}
+	opt, w, h, notes, err := c.option()
+	if err != nil {
+		return err
+	}
+	// encoding/json escapes <, > and & (and U+2028/9) inside strings, so no
+	// text from the data can end the <script> element or open a comment.
+	b, err := json.Marshal(map[string]any{"id": c.id(), "option": opt})
+	if err != nil {
+		return fmt.Errorf("%s: encoding option: %w", what, err)
+	}
+	r.charts = append(r.charts, string(b))
+	return r.exec(tplChart, map[string]any{"ID": c.id(), "Title": c.title(), "W": w, "H": h, "Notes": notes, "Note": noteOf(c)})
+}
+
+func noteOf(c chart) string {
+	switch c := c.(type) {
+	case LineChart:
+		return c.Note
+	case ScatterMap:
+		return c.Note
+	case Bar:
+		return c.Note
+	}
+	return ""
+}
+
+// chartScript is the code that draws the charts; %s is the list of
+// {id, option} objects. A page whose ECharts did not load says so in each
+// chart's box rather than throwing.
+const chartScript = `"use strict";
+(function () {
+  var specs = [
+%s
+  ];
+  var state = {total: specs.length, drawn: 0, missing: typeof echarts === "undefined"};
+  window.kcalabCharts = state;
+  specs.forEach(function (s) {
+    var el = document.getElementById(s.id);
+    if (state.missing) {
+      el.className += " chart-missing";
+      el.textContent = "Chart not drawn: the ECharts library did not load.";
+      return;
+    }
+    var chart = echarts.init(el, null, {renderer: "canvas"});
+    chart.on("finished", function () {
+      if (el.getAttribute("data-drawn") !== "1") {
+        el.setAttribute("data-drawn", "1");
+        state.drawn++;
+      }
+    });
+    chart.setOption(s.option);
+  });
+})();
+`
+
+func (r *renderer) script() (template.JS, error) {
+	js := fmt.Sprintf(chartScript, strings.Join(r.charts, ",\n"))
+	// Belt and braces: the JSON encoder already escapes '<'.
+	if i := unsafeInScript(js); i >= 0 {
+		return "", fmt.Errorf("chart script would end the <script> element at byte %d", i)
+	}
+	return template.JS(js), nil
+}
+
+var funcs = template.FuncMap{
+	"inc": func(i int) int { return i + 1 },
+}
+
+func mustTpl(name, text string) *template.Template {
+	return template.Must(template.New(name).Funcs(funcs).Parse(text))
+}
+
+var (
+	// html/template does not allow a computed element name, hence the ifs.
+	tplSectionOpen = mustTpl("section", `<section id="{{.ID}}">
+{{if eq .H 2}}<h2>{{.Title}}</h2>{{else if eq .H 3}}<h3>{{.Title}}</h3>{{else if eq .H 4}}<h4>{{.Title}}</h4>{{else if eq .H 5}}<h5>{{.Title}}</h5>{{else}}<h6>{{.Title}}</h6>{{end}}
+`)
+	tplParagraph = mustTpl("p", `<p>{{.}}</p>
+`)
+	tplList = mustTpl("list", `<ul>
+{{range .}}<li>{{.}}</li>
+{{end}}</ul>
+`)
+	tplTable = mustTpl("table", `<table class="data"{{with .T.ID}} id="{{.}}"{{end}}>
+{{with .T.Caption}}<caption>{{.}}</caption>
+{{end}}<thead><tr>{{range $j, $h := .T.Header}}<th{{if index $.Num $j}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .T.Rows}}<tr>{{range $j, $c := .}}<td{{if index $.Num $j}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+`)
+	tplScoreTable = mustTpl("scores", `<table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
+{{with .T.Caption}}<caption>{{.}}</caption>
+{{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num">{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range $i, $row := .T.Rows}}<tr><th>{{$row.Name}}</th>{{range index $.Cells $i}}<td class="num{{with .Class}} {{.}}{{end}}">{{.Text}}</td>{{end}}</tr>
+{{end}}</tbody>
+{{if .T.Reference}}<tbody class="reference">
+<tr><th colspan="{{inc (len .T.Columns)}}">{{.T.ReferenceTitle}}</th></tr>
+{{range $i, $row := .T.Reference}}<tr><th>{{$row.Name}}</th>{{range index $.Ref $i}}<td class="num">{{.}}</td>{{end}}</tr>
+{{end}}</tbody>
+{{end}}</table>
+<p class="legend">Per column: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better; scores equal as shown tie and share the mark{{if .T.Reference}}; reference rows are not ranked{{end}}).</p>
+`)
+	tplChart = mustTpl("chart", `<figure class="chart-box">
+{{with .Title}}<figcaption>{{.}}</figcaption>
+{{end}}<div class="chart" id="{{.ID}}" style="width:{{.W}}px;height:{{.H}}px"></div>
+{{range .Notes}}<p class="note">{{.}}</p>
+{{end}}{{with .Note}}<p class="note">{{.}}</p>
+{{end}}</figure>
+`)
+	tplPage = mustTpl("page", `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; margin: 0 auto; max-width: 1500px; padding: 0 24px 48px; line-height: 1.4; }
+h1 { margin: 24px 0 4px; }
+h2 { border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }
+.meta { color: #555; margin: 0 0 12px; }
+nav.toc { background: #f6f6f6; padding: 8px 16px; display: inline-block; }
+nav.toc ul { margin: 4px 0; padding-left: 20px; }
+table.data { border-collapse: collapse; margin: 12px 0; font-size: 14px; }
+table.data caption { text-align: left; font-weight: 600; padding: 4px 0; }
+table.data th, table.data td { border: 1px solid #ccc; padding: 3px 8px; vertical-align: top; }
+table.data thead th { background: #eee; }
+table.data tbody th { text-align: left; font-weight: normal; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+.best { color: #e00000; font-weight: 700; }
+.second { color: #c000c0; font-weight: 700; }
+tbody.reference th[colspan] { background: #f3f3f3; font-style: italic; }
+tbody.reference td, tbody.reference th { color: #555; }
+.legend, .note { font-size: 13px; color: #555; margin: 4px 0; }
+.row { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
+figure.chart-box { margin: 12px 0; }
+figure.chart-box figcaption { font-weight: 600; margin-bottom: 4px; }
+.chart { border: 1px solid #e4e4e4; }
+.chart-missing { display: flex; align-items: center; justify-content: center; color: #b00020; background: #fff6f6; }
+footer { margin-top: 36px; color: #777; font-size: 13px; }
+</style>
+{{if .Inline}}<script>{{.Inline}}</script>
+{{else}}<script src="{{.Src}}"></script>
+{{end}}</head>
+<body>
+<header>
+<h1>{{.Title}}</h1>
+{{range .Meta}}<p class="meta">{{.}}</p>
+{{end}}</header>
+{{.Body}}
+<footer>Charts: {{.About}}.</footer>
+<script>
+{{.Charts}}</script>
+</body>
+</html>
+`)
+	tplTOC = mustTpl("toc", `<nav class="toc"><strong>Contents</strong>
+<ul>
+{{range .}}<li><a href="#{{.ID}}">{{.Title}}</a>{{if .Sub}}
+<ul>
+{{range .Sub}}<li><a href="#{{.ID}}">{{.Title}}</a></li>
+{{end}}</ul>
+{{end}}</li>
+{{end}}</ul>
+</nav>
+`)
+)

@@ -1,0 +1,540 @@
+package reports
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kcalab/harness"
+)
+
+// Defaults for the zero values of Report's limits.
+const (
+	DefaultMaxCATrials  = 12
+	DefaultMaxMapPoints = 200
+)
+
+// Report is one run's page.
+type Report struct {
+	Title       string // required
+	Spec        string // spec name
+	Description string // free text under the title
+	Notes       []string
+	// Records are the trials, shown in the order given (the harness writes
+	// them in grid order).
+	Records []harness.Record
+	// CATrials, when not empty, lists the ids of the trials that get a CA
+	// section; otherwise the first MaxCATrials trials with a CA result do.
+	CATrials    []string
+	MaxCATrials int // 0 means DefaultMaxCATrials
+	// MaxMapPoints caps the rows and the columns drawn on a CA map; the
+	// points farthest from the origin on axes 1–2 are kept. 0 means
+	// DefaultMaxMapPoints.
+	MaxMapPoints int
+	// Sections follow the built-in ones (trials, correspondence analysis).
+	Sections []Section
+	// ECharts says how the page loads the chart library; see FindECharts.
+	ECharts Script
+}
+
+// WriteFile writes the page to path, replacing it only once the whole page
+// has been written.
+func WriteFile(path string, r Report) error {
+	var buf bytes.Buffer
+	if err := Write(&buf, r); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	_, werr := tmp.Write(buf.Bytes())
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("reports: writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("reports: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("reports: %w", err)
+	}
+	return nil
+}
+
+// Write renders the page to w. Nothing is written when the report is
+// invalid.
+func Write(w io.Writer, r Report) error {
+	if strings.TrimSpace(r.Title) == "" {
+		return errors.New("reports: Report.Title is empty")
+	}
+	if !r.ECharts.valid() {
+		return errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
+	}
+	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
+		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
+	}
+	sections := []Section{trialsSection(r.Records)}
+	ca, err := caSections(r)
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	if ca != nil {
+		sections = append(sections, *ca)
+	}
+	sections = append(sections, r.Sections...)
+
+	rd := newRenderer()
+	if r.Description != "" {
+		if err := rd.block(Paragraph(r.Description)); err != nil {
+			return fmt.Errorf("reports: %w", err)
+		}
+	}
+	if len(r.Notes) > 0 {
+		if err := rd.block(List(r.Notes)); err != nil {
+			return fmt.Errorf("reports: %w", err)
+		}
+	}
+	intro := rd.buf.String()
+	rd.buf.Reset()
+	toc, err := rd.sections(sections, 0, "s")
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	var tocHTML bytes.Buffer
+	if err := tplTOC.Execute(&tocHTML, toc); err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	script, err := rd.script()
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	p := page{
+		Title:  r.Title,
+		Meta:   meta(r),
+		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
+		About:  r.ECharts.about,
+		Inline: template.JS(r.ECharts.inline),
+		Src:    r.ECharts.src,
+		Charts: script,
+	}
+	var out bytes.Buffer
+	if err := tplPage.Execute(&out, p); err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	if _, err := w.Write(out.Bytes()); err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	return nil
+}
+
+// statusOrder fixes where the usual statuses appear in counts; others follow
+// alphabetically.
+var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "error": 2}
+
+func meta(r Report) []string {
+	counts := map[string]int{}
+	for _, rec := range r.Records {
+		counts[rec.Status]++
+	}
+	statuses := sortedKeys(counts)
+	sort.SliceStable(statuses, func(i, j int) bool {
+		oi, iok := statusOrder[statuses[i]]
+		oj, jok := statusOrder[statuses[j]]
+		switch {
+		case iok && jok:
+			return oi < oj
+		case iok != jok:
+			return iok
+		}
+		return false
+	})
+	var parts []string
+	for _, s := range statuses {
+		name := s
+		if name == "" {
+			name = "(no status)"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", counts[s], name))
+	}
+	line := fmt.Sprintf("%d trial(s)", len(r.Records))
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, ", ")
+	}
+	var m []string
+	if r.Spec != "" {
+		m = append(m, "Spec: "+r.Spec)
+	}
+	return append(m, line)
+}
+
+// settingsSplit returns the setting keys whose value is the same in every
+// record (with that value) and the keys that vary or are missing somewhere.
+func settingsSplit(recs []harness.Record) (common [][2]string, varying []string) {
+	all := map[string]bool{}
+	for _, rec := range recs {
+		for k := range rec.Settings {
+			all[k] = true
+		}
+	}
+	for _, k := range sortedKeys(all) {
+		first, same := "", true
+		for i, rec := range recs {
+			v, ok := rec.Settings[k]
+			s := formatValue(v)
+			if !ok {
+				same = false
+				break
+			}
+			if i == 0 {
+				first = s
+			} else if s != first {
+				same = false
+				break
+			}
+		}
+		if same {
+			common = append(common, [2]string{k, first})
+		} else {
+			varying = append(varying, k)
+		}
+	}
+	return common, varying
+}
+
+func joinSettings(kv [][2]string) string {
+	parts := make([]string, len(kv))
+	for i, p := range kv {
+		parts[i] = p[0] + " = " + p[1]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// timingKeys sorts stage names with "total" last.
+func timingKeys(recs []harness.Record) []string {
+	all := map[string]bool{}
+	for _, rec := range recs {
+		for k := range rec.Timings {
+			all[k] = true
+		}
+	}
+	keys := sortedKeys(all)
+	sort.SliceStable(keys, func(i, j int) bool { return keys[i] != "total" && keys[j] == "total" })
+	return keys
+}
+
+func trialsSection(recs []harness.Record) Section {
+	s := Section{ID: "trials", Title: "Trials"}
+	if len(recs) == 0 {
+		s.Blocks = append(s.Blocks, Paragraph("No trials."))
+		return s
+	}
+	common, varying := settingsSplit(recs)
+	if len(common) > 0 {
+		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(common)+"."))
+	}
+	metrics := map[string]bool{}
+	for _, rec := range recs {
+		for k := range rec.Metrics {
+			metrics[k] = true
+		}
+	}
+	mkeys := sortedKeys(metrics)
+	tkeys := timingKeys(recs)
+
+	t := Table{ID: "trials-table", Header: []string{"#", "ID"}}
+	t.Header = append(t.Header, varying...)
+	t.Header = append(t.Header, "Status")
+	t.Header = append(t.Header, mkeys...)
+	for _, k := range tkeys {
+		t.Header = append(t.Header, "time: "+k+" (s)")
+	}
+	t.Numeric = make([]bool, len(t.Header))
+	t.Numeric[0] = true
+	for j := len(t.Header) - len(mkeys) - len(tkeys); j < len(t.Header); j++ {
+		t.Numeric[j] = true
+	}
+	for i, rec := range recs {
+		row := []string{strconv.Itoa(i + 1), rec.ID}
+		for _, k := range varying {
+			if v, ok := rec.Settings[k]; ok {
+				row = append(row, formatValue(v))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		status := rec.Status
+		if rec.Error != "" {
+			status += ": " + rec.Error
+		}
+		row = append(row, status)
+		for _, k := range mkeys {
+			if v, ok := rec.Metrics[k]; ok {
+				row = append(row, sig(v, 4))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		for _, k := range tkeys {
+			if v, ok := rec.Timings[k]; ok {
+				row = append(row, sig(v, 3))
+			} else {
+				row = append(row, "—")
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	s.Blocks = append(s.Blocks, t)
+
+	envs := map[string]int{}
+	for _, rec := range recs {
+		if e := rec.Env; e != nil {
+			envs[fmt.Sprintf("%s · %s · GOMAXPROCS %d", e.GoVersion, e.CPU, e.GOMAXPROCS)]++
+		}
+	}
+	if len(envs) > 0 {
+		var l List
+		for _, k := range sortedKeys(envs) {
+			l = append(l, fmt.Sprintf("%s (%d trial(s))", k, envs[k]))
+		}
+		s.Blocks = append(s.Blocks, Paragraph("Ran on:"), l)
+	}
+	return s
+}
+
+// caSections builds the correspondence-analysis section, or nil when no
+// trial has a CA result.
+func caSections(r Report) (*Section, error) {
+	var withCA []int
+	for i, rec := range r.Records {
+		if rec.CA != nil {
+			withCA = append(withCA, i)
+		}
+	}
+	if len(withCA) == 0 && len(r.CATrials) == 0 {
+		return nil, nil
+	}
+	s := &Section{ID: "ca", Title: "Correspondence analysis"}
+	var chosen []int
+	if len(r.CATrials) > 0 {
+		byID := map[string]int{}
+		for _, i := range withCA {
+			if _, dup := byID[r.Records[i].ID]; !dup {
+				byID[r.Records[i].ID] = i
+			}
+		}
+		for _, id := range r.CATrials {
+			i, ok := byID[id]
+			if !ok {
+				return nil, fmt.Errorf("Report.CATrials: no trial %q with a CA result", id)
+			}
+			chosen = append(chosen, i)
+		}
+	} else {
+		limit := r.MaxCATrials
+		if limit == 0 {
+			limit = DefaultMaxCATrials
+		}
+		chosen = withCA
+		if len(chosen) > limit {
+			chosen = chosen[:limit]
+			s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf(
+				"Showing the first %d of %d trials with a CA result (Report.MaxCATrials); all are in the trials table.", limit, len(withCA))))
+		}
+	}
+	_, varying := settingsSplit(r.Records)
+	maxPoints := r.MaxMapPoints
+	if maxPoints == 0 {
+		maxPoints = DefaultMaxMapPoints
+	}
+	for n, i := range chosen {
+		sub, err := caSection(r.Records[i], n+1, varying, maxPoints)
+		if err != nil {
+			return nil, fmt.Errorf("trial %q: %w", r.Records[i].ID, err)
+		}
+		s.Subsections = append(s.Subsections, sub)
+	}
+	return s, nil
+}
+
+func caSection(rec harness.Record, n int, varying []string, maxPoints int) (Section, error) {
+	ca := rec.CA
+	s := Section{ID: "ca-" + strconv.Itoa(n), Title: "Trial " + rec.ID}
+	var kv [][2]string
+	for _, k := range varying {
+		if v, ok := rec.Settings[k]; ok {
+			kv = append(kv, [2]string{k, formatValue(v)})
+		}
+	}
+	line := "Status: " + rec.Status
+	if rec.Error != "" {
+		line += " (" + rec.Error + ")"
+	}
+	line += fmt.Sprintf(". Total inertia %s; %d axes.", sig(ca.TotalInertia, 4), len(ca.SingularValues))
+	if len(kv) > 0 {
+		line = "Settings: " + joinSettings(kv) + ". " + line
+	}
+	s.Blocks = append(s.Blocks, Paragraph(line))
+
+	var row Row
+	m, notes, err := caMap(ca, n, maxPoints)
+	if err != nil {
+		return Section{}, err
+	}
+	if m != nil {
+		row = append(row, *m)
+	}
+	if len(ca.Inertias) > 0 {
+		shares := make([]string, len(ca.Inertias))
+		cats := make([]string, len(ca.Inertias))
+		for k := range ca.Inertias {
+			cats[k] = strconv.Itoa(k + 1)
+			if k < len(ca.InertiaShare) {
+				shares[k] = percent(ca.InertiaShare[k], 1)
+			}
+		}
+		row = append(row, Bar{
+			ID: "ca-scree-" + strconv.Itoa(n), Title: "Scree plot: principal inertia per axis (label: share)",
+			XName: "Axis", YName: "Principal inertia", Categories: cats,
+			Series: []BarSeries{{Name: "Principal inertia", Values: ca.Inertias, Labels: shares}},
+		})
+	}
+	if len(row) > 0 {
+		s.Blocks = append(s.Blocks, row)
+	}
+	for _, note := range notes {
+		s.Blocks = append(s.Blocks, Paragraph(note))
+	}
+	s.Blocks = append(s.Blocks, svTable(ca, n))
+	return s, nil
+}
+
+// svTable lists singular values, principal inertias, shares and cumulative
+// shares per axis.
+func svTable(ca *harness.CAResult, n int) Table {
+	t := Table{
+		ID:      "ca-sv-" + strconv.Itoa(n),
+		Caption: "Singular values and principal inertias",
+		Header:  []string{"Axis", "Singular value", "Principal inertia", "Share", "Cumulative share"},
+		Numeric: []bool{true, true, true, true, true},
+	}
+	k := max(len(ca.SingularValues), len(ca.Inertias), len(ca.InertiaShare))
+	at := func(v []float64, i int) (float64, bool) {
+		if i < len(v) {
+			return v[i], true
+		}
+		return math.NaN(), false
+	}
+	cum := 0.0
+	for i := 0; i < k; i++ {
+		row := []string{strconv.Itoa(i + 1), "—", "—", "—", "—"}
+		if v, ok := at(ca.SingularValues, i); ok {
+			row[1] = sig(v, 4)
+		}
+		if v, ok := at(ca.Inertias, i); ok {
+			row[2] = sig(v, 4)
+		}
+		if v, ok := at(ca.InertiaShare, i); ok {
+			cum += v
+			row[3] = percent(v, 2)
+			row[4] = percent(cum, 2)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// caMap draws rows and columns in principal coordinates on axes 1–2. It
+// returns nil and a note when the result has fewer than two axes or no
+// coordinates.
+func caMap(ca *harness.CAResult, n, maxPoints int) (*ScatterMap, []string, error) {
+	if len(ca.RowPrincipal) == 0 && len(ca.ColPrincipal) == 0 {
+		return nil, []string{"No CA map: the record has no principal coordinates."}, nil
+	}
+	rows, rnote, err := mapSeries("Rows", "row", ca.RowLabels, ca.RowPrincipal, maxPoints)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols, cnote, err := mapSeries("Columns", "column", ca.ColLabels, ca.ColPrincipal, maxPoints)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rows == nil || cols == nil {
+		return nil, []string{"No CA map: fewer than two axes."}, nil
+	}
+	rows.Symbol, cols.Symbol = "circle", "triangle"
+	axis := func(k int) string {
+		name := "Axis " + strconv.Itoa(k+1)
+		if k < len(ca.InertiaShare) {
+			name += " (" + percent(ca.InertiaShare[k], 1) + ")"
+		}
+		return name
+	}
+	var notes []string
+	for _, s := range []string{rnote, cnote} {
+		if s != "" {
+			notes = append(notes, s)
+		}
+	}
+	return &ScatterMap{
+		ID: "ca-map-" + strconv.Itoa(n), Title: "CA map: rows and columns in principal coordinates, axes 1–2",
+		XName: axis(0), YName: axis(1), EqualScale: true,
+		Series: []ScatterSeries{*rows, *cols},
+	}, notes, nil
+}
+
+// mapSeries takes axes 1–2 of coords, keeping the maxPoints points farthest
+// from the origin (ties by index) in their original order. It returns nil
+// when there are fewer than two axes.
+func mapSeries(name, what string, labels []string, coords [][]float64, maxPoints int) (*ScatterSeries, string, error) {
+	if labels != nil && len(labels) != len(coords) {
+		return nil, "", fmt.Errorf("CA result has %d %s labels for %d %ss", len(labels), what, len(coords), what)
+	}
+	for i, c := range coords {
+		if len(c) < 2 {
+			if i == 0 {
+				return nil, "", nil
+			}
+			return nil, "", fmt.Errorf("CA result: %s %d has %d principal coordinates, others have ≥ 2", what, i+1, len(c))
+		}
+	}
+	idx := make([]int, len(coords))
+	for i := range idx {
+		idx[i] = i
+	}
+	note := ""
+	if len(coords) > maxPoints {
+		d := func(i int) float64 {
+			x, y := coords[i][0], coords[i][1]
+			v := x*x + y*y
+			if math.IsNaN(v) {
+				return -1
+			}
+			return v
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return d(idx[a]) > d(idx[b]) })
+		idx = idx[:maxPoints]
+		sort.Ints(idx)
+		note = fmt.Sprintf("The map shows the %d of %d %ss farthest from the origin on axes 1–2 (Report.MaxMapPoints).", maxPoints, len(coords), what)
+	}
+	s := &ScatterSeries{Name: name}
+	for _, i := range idx {
+		label := what + " " + strconv.Itoa(i+1)
+		if labels != nil {
+			label = labels[i]
+		}
+		s.Points = append(s.Points, Labeled{Label: label, X: coords[i][0], Y: coords[i][1]})
+	}
+	return s, note, nil
+}

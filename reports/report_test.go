@@ -1,0 +1,179 @@
+package reports
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func render(t *testing.T, r Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, Write(&buf, r))
+	return buf.Bytes()
+}
+
+func goldenCases(t *testing.T) map[string]Report {
+	return map[string]Report{
+		"fisher": fisherReport(t, stubScript(t)),
+		"blocks": blocksReport(CDNScript()),
+	}
+}
+
+// TestGolden compares pages with testdata/<name>.html; go test -run
+// TestGolden -update rewrites them after a deliberate change.
+func TestGolden(t *testing.T) {
+	for name, r := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			got := render(t, r)
+			path := filepath.Join("testdata", name+".html")
+			if *update {
+				require.NoError(t, os.WriteFile(path, got, 0o644))
+				return
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "no golden file: run go test ./reports -run TestGolden -update")
+			if !bytes.Equal(want, got) {
+				// testify prints a unified diff of the two pages.
+				assert.Equal(t, string(want), string(got),
+					"%s differs from the rendered page; if the change is intended, run go test ./reports -run TestGolden -update", path)
+			}
+		})
+	}
+}
+
+// TestDeterministic renders each page several times: map iteration order
+// changes from run to run in Go, so any map walked unsorted shows up here.
+func TestDeterministic(t *testing.T) {
+	cases := goldenCases(t)
+	cases["hostile"] = hostileReport(stubScript(t))
+	for name, r := range cases {
+		t.Run(name, func(t *testing.T) {
+			first := render(t, r)
+			for range 10 {
+				require.True(t, bytes.Equal(first, render(t, r)), "two renderings of the same report differ")
+			}
+		})
+	}
+}
+
+// TestEscaping puts text that tries to break out of every context into every
+// place data reaches: no markup from it survives, and the <script> elements
+// are exactly the page's own.
+func TestEscaping(t *testing.T) {
+	page := string(render(t, hostileReport(stubScript(t))))
+	lower := strings.ToLower(page)
+
+	assert.NotContains(t, page, "<b>", "raw markup from the data reached the page")
+	assert.Equal(t, 2, strings.Count(lower, "<script"), "script elements: the inline library and the charts")
+	assert.Equal(t, 2, strings.Count(lower, "</script"), "a </script> from the data ended a script element")
+	assert.Equal(t, 0, strings.Count(page, "<!--"), "a comment opener from the data reached the page")
+
+	// Text and attributes: HTML-escaped.
+	assert.Contains(t, page, "&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;&lt;!--&#34;&#39;&amp;{b}")
+	// Chart JSON: JSON-escaped, so ECharts gets the label verbatim.
+	assert.Contains(t, page, `\u003c/script\u003e\u003cb\u003ex\u003c/b\u003e\u003c!--\"'\u0026{b}`)
+
+	// The label reaches ECharts as data, never as a "{b}" template.
+	assert.NotContains(t, page, `"formatter"`)
+}
+
+func TestWriteErrors(t *testing.T) {
+	recs := fisherRecords(t)
+	ok := Report{Title: "t", Records: recs, ECharts: CDNScript()}
+	cases := []struct {
+		name string
+		edit func(r *Report)
+		want string
+	}{
+		{"no title", func(r *Report) { r.Title = " " }, "Title is empty"},
+		{"no script", func(r *Report) { r.ECharts = Script{} }, "ECharts is not set"},
+		{"negative limit", func(r *Report) { r.MaxMapPoints = -1 }, "must be ≥ 0"},
+		{"unknown CA trial", func(r *Report) { r.CATrials = []string{"nope"} }, `no trial "nope" with a CA result`},
+		{"duplicate id", func(r *Report) {
+			r.Sections = []Section{{ID: "trials", Title: "again"}}
+		}, `id "trials" is already used`},
+		{"bad id", func(r *Report) {
+			r.Sections = []Section{{Title: "x", Blocks: []Block{Bar{ID: "1 bad", Categories: []string{"a"}}}}}
+		}, `id "1 bad" must match`},
+		{"ragged table", func(r *Report) {
+			r.Sections = []Section{{Title: "x", Blocks: []Block{Table{Caption: "c", Header: []string{"a", "b"}, Rows: [][]string{{"1"}}}}}}
+		}, `table "c": row 1 has 1 cells for 2 columns`},
+		{"bar lengths", func(r *Report) {
+			r.Sections = []Section{{Title: "x", Blocks: []Block{Bar{ID: "b", Categories: []string{"a"}, Series: []BarSeries{{Name: "s", Values: []float64{1, 2}}}}}}}
+		}, `series "s" has 2 values for 1 categories`},
+		{"score row", func(r *Report) {
+			r.Sections = []Section{{Title: "x", Blocks: []Block{ScoreTable{Caption: "c", Columns: []string{"a"}, Rows: []ScoreRow{{Name: "m"}}}}}}
+		}, `row "m" has 0 scores for 1 columns`},
+		{"CA labels", func(r *Report) {
+			ca := *recs[0].CA
+			ca.RowLabels = ca.RowLabels[:2]
+			r.Records = []harness.Record{{ID: "x", Status: "ok", CA: &ca}}
+		}, `trial "x": CA result has 2 row labels for 4 rows`},
+		{"nil block", func(r *Report) { r.Sections = []Section{{Title: "x", Blocks: []Block{nil}}} }, "nil block"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := ok
+			c.edit(&r)
+			var buf bytes.Buffer
+			err := Write(&buf, r)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.want)
+			assert.Zero(t, buf.Len(), "nothing is written for an invalid report")
+		})
+	}
+}
+
+func TestCASelection(t *testing.T) {
+	recs := fisherRecords(t)
+	t.Run("limit", func(t *testing.T) {
+		page := string(render(t, Report{Title: "t", Records: recs, MaxCATrials: 1, ECharts: CDNScript()}))
+		assert.Contains(t, page, "Showing the first 1 of 2 trials with a CA result")
+		assert.Contains(t, page, `id="ca-map-1"`)
+		assert.NotContains(t, page, `id="ca-map-2"`)
+	})
+	t.Run("explicit", func(t *testing.T) {
+		page := string(render(t, Report{Title: "t", Records: recs, CATrials: []string{"backend=randomized"}, ECharts: CDNScript()}))
+		assert.Contains(t, page, "Trial backend=randomized")
+		assert.NotContains(t, page, "Trial backend=dense")
+	})
+	t.Run("map points", func(t *testing.T) {
+		page := string(render(t, Report{Title: "t", Records: recs[:1], MaxMapPoints: 2, ECharts: CDNScript()}))
+		assert.Contains(t, page, "The map shows the 2 of 4 rows farthest from the origin")
+		assert.Contains(t, page, "The map shows the 2 of 5 columns farthest from the origin")
+		// Rows dark (0.72 from the origin) and light (0.45) beat blue (0.43);
+		// columns black (1.13) and dark (0.60) beat fair (0.57).
+		for _, kept := range []string{`"dark"`, `"light"`, `"black"`} {
+			assert.Contains(t, page, kept)
+		}
+		for _, dropped := range []string{`"blue"`, `"fair"`, `"red"`} {
+			assert.NotContains(t, page, dropped)
+		}
+	})
+}
+
+func TestWriteFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "report.html")
+	r := fisherReport(t, stubScript(t))
+	require.NoError(t, WriteFile(path, r))
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, render(t, r), got)
+	entries, err := os.ReadDir(filepath.Dir(path))
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file left behind")
+
+	err = WriteFile(filepath.Join(t.TempDir(), "missing", "report.html"), r)
+	require.Error(t, err)
+}

@@ -1,0 +1,114 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// ScoreRow is one method's scores, one per column; NaN means no score.
+type ScoreRow struct {
+	Name   string
+	Scores []float64
+}
+
+// ScoreTable is a methods × columns table of scores (e.g. Spearman ρ per
+// word-similarity set) in which, per column, the best score is red and the
+// second best magenta. Reference rows (e.g. published numbers) follow in a
+// group of their own and take no part in the ranking.
+type ScoreTable struct {
+	ID             string // optional; unique in the page when set
+	Caption        string
+	RowHeader      string // header of the name column, e.g. "Method"
+	Columns        []string
+	Rows           []ScoreRow
+	ReferenceTitle string // heading of the reference group, e.g. "Published"
+	Reference      []ScoreRow
+	// Digits is the number of decimals shown, 0–9; 0 means 3. Scores are
+	// ranked as shown, so two scores that print the same tie.
+	Digits        int
+	LowerIsBetter bool
+}
+
+// Mark is the highlight of one score in its column.
+type Mark int
+
+const (
+	NoMark Mark = iota
+	Best        // red
+	Second      // magenta
+)
+
+func (t ScoreTable) digits() (int, error) {
+	if t.Digits < 0 || t.Digits > 9 {
+		return 0, fmt.Errorf("score table %q: Digits must be 0–9 (0 = 3), got %d", t.Caption, t.Digits)
+	}
+	return orDefault(t.Digits, 3), nil
+}
+
+func (t ScoreTable) check() error {
+	if _, err := t.digits(); err != nil {
+		return err
+	}
+	for _, group := range [][]ScoreRow{t.Rows, t.Reference} {
+		for _, r := range group {
+			if len(r.Scores) != len(t.Columns) {
+				return fmt.Errorf("score table %q: row %q has %d scores for %d columns", t.Caption, r.Name, len(r.Scores), len(t.Columns))
+			}
+		}
+	}
+	return nil
+}
+
+// Rank marks the best and second-best of scores at the given number of
+// decimals. Scores that round to the same shown value tie and share a mark:
+// every score equal to the best shown value is Best, and every score equal
+// to the next distinct shown value is Second (dense ranking), so the marks
+// never depend on the order of the rows. NaN and ±Inf are never marked.
+func Rank(scores []float64, digits int, lowerIsBetter bool) []Mark {
+	shown := make([]float64, len(scores))
+	var distinct []float64
+	for i, s := range scores {
+		if !finite(s) {
+			continue
+		}
+		shown[i] = roundTo(s, digits)
+		distinct = append(distinct, shown[i])
+	}
+	slices.Sort(distinct)
+	distinct = slices.Compact(distinct)
+	if !lowerIsBetter {
+		slices.Reverse(distinct)
+	}
+	marks := make([]Mark, len(scores))
+	for i, s := range scores {
+		if !finite(s) {
+			continue
+		}
+		switch {
+		case shown[i] == distinct[0]:
+			marks[i] = Best
+		case len(distinct) > 1 && shown[i] == distinct[1]:
+			marks[i] = Second
+		}
+	}
+	return marks
+}
+
+// roundTo rounds v to the value printed with the given decimals, via the
+// same formatting the table uses.
+func roundTo(v float64, digits int) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', digits, 64), 64)
+	if r == 0 {
+		return 0 // -0.000 and 0.000 tie
+	}
+	return r
+}
+
+func formatScore(v float64, digits int) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(roundTo(v, digits), 'f', digits, 64)
+}
