@@ -1,0 +1,36 @@
+package harness
+
+// Record is one line of results.jsonl: everything a trial produced.
+type Record struct {
+	ID       string             `json:"id"`       // stable id derived from Settings
+	Spec     string             `json:"spec"`     // spec name
+	Seed     uint64             `json:"seed"`     // derived from the spec seed and ID
+	Settings map[string]any     `json:"settings"` // resolved settings, dotted keys ("svd.backend")
+	Status   string             `json:"status"`   // "ok", "over_budget" or "error"
+	Error    string             `json:"error,omitempty"`
+	Metrics  map[string]float64 `json:"metrics,omitempty"` // e.g. "spearman.men", "coverage.men"
+	Timings  map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
+	Env      *Env               `json:"env,omitempty"`
+	CA       *CAResult          `json:"ca,omitempty"`
+}
+
+// Env describes where a trial ran.
+type Env struct {
+	GoVersion  string `json:"go_version"`
+	CPU        string `json:"cpu"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+}
+
+// CAResult is the correspondence-analysis part of a trial's record.
+type CAResult struct {
+	SingularValues []float64   `json:"singular_values"`
+	Inertias       []float64   `json:"inertias"`      // principal inertias = singular values squared
+	InertiaShare   []float64   `json:"inertia_share"` // inertia / total inertia
+	TotalInertia   float64     `json:"total_inertia"`
+	RowLabels      []string    `json:"row_labels,omitempty"`
+	ColLabels      []string    `json:"col_labels,omitempty"`
+	RowPrincipal   [][]float64 `json:"row_principal,omitempty"` // F = D(r)^-1/2 U Σ
+	ColPrincipal   [][]float64 `json:"col_principal,omitempty"` // G = D(c)^-1/2 V Σ
+	RowStandard    [][]float64 `json:"row_standard,omitempty"`
+	ColStandard    [][]float64 `json:"col_standard,omitempty"`
+}

@@ -1,0 +1,180 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Runner executes a spec's trials.
+type Runner struct {
+	Jobs    int       // trials run at once; ≤ 0 means runtime.NumCPU()
+	Fresh   bool      // recompute trials even when results.jsonl has them
+	DataDir string    // data directory for corpora and word-sim sets
+	Log     io.Writer // progress and warnings (stderr); nil = silent
+}
+
+// Run is the outcome of running a spec.
+type Run struct {
+	Spec    *Spec
+	Dir     string   // output directory
+	Records []Record // one per trial, in grid order
+	Reused  int      // trials taken from an earlier run
+}
+
+// Run executes every trial of the spec that is not already complete in the
+// output directory, writing results.jsonl after each trial. Trials that fail
+// are recorded with status "error" and make Run return an error after all
+// other trials finished.
+func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
+	trials := spec.Trials()
+	dir := spec.Output
+	path := filepath.Join(dir, ResultsFile)
+	prev, err := ReadResults(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading earlier results (delete the file or run with -fresh): %w", err)
+	}
+	byID := map[string]Record{}
+	for _, rec := range prev {
+		byID[rec.ID] = rec
+	}
+
+	log := r.Log
+	if log == nil {
+		log = io.Discard
+	}
+	prog := NewProgress(log, len(trials))
+	defer prog.Finish()
+
+	out := &Run{Spec: spec, Dir: dir, Records: make([]Record, len(trials))}
+	done := make([]bool, len(trials))
+	var todo []Trial
+	for _, t := range trials {
+		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && SameSettings(old.Settings, t.Settings) && old.Seed == t.Seed {
+			old.Spec = spec.Name
+			out.Records[t.Index] = old
+			done[t.Index] = true
+			out.Reused++
+			prog.Done(t, old, true)
+			continue
+		}
+		todo = append(todo, t)
+	}
+
+	var mu sync.Mutex
+	var writeErr error
+	save := func() {
+		// Only complete trials are written, in grid order, so the file is always a
+		// consistent subset of the final one.
+		var recs []Record
+		for i, ok := range done {
+			if ok {
+				recs = append(recs, out.Records[i])
+			}
+		}
+		if err := WriteResults(path, recs); err != nil && writeErr == nil {
+			writeErr = err
+		}
+	}
+
+	jobs := r.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	work := make(chan Trial)
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range work {
+				rec := r.execute(ctx, spec, t, prog)
+				mu.Lock()
+				if ctx.Err() != nil && rec.Status == "error" {
+					mu.Unlock()
+					continue // interrupted: leave it for the next run
+				}
+				out.Records[t.Index] = rec
+				done[t.Index] = true
+				save()
+				mu.Unlock()
+				prog.Done(t, rec, false)
+			}
+		}()
+	}
+feed:
+	for _, t := range todo {
+		select {
+		case work <- t:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if len(todo) == 0 {
+		mu.Lock()
+		save() // rewrite so the file holds exactly this spec's trials, in order
+		mu.Unlock()
+	}
+	if writeErr != nil {
+		return out, writeErr
+	}
+	if err := ctx.Err(); err != nil {
+		return out, fmt.Errorf("interrupted: completed trials are saved in %s; run again to resume: %w", path, err)
+	}
+	var failed []string
+	for _, rec := range out.Records {
+		if rec.Status == "error" {
+			failed = append(failed, fmt.Sprintf("trial %s: %s", rec.ID, rec.Error))
+		}
+	}
+	if len(failed) > 0 {
+		sort.Strings(failed)
+		return out, errors.New(strings.Join(failed, "\n"))
+	}
+	return out, nil
+}
+
+// execute runs one trial and never panics: a panic in method code becomes an
+// error record, so one bad trial cannot take the others down.
+func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progress) (rec Record) {
+	start := time.Now()
+	rec = Record{
+		ID:       t.ID,
+		Spec:     spec.Name,
+		Seed:     t.Seed,
+		Settings: t.Settings,
+		Metrics:  map[string]float64{},
+		Timings:  map[string]float64{},
+		Env:      CurrentEnv(),
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			buf := make([]byte, 4096)
+			buf = buf[:runtime.Stack(buf, false)]
+			rec.Status, rec.Error = "error", fmt.Sprintf("internal error (please report): %v\n%s", p, buf)
+		}
+		rec.Timings["total"] = time.Since(start).Seconds()
+	}()
+	tc := &trialContext{runner: r, spec: spec, trial: t, rec: &rec, prog: prog}
+	if err := tc.run(ctx); err != nil {
+		rec.Status = "error"
+		rec.Error = err.Error()
+		if errors.Is(err, errOverBudget) {
+			rec.Status = "over_budget"
+		}
+		return rec
+	}
+	rec.Status = "ok"
+	return rec
+}
+
+var errOverBudget = errors.New("over budget")

@@ -1,0 +1,371 @@
+package harness
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Spec is a decoded experiment specification.
+type Spec struct {
+	Path        string // file the spec came from ("" when decoded from bytes without a name)
+	Name        string
+	Description string
+	Seed        uint64
+	Output      string // output directory
+
+	// values holds, for every per-trial key, the list of values the spec gives
+	// (one element unless the key is a grid axis); defaults are filled in.
+	values map[string][]any
+	// axes lists the keys given as lists, in the order they appear in the file.
+	axes []string
+}
+
+// Axes returns the grid axes in file order.
+func (s *Spec) Axes() []string { return append([]string(nil), s.axes...) }
+
+// Values returns the values a key takes in the grid.
+func (s *Spec) Values(key string) []any { return s.values[key] }
+
+// LoadSpec reads and decodes a spec file.
+func LoadSpec(path string) (*Spec, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	return DecodeSpec(b, path)
+}
+
+// SpecError is a problem at a line of a spec file.
+type SpecError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *SpecError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// DecodeSpec decodes a spec strictly: unknown keys, wrong types and
+// out-of-range values are errors naming the line and what is allowed.
+func DecodeSpec(b []byte, path string) (*Spec, error) {
+	name := path
+	if name == "" {
+		name = "spec"
+	}
+	fail := func(line int, format string, args ...any) error {
+		return &SpecError{File: name, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, fail(0, "empty spec: want at least a name")
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, fail(root.Line, "a spec is a mapping of keys (name:, data:, svd: …), not a %s", kindName(root))
+	}
+	spec := &Spec{Path: path, values: map[string][]any{}}
+	given := map[string]bool{}
+	var walk func(prefix string, m *yaml.Node) error
+	walk = func(prefix string, m *yaml.Node) error {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i], m.Content[i+1]
+			key := k.Value
+			if prefix != "" {
+				key = prefix + "." + k.Value
+			}
+			if given[key] {
+				return fail(k.Line, "key %q given twice", key)
+			}
+			given[key] = true
+			if isSection(key) {
+				if v.Kind != yaml.MappingNode {
+					return fail(v.Line, "%s is a section: want a mapping of %s", key, strings.Join(sectionKeys(key), ", "))
+				}
+				if err := walk(key, v); err != nil {
+					return err
+				}
+				continue
+			}
+			set, ok := lookupSetting(key)
+			if !ok {
+				return fail(k.Line, "unknown key %q%s", key, suggest(prefix, k.Value))
+			}
+			vals, err := decodeValues(set, v, isRunKey(key))
+			if err != nil {
+				return fail(v.Line, "%s: %v", key, err)
+			}
+			if len(vals) > 1 || (v.Kind == yaml.SequenceNode && set.Kind != StringList) {
+				spec.axes = append(spec.axes, key)
+			}
+			spec.values[key] = vals
+		}
+		return nil
+	}
+	if err := walk("", root); err != nil {
+		return nil, err
+	}
+
+	nameVals, ok := spec.values["name"]
+	if !ok || nameVals[0].(string) == "" {
+		return nil, fail(root.Line, "missing required key \"name\"")
+	}
+	spec.Name = nameVals[0].(string)
+	if strings.ContainsAny(spec.Name, `/\`) || strings.HasPrefix(spec.Name, ".") {
+		return nil, fail(root.Line, "name %q must be a plain file name (no slashes, not starting with a dot)", spec.Name)
+	}
+	delete(spec.values, "name")
+	for _, s := range runKeys[1:] {
+		v, ok := spec.values[s.Key]
+		if !ok {
+			v = []any{s.Default}
+		}
+		delete(spec.values, s.Key)
+		switch s.Key {
+		case "description":
+			spec.Description = v[0].(string)
+		case "seed":
+			spec.Seed = uint64(v[0].(int))
+		case "output":
+			spec.Output = v[0].(string)
+		}
+	}
+	if spec.Output == "" {
+		spec.Output = filepath.Join("results", spec.Name)
+	}
+	for _, s := range Settings {
+		if _, ok := spec.values[s.Key]; !ok {
+			spec.values[s.Key] = []any{s.Default}
+		}
+	}
+	// Relative file settings are relative to the spec file, so a spec can be run from anywhere.
+	if path != "" {
+		for _, key := range []string{"data.csv"} {
+			vals := spec.values[key]
+			for i, v := range vals {
+				if p := v.(string); p != "" && !filepath.IsAbs(p) {
+					vals[i] = filepath.Join(filepath.Dir(path), p)
+				}
+			}
+		}
+	}
+	return spec, nil
+}
+
+func isRunKey(key string) bool {
+	for _, s := range runKeys {
+		if s.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// isSection reports whether key is a prefix of some setting key.
+func isSection(key string) bool {
+	return len(sectionKeys(key)) > 0
+}
+
+// sectionKeys lists the direct children of a section, sorted.
+func sectionKeys(section string) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(k string) {
+		var rest string
+		if section == "" {
+			rest = k
+		} else if strings.HasPrefix(k, section+".") {
+			rest = k[len(section)+1:]
+		} else {
+			return
+		}
+		child, _, _ := strings.Cut(rest, ".")
+		if !seen[child] {
+			seen[child] = true
+			out = append(out, child)
+		}
+	}
+	for _, s := range runKeys {
+		add(s.Key)
+	}
+	for _, s := range Settings {
+		add(s.Key)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func suggest(section, key string) string {
+	allowed := sectionKeys(section)
+	where := "at the top level"
+	if section != "" {
+		where = "in " + section
+	}
+	best, bestD := "", 3
+	for _, a := range allowed {
+		if d := editDistance(a, key); d < bestD {
+			best, bestD = a, d
+		}
+	}
+	s := fmt.Sprintf(" (allowed %s: %s)", where, strings.Join(allowed, ", "))
+	if best != "" {
+		s = fmt.Sprintf("; did you mean %q?%s", best, s)
+	}
+	return s
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("value %q", n.Value)
+	}
+	return "node"
+}
+
+// decodeValues decodes a scalar or a list (grid axis) of scalars.
+func decodeValues(s Setting, v *yaml.Node, runKey bool) ([]any, error) {
+	if s.Kind == StringList {
+		if v.Kind != yaml.SequenceNode {
+			return nil, fmt.Errorf("want a list of strings, like [a, b]; got %s", kindName(v))
+		}
+		list := []string{}
+		for _, e := range v.Content {
+			x, err := decodeScalar(Setting{Key: s.Key, Kind: String, Enum: s.Enum}, e)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, x.(string))
+		}
+		return []any{list}, nil
+	}
+	if v.Kind == yaml.SequenceNode {
+		if runKey {
+			return nil, fmt.Errorf("want a single %s, not a list (this key describes the whole run, it cannot be a grid axis)", s.Kind)
+		}
+		if len(v.Content) == 0 {
+			return nil, fmt.Errorf("an empty list gives no trials: give at least one value")
+		}
+		var out []any
+		seen := map[string]bool{}
+		for _, e := range v.Content {
+			x, err := decodeScalar(s, e)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %w", e.Line, err)
+			}
+			if k := fmt.Sprint(x); seen[k] {
+				return nil, fmt.Errorf("line %d: value %v repeats in the list", e.Line, x)
+			}
+			seen[fmt.Sprint(x)] = true
+			out = append(out, x)
+		}
+		return out, nil
+	}
+	x, err := decodeScalar(s, v)
+	if err != nil {
+		return nil, err
+	}
+	return []any{x}, nil
+}
+
+func decodeScalar(s Setting, v *yaml.Node) (any, error) {
+	if v.Kind != yaml.ScalarNode {
+		return nil, fmt.Errorf("want a %s, got a %s", s.Kind, kindName(v))
+	}
+	var x any
+	switch s.Kind {
+	case String:
+		if v.Tag != "!!str" && v.Tag != "!!int" && v.Tag != "!!float" {
+			return nil, fmt.Errorf("want a string, got %q", v.Value)
+		}
+		str := v.Value
+		if len(s.Enum) > 0 && !contains(s.Enum, str) {
+			return nil, fmt.Errorf("%q is not allowed (allowed: %s)", str, strings.Join(s.Enum, ", "))
+		}
+		x = str
+	case Int:
+		n, err := strconv.Atoi(v.Value)
+		if err != nil || v.Tag != "!!int" {
+			return nil, fmt.Errorf("want an integer, got %q", v.Value)
+		}
+		if err := checkRange(s, float64(n)); err != nil {
+			return nil, err
+		}
+		x = n
+	case Float:
+		if v.Tag != "!!int" && v.Tag != "!!float" {
+			return nil, fmt.Errorf("want a number, got %q", v.Value)
+		}
+		f, err := strconv.ParseFloat(v.Value, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("want a finite number, got %q", v.Value)
+		}
+		if err := checkRange(s, f); err != nil {
+			return nil, err
+		}
+		x = f
+	case Bool:
+		if v.Tag != "!!bool" {
+			return nil, fmt.Errorf("want true or false, got %q", v.Value)
+		}
+		x = strings.EqualFold(v.Value, "true")
+	}
+	return x, nil
+}
+
+func checkRange(s Setting, f float64) error {
+	switch {
+	case s.Min != nil && s.Max != nil && (f < *s.Min || f > *s.Max):
+		return fmt.Errorf("%v is out of range (allowed: %v to %v)", f, *s.Min, *s.Max)
+	case s.Min != nil && f < *s.Min:
+		return fmt.Errorf("%v is out of range (allowed: at least %v)", f, *s.Min)
+	case s.Max != nil && f > *s.Max:
+		return fmt.Errorf("%v is out of range (allowed: at most %v)", f, *s.Max)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,122 @@
+package harness
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecodeSpecDefaults(t *testing.T) {
+	s, err := DecodeSpec([]byte("name: fisher\n"), "")
+	require.NoError(t, err)
+	assert.Equal(t, "fisher", s.Name)
+	assert.Equal(t, uint64(1), s.Seed)
+	assert.Equal(t, "results/fisher", s.Output)
+	assert.Empty(t, s.Axes())
+	trials := s.Trials()
+	require.Len(t, trials, 1)
+	for _, set := range Settings {
+		assert.Equal(t, set.Default, trials[0].Settings[set.Key], set.Key)
+	}
+}
+
+func TestDecodeSpecGrid(t *testing.T) {
+	s, err := DecodeSpec([]byte(`
+name: g
+seed: 7
+svd:
+  backend: [dense, dssvd]
+  rank: 2
+method: [ca, gini]
+data:
+  window: [1, 2, 3]
+`), "g.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"svd.backend", "method", "data.window"}, s.Axes())
+	trials := s.Trials()
+	require.Len(t, trials, 12)
+	// First axis varies slowest.
+	assert.Equal(t, "dense", trials[0].Str("svd.backend"))
+	assert.Equal(t, "ca", trials[0].Str("method"))
+	assert.Equal(t, []int{1, 2, 3}, []int{trials[0].Int("data.window"), trials[1].Int("data.window"), trials[2].Int("data.window")})
+	assert.Equal(t, "dssvd", trials[6].Str("svd.backend"))
+	assert.Equal(t, "svd.backend=dense method=ca data.window=1", trials[0].Label)
+	ids := map[string]bool{}
+	for _, tr := range trials {
+		assert.Equal(t, 2, tr.Int("svd.rank"))
+		assert.False(t, ids[tr.ID], "ids unique")
+		ids[tr.ID] = true
+		assert.Equal(t, TrialSeed(7, tr.ID), tr.Seed)
+	}
+}
+
+// Adding a value to an axis (a new trial) must not change any other trial's id or seed.
+func TestTrialIdentityStable(t *testing.T) {
+	a, err := DecodeSpec([]byte("name: a\nsvd: {backend: [dense, dssvd]}\n"), "")
+	require.NoError(t, err)
+	b, err := DecodeSpec([]byte("name: b\nsvd: {backend: [randomized, dssvd, dense], rank: 0}\n"), "")
+	require.NoError(t, err)
+	ta, tb := a.Trials(), b.Trials()
+	assert.Equal(t, ta[0].ID, tb[2].ID) // dense
+	assert.Equal(t, ta[1].ID, tb[1].ID) // dssvd
+	assert.Equal(t, ta[0].Seed, tb[2].Seed)
+	// A different spec seed changes seeds but not ids.
+	c, err := DecodeSpec([]byte("name: c\nseed: 2\nsvd: {backend: [dense, dssvd]}\n"), "")
+	require.NoError(t, err)
+	assert.Equal(t, ta[0].ID, c.Trials()[0].ID)
+	assert.NotEqual(t, ta[0].Seed, c.Trials()[0].Seed)
+}
+
+func TestDecodeSpecErrors(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"empty", "", "s.yaml: empty spec"},
+		{"not a mapping", "- a\n", "s.yaml:1: a spec is a mapping"},
+		{"missing name", "seed: 1\n", `s.yaml:1: missing required key "name"`},
+		{"bad name", "name: ../x\n", "must be a plain file name"},
+		{"unknown top", "name: x\nmethdo: ca\n", `s.yaml:2: unknown key "methdo"; did you mean "method"?`},
+		{"unknown nested", "name: x\nsvd:\n  rnak: 3\n", `s.yaml:3: unknown key "svd.rnak"; did you mean "rank"? (allowed in svd: backend, normalizer, oversample, power_iters, rank)`},
+		{"section not mapping", "name: x\nsvd: 3\n", "s.yaml:2: svd is a section"},
+		{"enum", "name: x\nsvd:\n  backend: dens\n", `s.yaml:3: svd.backend: "dens" is not allowed (allowed: auto, dense, randomized, dssvd)`},
+		{"enum in list", "name: x\nsvd:\n  backend: [dense,\n    qr]\n", `svd.backend: line 4: "qr" is not allowed`},
+		{"int type", "name: x\nsvd:\n  rank: three\n", `s.yaml:3: svd.rank: want an integer, got "three"`},
+		{"float for int", "name: x\nsvd:\n  rank: 2.5\n", `want an integer, got "2.5"`},
+		{"range", "name: x\nsvd:\n  rank: -2\n", "svd.rank: -2 is out of range (allowed: at least 0)"},
+		{"float range", "name: x\ndata:\n  fraction: 1.5\n", "data.fraction: 1.5 is out of range (allowed: 1e-09 to 1)"},
+		{"bool", "name: x\ndata:\n  lowercase: yes\n", `data.lowercase: want true or false, got "yes"`},
+		{"seed list", "name: x\nseed: [1, 2]\n", "seed: want a single integer, not a list"},
+		{"empty axis", "name: x\nmethod: []\n", "method: an empty list gives no trials"},
+		{"repeat axis", "name: x\nmethod: [ca, ca]\n", "value ca repeats"},
+		{"twice", "name: x\nmethod: ca\nmethod: gini\n", "s.yaml:3: key \"method\" given twice"},
+		{"nested list", "name: x\nmethod: [[ca]]\n", "want a string, got a list"},
+		{"yaml syntax", "name: [x\n", "s.yaml: yaml:"},
+		{"string for number", "name: x\ndata:\n  fraction: half\n", `want a number, got "half"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeSpec([]byte(tc.in), "s.yaml")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestCSVPathRelativeToSpec(t *testing.T) {
+	s, err := DecodeSpec([]byte("name: x\ndata: {source: csv, csv: tables/a.csv}\n"), "experiments/x.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, "experiments/tables/a.csv", s.Trials()[0].Str("data.csv"))
+}
+
+func FuzzDecodeSpec(f *testing.F) {
+	f.Add("name: fisher\nsvd:\n  backend: [dense, dssvd]\n")
+	f.Add("name: x\nmethod: [[ca]]\n")
+	f.Add("name: x\ndata: {fraction: 0.5, window: [1, 2]}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := DecodeSpec([]byte(in), "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		for _, tr := range s.Trials() {
+			require.Len(t, tr.ID, 12)
+		}
+	})
+}
