@@ -23,6 +23,14 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if harness.ChildRequested() {
+		// Re-executed by the harness to run one measured trial.
+		if err := harness.RunChild(ctx, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "kcalab (child):", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "kcalab:", err)
@@ -32,10 +40,16 @@ func main() {
 }
 
 const usage = `usage: kcalab [flags] SPEC.yaml [SPEC.yaml ...]
+       kcalab -check REFDIR SPEC.yaml
+       kcalab -settings
 
 Runs each experiment spec: every trial of its grid, in parallel, writing
 results/<name>/results.jsonl and results/<name>/report.html.
 Trials already complete with the same settings are reused (see -fresh).
+
+With -check, runs the spec twice from scratch in a temporary directory and
+fails when a score falls below REFDIR/results.jsonl by more than the spec's
+tolerance, or when the two runs differ.
 
 flags:
 `
@@ -53,11 +67,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data", "", "data directory (default $KCALAB_DATA, else ./data)")
 	out := fs.String("out", "", "output directory (default: the spec's output, results/<name>)")
 	settings := fs.Bool("settings", false, "print the reference of every spec setting (Markdown) and exit")
+	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies and offset tables (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
+	vectorsDir := fs.String("vectors", "", "write every word-vector trial's vectors (word2vec text format) to this directory")
+	check := fs.String("check", "", "compare a fresh run of the spec with the reference results in this directory")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *settings {
 		return harness.WriteSettingsReference(stdout)
+	}
+	if *cacheDir == "off" {
+		*cacheDir = ""
+	}
+	if *jobs < 0 {
+		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
+	}
+	if *check != "" {
+		if fs.NArg() != 1 {
+			return errors.New("-check takes one spec")
+		}
+		return runCheck(ctx, *check, fs.Arg(0), &harness.Runner{Jobs: *jobs, DataDir: *dataDir, CacheDir: *cacheDir, Log: stderr}, stdout)
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()
@@ -65,9 +94,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *out != "" && fs.NArg() > 1 {
 		return errors.New("-out names one output directory: give a single spec with it")
-	}
-	if *jobs < 0 {
-		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
 	}
 
 	var specs []*harness.Spec
@@ -81,7 +107,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		specs = append(specs, spec)
 	}
-	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, Log: stderr}
+	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr}
 	js, err := reports.FindECharts(reports.FindOptions{Warn: stderr})
 	if err != nil {
 		return err
@@ -109,5 +135,63 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(failed) > 0 {
 		return fmt.Errorf("some trials failed:\n%s", strings.Join(failed, "\n"))
 	}
+	return nil
+}
+
+// defaultCacheDir is $KCALAB_CACHE, else <user cache dir>/kcalab, else none.
+func defaultCacheDir() string {
+	if d := os.Getenv("KCALAB_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "kcalab")
+	}
+	return ""
+}
+
+// runCheck runs the spec twice from scratch and compares: the scores with
+// the reference results (a fall beyond the spec's tolerance fails), and the
+// two runs with each other (any difference fails).
+func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runner, stdout io.Writer) error {
+	ref, err := harness.ReadResults(filepath.Join(refDir, harness.ResultsFile))
+	if err != nil {
+		return fmt.Errorf("-check: %w", err)
+	}
+	if len(ref) == 0 {
+		return fmt.Errorf("-check: no reference results in %s", filepath.Join(refDir, harness.ResultsFile))
+	}
+	spec, err := harness.LoadSpec(specPath)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "kcalab-check-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var runs [2][]harness.Record
+	for i := range runs {
+		spec.Output = filepath.Join(tmp, fmt.Sprintf("run%d", i+1))
+		runner.Fresh = true
+		res, err := runner.Run(ctx, spec)
+		if res == nil || ctx.Err() != nil {
+			return err
+		}
+		runs[i] = res.Records
+	}
+	fails := harness.CheckScores(ref, runs[0], spec.Tolerance)
+	fails = append(fails, harness.CompareRuns(runs[0], runs[1])...)
+	if len(fails) > 0 {
+		return fmt.Errorf("-check %s against %s: %d problem(s):\n  %s", specPath, refDir, len(fails), strings.Join(fails, "\n  "))
+	}
+	n := 0
+	for _, r := range runs[0] {
+		for m := range r.Metrics {
+			if strings.HasPrefix(m, "spearman.") {
+				n++
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "check %s: %d trials, %d scores within %g of %s; rerun identical\n", spec.Name, len(runs[0]), n, spec.Tolerance, refDir)
 	return nil
 }

@@ -20,37 +20,74 @@ type Trial struct {
 	Settings map[string]any // every per-trial key
 }
 
-// Trials expands the spec's grid: the cartesian product of its axes, in file order.
+// Trials expands the spec's grid: for each variant in file order (or once,
+// without variants), the cartesian product of the axes, first axis varying
+// slowest. A variant's settings override the shared ones; a key the variant
+// sets is no longer a shared axis for it. Trials whose settings coincide
+// (say, two variants that resolve to the same settings) run once.
 func (s *Spec) Trials() []Trial {
+	variants := s.variants
+	if len(variants) == 0 {
+		variants = []variant{{}}
+	}
+	var trials []Trial
+	seen := map[string]bool{}
+	for _, v := range variants {
+		values := make(map[string][]any, len(s.values))
+		for k, vals := range s.values {
+			values[k] = vals
+		}
+		var axes []string
+		for _, a := range s.axes {
+			if _, over := v.values[a]; !over {
+				axes = append(axes, a)
+			}
+		}
+		for k, vals := range v.values {
+			values[k] = vals
+		}
+		axes = append(axes, v.axes...)
+		for _, t := range expand(values, axes) {
+			t.ID = TrialID(t.Settings)
+			if seen[t.ID] {
+				continue
+			}
+			seen[t.ID] = true
+			t.Seed = TrialSeed(s.Seed, t.ID)
+			t.Index = len(trials)
+			if l, _ := t.Settings["label"].(string); l != "" {
+				t.Label = strings.TrimSpace(l + " " + t.Label)
+			}
+			trials = append(trials, t)
+		}
+	}
+	return trials
+}
+
+// expand is the cartesian product of the axes over values.
+func expand(values map[string][]any, axes []string) []Trial {
 	n := 1
-	for _, a := range s.axes {
-		n *= len(s.values[a])
+	for _, a := range axes {
+		n *= len(values[a])
 	}
 	trials := make([]Trial, 0, n)
 	for idx := 0; idx < n; idx++ {
-		settings := make(map[string]any, len(s.values))
-		for k, v := range s.values {
+		settings := make(map[string]any, len(values))
+		for k, v := range values {
 			settings[k] = v[0]
 		}
-		var label []string
 		rem := idx
-		for i := len(s.axes) - 1; i >= 0; i-- {
-			a := s.axes[i]
-			vals := s.values[a]
+		for i := len(axes) - 1; i >= 0; i-- {
+			a := axes[i]
+			vals := values[a]
 			settings[a] = vals[rem%len(vals)]
 			rem /= len(vals)
 		}
-		for _, a := range s.axes {
+		var label []string
+		for _, a := range axes {
 			label = append(label, fmt.Sprintf("%s=%v", a, settings[a]))
 		}
-		id := TrialID(settings)
-		trials = append(trials, Trial{
-			Index:    idx,
-			ID:       id,
-			Seed:     TrialSeed(s.Seed, id),
-			Label:    strings.Join(label, " "),
-			Settings: settings,
-		})
+		trials = append(trials, Trial{Label: strings.Join(label, " "), Settings: settings})
 	}
 	return trials
 }

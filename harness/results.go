@@ -6,12 +6,13 @@ type Record struct {
 	Spec     string             `json:"spec"`     // spec name
 	Seed     uint64             `json:"seed"`     // derived from the spec seed and ID
 	Settings map[string]any     `json:"settings"` // resolved settings, dotted keys ("svd.backend")
-	Status   string             `json:"status"`   // "ok", "over_budget" or "error"
+	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
 	Error    string             `json:"error,omitempty"`
 	Metrics  map[string]float64 `json:"metrics,omitempty"` // e.g. "spearman.men", "coverage.men"
 	Timings  map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
 	Env      *Env               `json:"env,omitempty"`
 	CA       *CAResult          `json:"ca,omitempty"`
+	Files    []string           `json:"files,omitempty"` // files the trial wrote (e.g. its word vectors)
 }
 
 // Env describes where a trial ran.

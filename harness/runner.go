@@ -11,14 +11,31 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kcalab/datasets/wordsim"
 )
 
 // Runner executes a spec's trials.
 type Runner struct {
 	Jobs    int       // trials run at once; ≤ 0 means runtime.NumCPU()
 	Fresh   bool      // recompute trials even when results.jsonl has them
-	DataDir string    // data directory for corpora and word-sim sets
-	Log     io.Writer // progress and warnings (stderr); nil = silent
+	DataDir string    // data directory for corpora and word-sim sets ("" = $KCALAB_DATA, else ./data)
+	// CacheDir keeps vocabularies and offset tables between runs ("" = no cache).
+	CacheDir string
+	// VectorsDir, when set, receives every word-vector trial's vectors
+	// (word2vec text format, <trial id>.txt).
+	VectorsDir string
+	Log        io.Writer // progress and warnings (stderr); nil = silent
+
+	wordMemo memo[*wordData]
+	setMemo  memo[*wordsim.Set]
+}
+
+func (r *Runner) log() io.Writer {
+	if r.Log == nil {
+		return io.Discard
+	}
+	return r.Log
 }
 
 // Run is the outcome of running a spec.
@@ -57,7 +74,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	done := make([]bool, len(trials))
 	var todo []Trial
 	for _, t := range trials {
-		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && SameSettings(old.Settings, t.Settings) && old.Seed == t.Seed {
+		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && SameSettings(old.Settings, t.Settings) && old.Seed == t.Seed {
 			old.Spec = spec.Name
 			out.Records[t.Index] = old
 			done[t.Index] = true
@@ -109,8 +126,15 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 			}
 		}()
 	}
+	// Measured trials run one at a time after the others, each in its own
+	// process, so no other trial competes with them for the cores.
+	var measured []Trial
 feed:
 	for _, t := range todo {
+		if t.Bool("measure.process") {
+			measured = append(measured, t)
+			continue
+		}
 		select {
 		case work <- t:
 		case <-ctx.Done():
@@ -119,6 +143,21 @@ feed:
 	}
 	close(work)
 	wg.Wait()
+	for _, t := range measured {
+		if ctx.Err() != nil {
+			break
+		}
+		rec := r.executeMeasured(ctx, spec, t, prog)
+		if ctx.Err() != nil && rec.Status == "error" {
+			break
+		}
+		mu.Lock()
+		out.Records[t.Index] = rec
+		done[t.Index] = true
+		save()
+		mu.Unlock()
+		prog.Done(t, rec, false)
+	}
 	if len(todo) == 0 {
 		mu.Lock()
 		save() // rewrite so the file holds exactly this spec's trials, in order
@@ -168,8 +207,11 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 	if err := tc.run(ctx); err != nil {
 		rec.Status = "error"
 		rec.Error = err.Error()
-		if errors.Is(err, errOverBudget) {
+		switch {
+		case errors.Is(err, errOverBudget):
 			rec.Status = "over_budget"
+		case errors.Is(err, errSkipped):
+			rec.Status = "skipped"
 		}
 		return rec
 	}

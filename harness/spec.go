@@ -19,12 +19,23 @@ type Spec struct {
 	Description string
 	Seed        uint64
 	Output      string // output directory
+	Tolerance   float64 // -check: allowed fall of a score below the reference
 
 	// values holds, for every per-trial key, the list of values the spec gives
 	// (one element unless the key is a grid axis); defaults are filled in.
 	values map[string][]any
 	// axes lists the keys given as lists, in the order they appear in the file.
 	axes []string
+	// variants are the entries of the spec's variants: list, each a set of
+	// overrides (values and axes) applied on top of the shared settings.
+	variants []variant
+}
+
+// variant is one entry of a spec's variants: list.
+type variant struct {
+	line   int
+	values map[string][]any
+	axes   []string
 }
 
 // Axes returns the grid axes in file order.
@@ -79,6 +90,8 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	}
 	spec := &Spec{Path: path, values: map[string][]any{}}
 	given := map[string]bool{}
+	values, axes := spec.values, &spec.axes
+	inVariant := false
 	var walk func(prefix string, m *yaml.Node) error
 	walk = func(prefix string, m *yaml.Node) error {
 		for i := 0; i+1 < len(m.Content); i += 2 {
@@ -91,6 +104,18 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 				return fail(k.Line, "key %q given twice", key)
 			}
 			given[key] = true
+			if key == "variants" && !inVariant {
+				vs, err := decodeVariants(v, walk, func(vals map[string][]any, ax *[]string, g map[string]bool) func() {
+					saved, savedAxes, savedGiven := values, axes, given
+					values, axes, given, inVariant = vals, ax, g, true
+					return func() { values, axes, given, inVariant = saved, savedAxes, savedGiven, false }
+				}, fail)
+				if err != nil {
+					return err
+				}
+				spec.variants = vs
+				continue
+			}
 			if isSection(key) {
 				if v.Kind != yaml.MappingNode {
 					return fail(v.Line, "%s is a section: want a mapping of %s", key, strings.Join(sectionKeys(key), ", "))
@@ -104,14 +129,17 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			if !ok {
 				return fail(k.Line, "unknown key %q%s", key, suggest(prefix, k.Value))
 			}
+			if inVariant && isRunKey(key) {
+				return fail(k.Line, "%s describes the whole run: set it at the top level, not in a variant", key)
+			}
 			vals, err := decodeValues(set, v, isRunKey(key))
 			if err != nil {
 				return fail(v.Line, "%s: %v", key, err)
 			}
 			if len(vals) > 1 || (v.Kind == yaml.SequenceNode && set.Kind != StringList) {
-				spec.axes = append(spec.axes, key)
+				*axes = append(*axes, key)
 			}
-			spec.values[key] = vals
+			values[key] = vals
 		}
 		return nil
 	}
@@ -141,6 +169,8 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			spec.Seed = uint64(v[0].(int))
 		case "output":
 			spec.Output = v[0].(string)
+		case "tolerance":
+			spec.Tolerance = v[0].(float64)
 		}
 	}
 	if spec.Output == "" {
@@ -153,16 +183,68 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	}
 	// Relative file settings are relative to the spec file, so a spec can be run from anywhere.
 	if path != "" {
-		for _, key := range []string{"data.csv"} {
-			vals := spec.values[key]
-			for i, v := range vals {
-				if p := v.(string); p != "" && !filepath.IsAbs(p) {
-					vals[i] = filepath.Join(filepath.Dir(path), p)
+		maps := []map[string][]any{spec.values}
+		for _, v := range spec.variants {
+			maps = append(maps, v.values)
+		}
+		for _, m := range maps {
+			rel := func(p string) string {
+				if p != "" && !filepath.IsAbs(p) && isLocalPath(p) {
+					return filepath.Join(filepath.Dir(path), p)
 				}
+				return p
+			}
+			for _, key := range pathSettings {
+				vals := m[key]
+				for i, v := range vals {
+					vals[i] = rel(v.(string))
+				}
+			}
+			for j, v := range m["eval.sets"] {
+				list := append([]string(nil), v.([]string)...) // never alias the default
+				for i := range list {
+					list[i] = rel(list[i])
+				}
+				m["eval.sets"][j] = list
 			}
 		}
 	}
 	return spec, nil
+}
+
+// pathSettings are settings naming files, resolved relative to the spec file.
+var pathSettings = []string{"data.csv", "data.corpus", "sca.set"}
+
+// isLocalPath tells a file path from a built-in name (text8, men, …): a
+// path has a slash or a file extension.
+func isLocalPath(p string) bool {
+	return strings.ContainsAny(p, `/\`) || filepath.Ext(p) != ""
+}
+
+// decodeVariants decodes the variants: list. Each entry is a mapping with
+// the same keys as the spec (not the run keys); enter switches the walk to
+// the entry's own maps and returns the function that switches back.
+func decodeVariants(v *yaml.Node, walk func(string, *yaml.Node) error,
+	enter func(map[string][]any, *[]string, map[string]bool) func(),
+	fail func(int, string, ...any) error) ([]variant, error) {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return nil, fail(v.Line, "variants: want a non-empty list of mappings, each overriding settings (e.g. - {method: ca, data: {table: cut}})")
+	}
+	var out []variant
+	for _, e := range v.Content {
+		if e.Kind != yaml.MappingNode {
+			return nil, fail(e.Line, "variants: each entry is a mapping of settings, not a %s", kindName(e))
+		}
+		vr := variant{line: e.Line, values: map[string][]any{}}
+		leave := enter(vr.values, &vr.axes, map[string]bool{})
+		err := walk("", e)
+		leave()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vr)
+	}
+	return out, nil
 }
 
 func isRunKey(key string) bool {
@@ -200,6 +282,9 @@ func sectionKeys(section string) []string {
 	}
 	for _, s := range runKeys {
 		add(s.Key)
+	}
+	if section == "" {
+		add("variants")
 	}
 	for _, s := range Settings {
 		add(s.Key)

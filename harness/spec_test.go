@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -119,4 +120,86 @@ func FuzzDecodeSpec(f *testing.F) {
 			require.Len(t, tr.ID, 12)
 		}
 	})
+}
+
+func TestDecodeSpecVariants(t *testing.T) {
+	s, err := DecodeSpec([]byte(`
+name: v
+data: {source: corpus, window: 24}
+svd: {rank: [300, 1000]}
+variants:
+  - {label: tail-cut, method: kca, data: {table: cut}}
+  - {label: flat, method: lca, data: {table: flat, window: [5, 10]}}
+  - {label: SGNS, method: sgns, svd: {rank: 300}}
+  - {label: SGNS again, method: sgns, svd: {rank: 300}, label: x}
+`), "v.yaml")
+	if err == nil {
+		t.Fatal("a key given twice in a variant must be an error")
+	}
+	assert.Contains(t, err.Error(), `v.yaml:9: key "label" given twice`)
+
+	s, err = DecodeSpec([]byte(`
+name: v
+data: {source: corpus, window: 24}
+svd: {rank: [300, 1000]}
+variants:
+  - {label: tail-cut, method: kca, data: {table: cut}}
+  - {label: flat, method: lca, data: {table: flat, window: [5, 10]}}
+  - {label: SGNS, method: sgns, svd: {rank: 300}}
+  - {label: SGNS, method: sgns, svd: {rank: [300]}}
+`), "v.yaml")
+	require.NoError(t, err)
+	trials := s.Trials()
+	var got []string
+	for _, tr := range trials {
+		got = append(got, fmt.Sprintf("%s %s w=%d d=%d", tr.Str("label"), tr.Str("data.table"), tr.Int("data.window"), tr.Int("svd.rank")))
+	}
+	// Variants in file order, shared axes inside; a variant's own value
+	// replaces a shared axis; identical trials run once.
+	assert.Equal(t, []string{
+		"tail-cut cut w=24 d=300", "tail-cut cut w=24 d=1000",
+		"flat flat w=5 d=300", "flat flat w=10 d=300", "flat flat w=5 d=1000", "flat flat w=10 d=1000",
+		"SGNS cut w=24 d=300",
+	}, got)
+	for i, tr := range trials {
+		assert.Equal(t, i, tr.Index)
+	}
+	assert.Equal(t, "tail-cut svd.rank=300", trials[0].Label)
+}
+
+func TestDecodeSpecVariantErrors(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"not a list", "name: x\nvariants: {method: ca}\n", "s.yaml:2: variants: want a non-empty list"},
+		{"entry not mapping", "name: x\nvariants:\n  - ca\n", "s.yaml:3: variants: each entry is a mapping"},
+		{"unknown key", "name: x\nvariants:\n  - {methd: ca}\n", `s.yaml:3: unknown key "methd"; did you mean "method"?`},
+		{"run key", "name: x\nvariants:\n  - {seed: 2}\n", "seed describes the whole run"},
+		{"bad value", "name: x\nvariants:\n  - {method: pca}\n", `method: "pca" is not allowed`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeSpec([]byte(tc.in), "s.yaml")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestPathsRelativeToSpec(t *testing.T) {
+	s, err := DecodeSpec([]byte(`
+name: x
+data: {source: corpus, corpus: text/my.txt.gz}
+eval: {sets: [men, pairs/mine.tsv]}
+variants:
+  - {method: sca, sca: {set: pairs/tune.txt}}
+  - {method: sca, sca: {set: mturk}, data: {corpus: text8}}
+`), "exp/x.yaml")
+	require.NoError(t, err)
+	tr := s.Trials()
+	assert.Equal(t, "exp/text/my.txt.gz", tr[0].Str("data.corpus"))
+	assert.Equal(t, []string{"men", "exp/pairs/mine.tsv"}, tr[0].List("eval.sets"))
+	assert.Equal(t, "exp/pairs/tune.txt", tr[0].Str("sca.set"))
+	assert.Equal(t, "mturk", tr[1].Str("sca.set"))
+	assert.Equal(t, "text8", tr[1].Str("data.corpus"))
+	// The default list is never modified.
+	d, _ := lookupSetting("eval.sets")
+	assert.Equal(t, []string{"sim", "rel", "men", "mturk", "rare", "s999"}, d.Default)
 }

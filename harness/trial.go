@@ -42,7 +42,14 @@ func (tc *trialContext) run(ctx context.Context) error {
 		}); err != nil {
 			return err
 		}
-		return tc.runCA(ctx, tab, "dense")
+		switch m := t.Str("method"); m {
+		case "ca", "lca", "gini":
+			return tc.runCA(ctx, tab, "dense")
+		default:
+			return fmt.Errorf("method %q needs a corpus (data.source: corpus or synthetic); a table takes ca, lca or gini", m)
+		}
+	case "corpus", "synthetic":
+		return tc.runWords(ctx)
 	default:
 		return fmt.Errorf("data.source %q: not supported by method %q", src, t.Str("method"))
 	}
@@ -82,13 +89,17 @@ func svdOptions(t Trial, rows, cols, maxRank int, autoBackend string) (svd.Backe
 	if k < 1 {
 		return nil, svd.Options{}, fmt.Errorf("a %d×%d table has no non-trivial dimension to analyse", rows, cols)
 	}
-	return b, svd.Options{
+	opt := svd.Options{
 		Rank:       k,
 		Oversample: t.Int("svd.oversample"),
 		PowerIters: t.Int("svd.power_iters"),
 		Normalizer: t.Str("svd.normalizer"),
 		Seed:       t.Seed,
-	}, nil
+	}
+	if mb := t.Float("budget.memory_mb"); mb > 0 {
+		opt.MaxDenseBytes = int64(mb * (1 << 20))
+	}
+	return b, opt, nil
 }
 
 // runCA analyses a labelled table and stores the full CA result in the record.

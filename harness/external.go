@@ -1,0 +1,132 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"kcalab/methods/vectors"
+)
+
+// errSkipped marks a trial that cannot run on this machine (a missing
+// external program); it is recorded with status "skipped", not as a failure.
+var errSkipped = errors.New("skipped")
+
+// runExternal runs external.command, which must write word vectors in
+// word2vec text format to {out}, on the trial's corpus section written as
+// one plain text file {corpus} (out-of-vocabulary tokens removed, so the
+// program sees the same vocabulary as the Go methods when its own minimum
+// count matches data.min_count).
+func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors.Set, error) {
+	t := tc.trial
+	argv := t.List("external.command")
+	if len(argv) == 0 {
+		return nil, errors.New("method external needs external.command (the program and its arguments)")
+	}
+	for _, req := range t.List("external.requires") {
+		if err := checkRequirement(ctx, req); err != nil {
+			return nil, fmt.Errorf("%w: %v (install it to run this trial)", errSkipped, err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "kcalab-external-*")
+	if err != nil {
+		return nil, fmt.Errorf("external: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	corpusPath := filepath.Join(dir, "corpus.txt")
+	outPath := filepath.Join(dir, "vectors.txt")
+	if err := tc.stage("corpus", func() error { return writeCorpusText(corpusPath, wd) }); err != nil {
+		return nil, fmt.Errorf("external: writing the corpus: %w", err)
+	}
+	repl := strings.NewReplacer(
+		"{corpus}", corpusPath,
+		"{out}", outPath,
+		"{dim}", strconv.Itoa(baselineDim(t)),
+		"{window}", strconv.Itoa(orInt(t.Int("train.window"), 5)),
+		"{epochs}", strconv.Itoa(orInt(t.Int("train.epochs"), 5)),
+		"{min_count}", strconv.Itoa(t.Int("data.min_count")),
+		"{seed}", strconv.FormatUint(t.Seed%(1<<31), 10),
+		"{threads}", "1",
+	)
+	args := make([]string, len(argv))
+	for i, a := range argv {
+		args[i] = repl.Replace(a)
+	}
+	var stderr bytes.Buffer
+	err = tc.stage("train", func() error {
+		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+		cmd.Dir = dir
+		cmd.Stdout = &stderr
+		cmd.Stderr = &stderr
+		return cmd.Run()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("external command %s: %w\n%s", strings.Join(args, " "), err, tail(stderr.String(), 2000))
+	}
+	vs, err := vectors.ReadTextFile(outPath)
+	if err != nil {
+		return nil, fmt.Errorf("external command %s did not write usable vectors to {out}: %w", args[0], err)
+	}
+	tc.rec.Metrics["vocab"] = float64(vs.Len())
+	return vs, nil
+}
+
+// checkRequirement checks that a program is on PATH, or for "py:NAME" that
+// python3 can import NAME.
+func checkRequirement(ctx context.Context, req string) error {
+	if mod, ok := strings.CutPrefix(req, "py:"); ok {
+		if _, err := exec.LookPath("python3"); err != nil {
+			return fmt.Errorf("python3 is not installed (needed for module %s)", mod)
+		}
+		if err := exec.CommandContext(ctx, "python3", "-c", "import "+mod).Run(); err != nil {
+			return fmt.Errorf("python3 module %s is not installed", mod)
+		}
+		return nil
+	}
+	if _, err := exec.LookPath(req); err != nil {
+		return fmt.Errorf("program %s is not installed", req)
+	}
+	return nil
+}
+
+// writeCorpusText writes the token ids as words, one line of at most 10,000
+// words per line (tools such as word2vec.c and fastText cut long lines),
+// without <unk>.
+func writeCorpusText(path string, wd *wordData) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	n := 0
+	for _, id := range wd.ids {
+		if id == wd.vocab.Unk {
+			continue
+		}
+		if n > 0 {
+			if n%10000 == 0 {
+				w.WriteByte('\n')
+			} else {
+				w.WriteByte(' ')
+			}
+		}
+		w.WriteString(wd.vocab.Words[id])
+		n++
+	}
+	w.WriteByte('\n')
+	return errors.Join(w.Flush(), f.Close())
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

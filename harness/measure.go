@@ -1,0 +1,192 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// EnvChild names the environment variable that turns the program into a
+// child running one measured trial (see RunChild).
+const EnvChild = "KCALAB_CHILD"
+
+// childRequest is what the parent passes to a child in $KCALAB_CHILD.
+type childRequest struct {
+	Spec     string `json:"spec"`   // spec file
+	Output   string `json:"output"` // the spec's output directory, as the parent resolved it
+	Trial    string `json:"trial"`  // trial id
+	DataDir  string `json:"data_dir,omitempty"`
+	CacheDir string `json:"cache_dir,omitempty"`
+	Vectors  string `json:"vectors_dir,omitempty"`
+}
+
+// ChildRequested reports whether this process was started as a measured
+// trial's child.
+func ChildRequested() bool { return os.Getenv(EnvChild) != "" }
+
+// RunChild runs the one trial named in $KCALAB_CHILD in this process and
+// writes its record as JSON to stdout; progress goes to stderr. The parent
+// measures the process from outside (wall time, CPU time, max RSS), so the
+// figures cover everything the trial did, as the paper measured.
+func RunChild(ctx context.Context, stdout, stderr io.Writer) error {
+	var req childRequest
+	if err := json.Unmarshal([]byte(os.Getenv(EnvChild)), &req); err != nil {
+		return fmt.Errorf("child: bad $%s: %w", EnvChild, err)
+	}
+	spec, err := LoadSpec(req.Spec)
+	if err != nil {
+		return err
+	}
+	spec.Output = req.Output
+	var trial *Trial
+	for _, t := range spec.Trials() {
+		if t.ID == req.Trial {
+			trial = &t
+			break
+		}
+	}
+	if trial == nil {
+		return fmt.Errorf("child: spec %s has no trial %s", req.Spec, req.Trial)
+	}
+	r := &Runner{Jobs: 1, DataDir: req.DataDir, CacheDir: req.CacheDir, VectorsDir: req.Vectors, Log: stderr}
+	prog := NewProgress(io.Discard, 1)
+	rec := r.execute(ctx, spec, *trial, prog)
+	return json.NewEncoder(stdout).Encode(rec)
+}
+
+// childCommand builds the command that re-executes this program for one
+// trial. Tests replace it (a test binary re-executes itself the same way
+// when its TestMain honours $KCALAB_CHILD).
+var childCommand = func(ctx context.Context, req childRequest) (*exec.Cmd, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("measuring a trial needs to re-execute this program: %w", err)
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, exe)
+	cmd.Env = append(os.Environ(), EnvChild+"="+string(b))
+	return cmd, nil
+}
+
+// measurement is one child run.
+type measurement struct {
+	wall, cpu, rssMB float64
+}
+
+// executeMeasured runs a trial measure.repeat times, each in its own child
+// process, and records medians (and min/max when repeated) of wall time,
+// CPU time and peak resident memory. The trial's own metrics come from the
+// last run (they are identical across runs: same seed).
+func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog *Progress) Record {
+	rec := Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.Settings, Env: CurrentEnv(),
+		Metrics: map[string]float64{}, Timings: map[string]float64{}}
+	if spec.Path == "" {
+		rec.Status, rec.Error = "error", "measure.process needs a spec file to pass to the child process"
+		return rec
+	}
+	repeat := t.Int("measure.repeat")
+	var ms []measurement
+	for i := 0; i < repeat; i++ {
+		prog.Stage(t, fmt.Sprintf("child process %d/%d", i+1, repeat))
+		child, m, err := r.runChild(ctx, spec, t)
+		if err != nil {
+			rec.Status, rec.Error = "error", err.Error()
+			if errors.Is(err, errOverBudget) {
+				rec.Status = "over_budget"
+			}
+			return rec
+		}
+		if child.Status != "ok" {
+			return child
+		}
+		rec.Metrics, rec.Timings, rec.Files, rec.Settings, rec.CA = child.Metrics, child.Timings, child.Files, child.Settings, child.CA
+		ms = append(ms, m)
+	}
+	rec.Status = "ok"
+	put := func(name string, get func(measurement) float64) {
+		v := make([]float64, len(ms))
+		for i, m := range ms {
+			v[i] = get(m)
+		}
+		sort.Float64s(v)
+		rec.Metrics[name] = median(v)
+		if len(v) > 1 {
+			rec.Metrics[name+".min"] = v[0]
+			rec.Metrics[name+".max"] = v[len(v)-1]
+		}
+	}
+	put("wall_s", func(m measurement) float64 { return m.wall })
+	put("cpu_s", func(m measurement) float64 { return m.cpu })
+	put("max_rss_mb", func(m measurement) float64 { return m.rssMB })
+	return rec
+}
+
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// runChild runs one child and returns its record and measurement.
+func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, measurement, error) {
+	budget := t.Float("budget.seconds")
+	cctx := ctx
+	if budget > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, time.Duration(budget*float64(time.Second)))
+		defer cancel()
+	}
+	cmd, err := childCommand(cctx, childRequest{Spec: spec.Path, Output: spec.Output, Trial: t.ID,
+		DataDir: r.DataDir, CacheDir: r.CacheDir, Vectors: r.VectorsDir})
+	if err != nil {
+		return Record{}, measurement{}, err
+	}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = r.log()
+	start := time.Now()
+	runErr := cmd.Run()
+	wall := time.Since(start).Seconds()
+	if budget > 0 && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		return Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", errOverBudget, budget)
+	}
+	if err := ctx.Err(); err != nil {
+		return Record{}, measurement{}, err
+	}
+	var rec Record
+	if derr := json.Unmarshal(out.Bytes(), &rec); derr != nil {
+		if runErr != nil {
+			return Record{}, measurement{}, fmt.Errorf("child process: %w", runErr)
+		}
+		return Record{}, measurement{}, fmt.Errorf("child process wrote no record: %w (output %q)", derr, tail(strings.TrimSpace(out.String()), 300))
+	}
+	var m measurement
+	m.wall = wall
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		m.cpu = tvSeconds(ru.Utime) + tvSeconds(ru.Stime)
+		m.rssMB = float64(ru.Maxrss) / 1024 // Linux reports kilobytes
+	}
+	return rec, m, nil
+}
+
+func tvSeconds(tv syscall.Timeval) float64 {
+	return float64(tv.Sec) + float64(tv.Usec)/1e6
+}

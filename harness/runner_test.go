@@ -1,0 +1,191 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const fisherSpec = `
+name: fisher
+seed: 3
+data: {source: fisher}
+svd:
+  backend: [dense, randomized, dssvd]
+  rank: 2
+`
+
+func writeSpec(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "spec.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+	return path
+}
+
+func loadSpecTo(t *testing.T, path, out string) *Spec {
+	t.Helper()
+	s, err := LoadSpec(path)
+	require.NoError(t, err)
+	s.Output = out
+	return s
+}
+
+// stable strips what legitimately differs between runs: timings and env.
+// Records pass through JSON so in-memory and on-disk ones compare equal.
+func stable(recs []Record) []Record {
+	out := make([]Record, len(recs))
+	for i, r := range recs {
+		r.Timings, r.Env = nil, nil
+		b, err := json.Marshal(r)
+		if err != nil {
+			panic(err)
+		}
+		if err := json.Unmarshal(b, &out[i]); err != nil {
+			panic(err)
+		}
+	}
+	return out
+}
+
+func TestRunnerFisherResumeFresh(t *testing.T) {
+	ctx := context.Background()
+	out := t.TempDir()
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
+	var log bytes.Buffer
+	r := &Runner{Jobs: 2, Log: &log}
+
+	first, err := r.Run(ctx, spec)
+	require.NoError(t, err)
+	require.Len(t, first.Records, 3)
+	assert.Equal(t, 0, first.Reused)
+	for i, rec := range first.Records {
+		assert.Equal(t, "ok", rec.Status, rec.Error)
+		require.NotNil(t, rec.CA)
+		assert.InDelta(t, 0.4464, rec.CA.SingularValues[0], 5e-5)
+		assert.InDelta(t, 0.1735, rec.CA.SingularValues[1], 5e-5)
+		assert.Equal(t, []string{"blue", "light", "medium", "dark"}, rec.CA.RowLabels)
+		assert.Equal(t, spec.Trials()[i].ID, rec.ID)
+	}
+	onDisk, err := ReadResults(filepath.Join(out, ResultsFile))
+	require.NoError(t, err)
+	assert.Equal(t, stable(first.Records), stable(onDisk))
+
+	// A rerun reuses every trial and leaves the file unchanged.
+	before, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	require.NoError(t, err)
+	second, err := r.Run(ctx, spec)
+	require.NoError(t, err)
+	assert.Equal(t, 3, second.Reused)
+	after, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
+
+	// -fresh recomputes, with identical results.
+	fresh := &Runner{Jobs: 1, Fresh: true}
+	third, err := fresh.Run(ctx, spec)
+	require.NoError(t, err)
+	assert.Equal(t, 0, third.Reused)
+	assert.Equal(t, stable(first.Records), stable(third.Records))
+}
+
+// A trial whose settings changed is recomputed; the others are reused.
+func TestRunnerReusesOnlyMatchingTrials(t *testing.T) {
+	ctx := context.Background()
+	out := t.TempDir()
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
+	_, err := (&Runner{}).Run(ctx, spec)
+	require.NoError(t, err)
+	grown := loadSpecTo(t, writeSpec(t, fisherSpec+"  oversample: [10, 20]\n"), out)
+	res, err := (&Runner{}).Run(ctx, grown)
+	require.NoError(t, err)
+	assert.Len(t, res.Records, 6)
+	assert.Equal(t, 3, res.Reused, "the oversample=10 trials are the old ones (default value, same id)")
+}
+
+func TestRunnerJobsDoNotChangeResults(t *testing.T) {
+	ctx := context.Background()
+	path := writeSpec(t, fisherSpec+"method: [ca, gini]\n")
+	var runs [][]Record
+	for _, jobs := range []int{1, 4} {
+		res, err := (&Runner{Jobs: jobs}).Run(ctx, loadSpecTo(t, path, t.TempDir()))
+		require.NoError(t, err)
+		runs = append(runs, stable(res.Records))
+	}
+	assert.Equal(t, runs[0], runs[1])
+}
+
+func TestRunnerBadResultsFile(t *testing.T) {
+	out := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(out, ResultsFile), []byte("{not json\n"), 0o644))
+	_, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), ResultsFile)
+	assert.Contains(t, err.Error(), "-fresh")
+}
+
+func TestRunnerInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := t.TempDir()
+	res, err := (&Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, fisherSpec), out))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "run again to resume")
+	require.NotNil(t, res)
+	// Nothing half-written: the file is absent or holds complete records only.
+	recs, rerr := ReadResults(filepath.Join(out, ResultsFile))
+	require.NoError(t, rerr)
+	for _, r := range recs {
+		assert.NotEqual(t, "error", r.Status)
+	}
+}
+
+func TestRunnerOverBudget(t *testing.T) {
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"budget: {memory_mb: 0.00001}\n"), t.TempDir())
+	res, err := (&Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err, "over budget is a result, not a failure")
+	assert.Equal(t, "over_budget", res.Records[0].Status) // dense
+	assert.Contains(t, res.Records[0].Error, "budget")
+	assert.Equal(t, "over_budget", res.Records[1].Status) // randomized materialises too
+	assert.Equal(t, "ok", res.Records[2].Status)          // dssvd never builds the dense matrix
+}
+
+func TestRunnerTableMethodErrors(t *testing.T) {
+	spec := loadSpecTo(t, writeSpec(t, "name: x\nmethod: sgns\n"), t.TempDir())
+	res, err := (&Runner{}).Run(context.Background(), spec)
+	require.Error(t, err)
+	assert.Equal(t, "error", res.Records[0].Status)
+	assert.Contains(t, res.Records[0].Error, `method "sgns" needs a corpus`)
+}
+
+// A measured trial runs in a child process (this test binary, see
+// TestMain) and records the operating system's figures.
+func TestRunnerMeasuredTrial(t *testing.T) {
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"measure: {process: true, repeat: 3}\n"), t.TempDir())
+	res, err := (&Runner{Jobs: 2}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	for _, rec := range res.Records {
+		require.Equal(t, "ok", rec.Status, rec.Error)
+		assert.Greater(t, rec.Metrics["max_rss_mb"], 1.0)
+		assert.Greater(t, rec.Metrics["wall_s"], 0.0)
+		assert.LessOrEqual(t, rec.Metrics["wall_s.min"], rec.Metrics["wall_s"])
+		assert.GreaterOrEqual(t, rec.Metrics["wall_s.max"], rec.Metrics["wall_s"])
+		assert.Contains(t, rec.Metrics, "cpu_s")
+		assert.InDelta(t, 0.4464, rec.CA.SingularValues[0], 5e-5, "the child's result is kept")
+	}
+}
+
+func TestRunnerMeasuredTimeBudget(t *testing.T) {
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"measure: {process: true}\nbudget: {seconds: 0.000001}\n"), t.TempDir())
+	res, err := (&Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	for _, rec := range res.Records {
+		assert.Equal(t, "over_budget", rec.Status)
+		assert.Contains(t, rec.Error, "time budget")
+	}
+}
