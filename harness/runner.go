@@ -17,9 +17,9 @@ import (
 
 // Runner executes a spec's trials.
 type Runner struct {
-	Jobs    int       // trials run at once; ≤ 0 means runtime.NumCPU()
-	Fresh   bool      // recompute trials even when results.jsonl has them
-	DataDir string    // data directory for corpora and word-sim sets ("" = $KCALAB_DATA, else ./data)
+	Jobs    int    // trials run at once; ≤ 0 means runtime.NumCPU()
+	Fresh   bool   // recompute trials even when results.jsonl has them
+	DataDir string // data directory for corpora and word-sim sets ("" = $KCALAB_DATA, else ./data)
 	// CacheDir keeps vocabularies and offset tables between runs ("" = no cache).
 	CacheDir string
 	// VectorsDir, when set, receives every word-vector trial's vectors

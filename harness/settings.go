@@ -86,7 +86,7 @@ var Settings = []Setting{
 
 	{Key: "method", Kind: String, Default: "ca",
 		Enum: []string{"ca", "lca", "gini", "kca", "sca", "sgns", "cbow", "glove", "fasttext", "external"},
-		Doc: "ca or lca: correspondence analysis (the paper's LCA, K = D⁻¹); gini: Gini-index covariance (K = I); kca: kernel CA with kca.kernel; sca: semi-supervised CA (sca.*); sgns, cbow, glove, fasttext: the neural baselines (train.*); external: a command that writes word vectors (external.*)"},
+		Doc:  "ca or lca: correspondence analysis (the paper's LCA, K = D⁻¹); gini: Gini-index covariance (K = I); kca: kernel CA with kca.kernel; sca: semi-supervised CA (sca.*); sgns, cbow, glove, fasttext: the neural baselines (train.*); external: a command that writes word vectors (external.*)"},
 	{Key: "kca.kernel", Kind: String, Default: "tailcut", Enum: []string{"tailcut", "lca", "gini", "sppmi", "glove-log"},
 		Doc: "kca: tailcut = CA of N^cut (needs data.table: cut); lca = CA; gini = K = I; sppmi = SGNS row, SVD of max(0, PMI − log kca.shift); glove-log = GloVe row, SVD of log counts minus fitted row and column biases"},
 	{Key: "kca.shift", Kind: Float, Default: 1.0, Min: ptr(1), Doc: "sppmi: the shift k of log X − log Y − log k (word2vec's negative samples)"},

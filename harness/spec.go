@@ -18,7 +18,7 @@ type Spec struct {
 	Name        string
 	Description string
 	Seed        uint64
-	Output      string // output directory
+	Output      string  // output directory
 	Tolerance   float64 // -check: allowed fall of a score below the reference
 
 	// values holds, for every per-trial key, the list of values the spec gives

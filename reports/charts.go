@@ -30,9 +30,20 @@ type LineChart struct {
 	XName, YName string // axis titles
 	LogX, LogY   bool
 	Series       []LineSeries
-	Width        int // pixels; 0 means 720
-	Height       int // pixels; 0 means 420
-	Note         string
+	// Marks are dashed vertical lines at given x, e.g. the sizes at which a
+	// backend did not finish, so that a missing point is never just absent.
+	Marks  []VLines
+	Width  int // pixels; 0 means 720
+	Height int // pixels; 0 means 420
+	Note   string
+}
+
+// VLines is one legend entry of dashed vertical lines.
+type VLines struct {
+	Name string
+	X    []float64
+	// Like names the series whose colour the lines take; "" means grey.
+	Like string
 }
 
 // Labeled is a labelled point of a scatter map.
@@ -201,6 +212,42 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 	opt, err := optionOf(lc, lc.Validate)
 	if err != nil {
 		return nil, 0, 0, nil, fmt.Errorf("line chart %q: %w", c.ID, err)
+	}
+	colorOf := map[string]string{}
+	for i := len(c.Series) - 1; i >= 0; i-- { // the first series of a name wins
+		colorOf[c.Series[i].Name] = palette[i%len(palette)]
+	}
+	for _, m := range c.Marks {
+		color := "#888888"
+		if m.Like != "" {
+			cl, ok := colorOf[m.Like]
+			if !ok {
+				return nil, 0, 0, nil, fmt.Errorf("line chart %q: marks %q are like series %q, which the chart does not have", c.ID, m.Name, m.Like)
+			}
+			color = cl
+		}
+		var data []any
+		for _, x := range m.X {
+			if !finite(x) || (c.LogX && x <= 0) {
+				dropped++
+				continue
+			}
+			data = append(data, map[string]any{"xAxis": tidy(x), "name": m.Name})
+		}
+		// A series of its own, with no points, carries the lines: it gets
+		// a legend entry, and toggling it hides them. Labels stay off so
+		// that no text from the data is read as an ECharts template.
+		opt["series"] = append(opt["series"].([]any), map[string]any{
+			"type": "line", "name": m.Name, "data": []any{},
+			"itemStyle": map[string]any{"color": color},
+			"lineStyle": map[string]any{"color": color, "type": "dashed"},
+			"markLine": map[string]any{
+				"symbol":    []any{"none", "none"},
+				"label":     map[string]any{"show": false},
+				"lineStyle": map[string]any{"color": color, "type": "dashed", "width": 1.5},
+				"data":      data,
+			},
+		})
 	}
 	var notes []string
 	if dropped > 0 {

@@ -131,6 +131,7 @@ func (r *renderer) table(t Table) error {
 type scoreCell struct {
 	Text  string
 	Class string
+	Note  string
 }
 
 func (r *renderer) scoreTable(t ScoreTable) error {
@@ -148,6 +149,9 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 		cells[i] = make([]scoreCell, len(t.Columns))
 		for j, v := range row.Scores {
 			cells[i][j].Text = formatScore(v, digits)
+			if row.Notes != nil {
+				cells[i][j].Note = row.Notes[j]
+			}
 		}
 	}
 	col := make([]float64, len(t.Rows))
@@ -164,10 +168,14 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 			}
 		}
 	}
-	ref := make([][]string, len(t.Reference))
+	ref := make([][]scoreCell, len(t.Reference))
 	for i, row := range t.Reference {
-		for _, v := range row.Scores {
-			ref[i] = append(ref[i], formatScore(v, digits))
+		for j, v := range row.Scores {
+			c := scoreCell{Text: formatScore(v, digits)}
+			if row.Notes != nil {
+				c.Note = row.Notes[j]
+			}
+			ref[i] = append(ref[i], c)
 		}
 	}
 	better := "higher"
@@ -277,11 +285,14 @@ var (
 {{with .T.Caption}}<caption>{{.}}</caption>
 {{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num">{{.}}</th>{{end}}</tr></thead>
 <tbody>
-{{range $i, $row := .T.Rows}}<tr><th>{{$row.Name}}</th>{{range index $.Cells $i}}<td class="num{{with .Class}} {{.}}{{end}}">{{.Text}}</td>{{end}}</tr>
+{{range $i, $row := .T.Rows}}<tr><th>{{$row.Name}}</th>{{range index $.Cells $i}}<td class="num{{with .Class}} {{.}}{{end}}">{{.Text}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
-{{if .T.Reference}}<tbody class="reference">
+{{if .T.Footer}}<tbody class="footer">
+{{range .T.Footer}}<tr><th>{{.Name}}</th>{{range .Cells}}<td class="num">{{.}}</td>{{end}}</tr>
+{{end}}</tbody>
+{{end}}{{if .T.Reference}}<tbody class="reference">
 <tr><th colspan="{{inc (len .T.Columns)}}">{{.T.ReferenceTitle}}</th></tr>
-{{range $i, $row := .T.Reference}}<tr><th>{{$row.Name}}</th>{{range index $.Ref $i}}<td class="num">{{.}}</td>{{end}}</tr>
+{{range $i, $row := .T.Reference}}<tr><th>{{$row.Name}}</th>{{range index $.Ref $i}}<td class="num">{{.Text}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 {{end}}</table>
 <p class="legend">Per column: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better; scores equal as shown tie and share the mark{{if .T.Reference}}; reference rows are not ranked{{end}}).</p>
@@ -316,6 +327,8 @@ table.data tbody th { text-align: left; font-weight: normal; }
 .second { color: #c000c0; font-weight: 700; }
 tbody.reference th[colspan] { background: #f3f3f3; font-style: italic; }
 tbody.reference td, tbody.reference th { color: #555; }
+tbody.footer td, tbody.footer th { color: #555; font-size: 13px; background: #fafafa; }
+table.scores small { color: #777; font-weight: normal; font-size: 11px; }
 .legend, .note { font-size: 13px; color: #555; margin: 4px 0; }
 .row { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
 figure.chart-box { margin: 12px 0; }

@@ -85,7 +85,13 @@ func Write(w io.Writer, r Report) error {
 	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
 		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
 	}
-	sections := []Section{trialsSection(r.Records)}
+	var sections []Section
+	for _, s := range []*Section{scoreSection(r.Records), sweepSection(r.Records), scalingSection(r.Records)} {
+		if s != nil {
+			sections = append(sections, *s)
+		}
+	}
+	sections = append(sections, trialsSection(r.Records))
 	ca, err := caSections(r)
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
@@ -141,7 +147,7 @@ func Write(w io.Writer, r Report) error {
 
 // statusOrder fixes where the usual statuses appear in counts; others follow
 // alphabetically.
-var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "error": 2}
+var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "skipped": 2, "error": 3}
 
 func meta(r Report) []string {
 	counts := map[string]int{}
@@ -234,6 +240,15 @@ func timingKeys(recs []harness.Record) []string {
 	return keys
 }
 
+// metricText prints a metric: counts (vocab, nnz, tokens) in full with
+// thousands separators, anything else to 4 significant digits.
+func metricText(v float64) string {
+	if finite(v) && v == math.Trunc(v) && math.Abs(v) >= 1e4 && math.Abs(v) < 1e15 {
+		return thousands(v)
+	}
+	return sig(v, 4)
+}
+
 func trialsSection(recs []harness.Record) Section {
 	s := Section{ID: "trials", Title: "Trials"}
 	if len(recs) == 0 {
@@ -244,14 +259,32 @@ func trialsSection(recs []harness.Record) Section {
 	if len(common) > 0 {
 		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(common)+"."))
 	}
+	// Scores live in the score tables; "x.min" and "x.max" (the range over
+	// repeats) share the column of x. This keeps the table narrow when a
+	// trial has dozens of metrics.
 	metrics := map[string]bool{}
+	scores := false
 	for _, rec := range recs {
 		for k := range rec.Metrics {
+			if isScoreMetric(k) {
+				scores = true
+				continue
+			}
 			metrics[k] = true
+		}
+	}
+	for k := range metrics {
+		for _, suf := range []string{".min", ".max"} {
+			if base, ok := strings.CutSuffix(k, suf); ok && metrics[base] {
+				delete(metrics, k)
+			}
 		}
 	}
 	mkeys := sortedKeys(metrics)
 	tkeys := timingKeys(recs)
+	if scores {
+		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
+	}
 
 	t := Table{ID: "trials-table", Header: []string{"#", "ID"}}
 	t.Header = append(t.Header, varying...)
@@ -280,11 +313,18 @@ func trialsSection(recs []harness.Record) Section {
 		}
 		row = append(row, status)
 		for _, k := range mkeys {
-			if v, ok := rec.Metrics[k]; ok {
-				row = append(row, sig(v, 4))
-			} else {
+			v, ok := rec.Metrics[k]
+			if !ok {
 				row = append(row, "—")
+				continue
 			}
+			cell := metricText(v)
+			lo, lok := rec.Metrics[k+".min"]
+			hi, hok := rec.Metrics[k+".max"]
+			if lok && hok {
+				cell += " [" + metricText(lo) + ", " + metricText(hi) + "]"
+			}
+			row = append(row, cell)
 		}
 		for _, k := range tkeys {
 			if v, ok := rec.Timings[k]; ok {

@@ -25,8 +25,11 @@ func render(t *testing.T, r Report) []byte {
 
 func goldenCases(t *testing.T) map[string]Report {
 	return map[string]Report{
-		"fisher": fisherReport(t, stubScript(t)),
-		"blocks": blocksReport(CDNScript()),
+		"fisher":  fisherReport(t, stubScript(t)),
+		"blocks":  blocksReport(CDNScript()),
+		"words":   wordReport("Word similarity: nine methods", methodRecords(), stubScript(t)),
+		"sweep":   wordReport("Window sweep", sweepRecords(), stubScript(t)),
+		"scaling": wordReport("SVD backends: time and memory", scalingRecords(), stubScript(t)),
 	}
 }
 

@@ -11,6 +11,16 @@ import (
 type ScoreRow struct {
 	Name   string
 	Scores []float64
+	// Notes, when not nil, holds one short text per score shown in small
+	// type after it (e.g. the share of the set's pairs covered); "" shows
+	// nothing. Notes take no part in the ranking.
+	Notes []string
+}
+
+// TextRow is a row of plain text cells, one per column.
+type TextRow struct {
+	Name  string
+	Cells []string
 }
 
 // ScoreTable is a methods × columns table of scores (e.g. Spearman ρ per
@@ -25,6 +35,9 @@ type ScoreTable struct {
 	Rows           []ScoreRow
 	ReferenceTitle string // heading of the reference group, e.g. "Published"
 	Reference      []ScoreRow
+	// Footer rows (e.g. the pairs covered per column) follow the ranked
+	// rows, as text.
+	Footer []TextRow
 	// Digits is the number of decimals shown, 0–9; 0 means 3. Scores are
 	// ranked as shown, so two scores that print the same tie.
 	Digits        int
@@ -56,6 +69,14 @@ func (t ScoreTable) check() error {
 			if len(r.Scores) != len(t.Columns) {
 				return fmt.Errorf("score table %q: row %q has %d scores for %d columns", t.Caption, r.Name, len(r.Scores), len(t.Columns))
 			}
+			if r.Notes != nil && len(r.Notes) != len(r.Scores) {
+				return fmt.Errorf("score table %q: row %q has %d notes for %d scores", t.Caption, r.Name, len(r.Notes), len(r.Scores))
+			}
+		}
+	}
+	for _, r := range t.Footer {
+		if len(r.Cells) != len(t.Columns) {
+			return fmt.Errorf("score table %q: footer row %q has %d cells for %d columns", t.Caption, r.Name, len(r.Cells), len(t.Columns))
 		}
 	}
 	return nil
