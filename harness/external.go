@@ -30,8 +30,12 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	if len(argv) == 0 {
 		return nil, errors.New("method external needs external.command (the program and its arguments)")
 	}
+	python := "python3"
+	if strings.HasPrefix(filepath.Base(argv[0]), "python") {
+		python = argv[0] // check modules with the interpreter the command uses
+	}
 	for _, req := range t.List("external.requires") {
-		if err := checkRequirement(ctx, req); err != nil {
+		if err := checkRequirement(ctx, req, python); err != nil {
 			return nil, fmt.Errorf("%w: %v (install it to run this trial)", errSkipped, err)
 		}
 	}
@@ -45,7 +49,14 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	if err := tc.stage("corpus", func() error { return writeCorpusText(corpusPath, wd) }); err != nil {
 		return nil, fmt.Errorf("external: writing the corpus: %w", err)
 	}
+	specDir := "."
+	if tc.spec.Path != "" {
+		if abs, err := filepath.Abs(filepath.Dir(tc.spec.Path)); err == nil {
+			specDir = abs
+		}
+	}
 	repl := strings.NewReplacer(
+		"{spec_dir}", specDir,
 		"{corpus}", corpusPath,
 		"{out}", outPath,
 		"{dim}", strconv.Itoa(baselineDim(t)),
@@ -78,15 +89,15 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	return vs, nil
 }
 
-// checkRequirement checks that a program is on PATH, or for "py:NAME" that
-// python3 can import NAME.
-func checkRequirement(ctx context.Context, req string) error {
+// checkRequirement checks that a program is on PATH (or, for a path, that
+// it exists), or for "py:NAME" that the python interpreter can import NAME.
+func checkRequirement(ctx context.Context, req, python string) error {
 	if mod, ok := strings.CutPrefix(req, "py:"); ok {
-		if _, err := exec.LookPath("python3"); err != nil {
-			return fmt.Errorf("python3 is not installed (needed for module %s)", mod)
+		if _, err := exec.LookPath(python); err != nil {
+			return fmt.Errorf("%s is not installed (needed for module %s)", python, mod)
 		}
-		if err := exec.CommandContext(ctx, "python3", "-c", "import "+mod).Run(); err != nil {
-			return fmt.Errorf("python3 module %s is not installed", mod)
+		if err := exec.CommandContext(ctx, python, "-c", "import "+mod).Run(); err != nil {
+			return fmt.Errorf("python module %s is not installed for %s", mod, python)
 		}
 		return nil
 	}

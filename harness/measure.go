@@ -112,7 +112,7 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog 
 		if child.Status != "ok" {
 			return child
 		}
-		rec.Metrics, rec.Timings, rec.Files, rec.Settings, rec.CA = child.Metrics, child.Timings, child.Files, child.Settings, child.CA
+		rec.Metrics, rec.Timings, rec.Files, rec.Backend, rec.CA = child.Metrics, child.Timings, child.Files, child.Backend, child.CA
 		ms = append(ms, m)
 	}
 	rec.Status = "ok"

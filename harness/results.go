@@ -13,6 +13,7 @@ type Record struct {
 	Env      *Env               `json:"env,omitempty"`
 	CA       *CAResult          `json:"ca,omitempty"`
 	Files    []string           `json:"files,omitempty"` // files the trial wrote (e.g. its word vectors)
+	Backend  string             `json:"svd_backend,omitempty"` // the SVD backend used (svd.backend "auto" resolved)
 }
 
 // Env describes where a trial ran.

@@ -74,7 +74,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	done := make([]bool, len(trials))
 	var todo []Trial
 	for _, t := range trials {
-		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && SameSettings(old.Settings, t.Settings) && old.Seed == t.Seed {
+		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && sameTrial(old.Settings, t.Settings) {
 			old.Spec = spec.Name
 			out.Records[t.Index] = old
 			done[t.Index] = true
@@ -220,3 +220,37 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 }
 
 var errOverBudget = errors.New("over budget")
+
+// sameTrial reports whether a recorded trial has the settings of a new one.
+// A key the record lacks matches when the new value is the default, so
+// adding a setting to the project does not invalidate earlier results.
+func sameTrial(old, cur map[string]any) bool {
+	for k, v := range cur {
+		if _, ok := old[k]; ok {
+			continue
+		}
+		s, ok := lookupSetting(k)
+		if !ok || !SameSettings(map[string]any{k: s.Default}, map[string]any{k: v}) {
+			return false
+		}
+	}
+	for k := range old {
+		if _, ok := cur[k]; !ok {
+			return false
+		}
+	}
+	return SameSettings(pick(old, cur), cur)
+}
+
+// pick returns old's values for the keys of cur that old has, else cur's.
+func pick(old, cur map[string]any) map[string]any {
+	out := make(map[string]any, len(cur))
+	for k, v := range cur {
+		if o, ok := old[k]; ok {
+			out[k] = o
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -189,3 +189,13 @@ func TestRunnerMeasuredTimeBudget(t *testing.T) {
 		assert.Contains(t, rec.Error, "time budget")
 	}
 }
+
+// Adding a setting to the project (with a default) must not invalidate
+// earlier results, which lack the key.
+func TestSameTrial(t *testing.T) {
+	cur := map[string]any{"method": "ca", "train.dim": 0, "svd.rank": 3}
+	assert.True(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0}, cur), "missing key at its default")
+	assert.False(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0}, map[string]any{"method": "ca", "train.dim": 5, "svd.rank": 3}))
+	assert.False(t, sameTrial(map[string]any{"method": "gini", "svd.rank": 3.0, "train.dim": 0}, cur))
+	assert.False(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0, "train.dim": 0, "gone": 1}, cur))
+}

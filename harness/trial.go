@@ -113,7 +113,7 @@ func (tc *trialContext) runCA(ctx context.Context, tab *datasets.Table, autoBack
 	if err != nil {
 		return err
 	}
-	tc.rec.Settings["svd.backend"] = b.Name() // record what "auto" resolved to
+	tc.rec.Backend = b.Name() // what "auto" resolved to
 	var res *ca.Result
 	if err := tc.stage("svd", func() (err error) {
 		res, err = ca.Analyze(ctx, tab.N, ca.Kernel(t.Str("method")), b, opt)

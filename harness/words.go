@@ -292,7 +292,7 @@ func (tc *trialContext) caVectors(ctx context.Context, wd *wordData, n *sparse.C
 	if err != nil {
 		return nil, fmt.Errorf("vocabulary of %d words: %w", rows, err)
 	}
-	tc.rec.Settings["svd.backend"] = b.Name()
+	tc.rec.Backend = b.Name() // what "auto" resolved to
 	var dec *ca.Decomposition
 	if err := tc.stage("svd", func() (err error) {
 		dec, err = ca.Decompose(ctx, n, kernel, b, opt)
