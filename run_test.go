@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,4 +147,42 @@ func TestCheckBothDirections(t *testing.T) {
 	require.Error(t, err)
 	label, _ := ref[0].Settings["label"].(string)
 	assert.Contains(t, err.Error(), label+" (trial "+ref[0].ID+"): men (zero rule) fell to")
+}
+
+// -vectors writes word2vec text files that gensim loads (when gensim is
+// installed: Debian python3-gensim).
+func TestVectorsExportLoadsInGensim(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "v.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`name: v
+data: {source: synthetic, window: 5}
+synthetic: {clusters: 3, words: 5, tokens: 5000}
+eval: {sets: [synthetic]}
+svd: {rank: 4}
+method: [lca, sgns]
+train: {epochs: 1}
+`), 0o644))
+	vecDir := filepath.Join(dir, "vectors")
+	_, stderr, err := runCLI(t, "-out", filepath.Join(dir, "out"), "-vectors", vecDir, spec)
+	require.NoError(t, err, stderr)
+	files, err := filepath.Glob(filepath.Join(vecDir, "*.txt"))
+	require.NoError(t, err)
+	require.Len(t, files, 2)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(string(b), "15 4\n"), "word2vec header: words dim")
+	}
+	py := "/usr/bin/python3"
+	if err := exec.Command(py, "-c", "import gensim").Run(); err != nil {
+		t.Skipf("gensim is not installed for %s (apt install python3-gensim): the files were checked by format only", py)
+	}
+	for _, f := range files {
+		out, err := exec.Command(py, "-c", `import sys
+from gensim.models import KeyedVectors
+kv = KeyedVectors.load_word2vec_format(sys.argv[1], binary=False)
+print(len(kv.index_to_key), kv.vector_size)`, f).CombinedOutput()
+		require.NoError(t, err, string(out))
+		assert.Equal(t, "15 4\n", string(out))
+	}
 }
