@@ -47,7 +47,7 @@ func (p *Progress) Stage(t Trial, stage string) {
 		p.draw()
 		return
 	}
-	fmt.Fprintf(p.w, "kcalab: [%d/%d] %s: %s\n", p.done+1, p.total, t.name(), stage)
+	fmt.Fprintf(p.w, "kcalab: [%d/%d %s] %s: %s\n", p.done, p.total, time.Since(p.start).Round(time.Second), t.name(), stage)
 }
 
 // Done records a finished (or reused) trial.
