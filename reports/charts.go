@@ -249,6 +249,10 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 			},
 		})
 	}
+	if len(c.Series)+len(c.Marks) > 6 {
+		// A long legend pages instead of covering the plot.
+		opt["legend"].(map[string]any)["type"] = "scroll"
+	}
 	var notes []string
 	if dropped > 0 {
 		why := "a non-finite coordinate"

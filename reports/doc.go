@@ -1,13 +1,29 @@
-// Package reports writes one self-contained HTML page per run: a summary
-// table of the trials, and for correspondence-analysis trials the CA map,
-// the scree chart and the table of singular values and inertias.
+// Package reports writes one self-contained HTML page per run, built from
+// the run's harness.Records alone:
+//
+//   - Word similarity (records with "spearman.zero.<set>" / "spearman.skip.<set>"
+//     metrics): a trials × sets table of Spearman ρ per OOV rule, best red and
+//     second magenta per column, coverage per set, and the paper's published
+//     numbers as an unranked reference group.
+//   - Sweeps: ρ (zero rule) against data.window, svd.rank or data.fraction
+//     when one takes ≥ 3 values, one small chart per set, one line per
+//     combination of the other varying settings.
+//   - Time and memory against size (records with "wall_s" / "max_rss_mb"):
+//     the paper's Figures 2 and 3, one line per svd.backend, trials that did
+//     not finish listed and marked, and DSSVD's ratios next to the paper's
+//     claim.
+//   - Trials: a compact table of every trial (settings that vary, status,
+//     measurements, stage timings).
+//   - Correspondence analysis: the CA map, scree chart and singular values
+//     of trials with a CA result.
 //
 // Pages are built from Sections holding Blocks (Paragraph, List, Table,
-// ScoreTable, LineChart, ScatterMap, Bar, Row). Charts are described with
-// go-echarts options and drawn by ECharts in the browser; the option JSON is
-// written by this package, not by go-echarts' templates, so that every string
-// from the data is escaped for a <script> element and chart ids are fixed.
-// The same Report always renders to the same bytes.
+// ScoreTable, LineChart, ScatterMap, Bar, Row); callers may add their own.
+// Charts are described with go-echarts options and drawn by ECharts in the
+// browser; the option JSON is written by this package, not by go-echarts'
+// templates, so that every string from the data is escaped for a <script>
+// element and chart ids are fixed. The same Report always renders to the
+// same bytes.
 //
 // ECharts itself is inlined from reports/node_modules (npm ci in reports/,
 // pinned by package-lock.json) so pages work offline; FindECharts falls back

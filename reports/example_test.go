@@ -72,3 +72,38 @@ func ExampleSection() {
 	fmt.Println(err, strings.Contains(page.String(), `<td class="num best">0.720</td>`))
 	// Output: <nil> true
 }
+
+// Word trials get the score tables on their own: the caller only passes the
+// records. The paper's numbers follow as a reference group.
+func ExampleWrite_wordTrials() {
+	rec := func(id, table string, men float64) harness.Record {
+		return harness.Record{ID: id, Status: "ok",
+			Settings: map[string]any{"method": "lca", "data.table": table},
+			Metrics: map[string]float64{"spearman.zero.men": men, "spearman.skip.men": men + 0.01,
+				"coverage.men": 0.997, "pairs.men": 3000}}
+	}
+	var page bytes.Buffer
+	err := reports.Write(&page, reports.Report{Title: "LCA", ECharts: reports.CDNScript(),
+		Records: []harness.Record{rec("a", "flat", 0.641), rec("b", "skip", 0.644)}})
+	fmt.Println("error:", err)
+	p := page.String()
+	fmt.Println(strings.Contains(p, `<tr><th>LCA · skip</th><td class="num best">0.644</td></tr>`))
+	fmt.Println(strings.Contains(p, `<td class="num">99.7% of 3000</td>`))
+	fmt.Println(strings.Contains(p, `<tr><th>LCA N^skip</th><td class="num">0.672</td></tr>`))
+	// Output:
+	// error: <nil>
+	// true
+	// true
+	// true
+}
+
+// The published table, for any choice of sets (NaN where the paper has none).
+func ExamplePaperScores() {
+	for _, r := range reports.PaperScores([]string{"men", "s999"})[4:7] {
+		fmt.Println(r.Name, r.Scores)
+	}
+	// Output:
+	// tail-cut [0.682 0.212]
+	// LCA N^flat [0.671 0.218]
+	// LCA N^skip [0.672 0.211]
+}

@@ -129,6 +129,18 @@ func hostileReport(s Script) Report {
 		RowPrincipal:   [][]float64{{0.5, 0.1}, {-0.4, -0.2}},
 		ColPrincipal:   [][]float64{{0.3, -0.3}, {-0.6, 0.2}},
 	}
+	// Word trials whose names, methods, backends and sets are hostile too:
+	// they reach the score tables, the sweep and the scaling charts.
+	var words []harness.Record
+	for i, w := range []float64{1, 2, 3} {
+		st := "ok"
+		if i == 2 {
+			st = "over_budget"
+		}
+		words = append(words, harness.Record{ID: "w" + formatValue(w), Status: st, Error: hostile,
+			Settings: map[string]any{"method": hostile, "name": hostile + formatValue(w), "svd.backend": hostile, "data.window": w},
+			Metrics:  map[string]float64{"spearman.zero." + hostile: w / 10, "coverage." + hostile: 1, "wall_s": w, "max_rss_mb": w, "vocab": 1000 * w}})
+	}
 	return Report{
 		Title:       "Title " + hostile,
 		Spec:        "spec " + hostile,
@@ -141,6 +153,7 @@ func hostileReport(s Script) Report {
 				Timings:  map[string]float64{hostile: 1}},
 			{ID: "second", Status: "error", Error: hostile,
 				Settings: map[string]any{"data.csv": "other.csv"}},
+			words[0], words[1], words[2],
 		},
 		Sections: []Section{{Title: hostile, Blocks: []Block{
 			LineChart{ID: "hostile-line", Title: hostile, XName: hostile, YName: hostile,

@@ -29,7 +29,9 @@ type Report struct {
 	Description string // free text under the title
 	Notes       []string
 	// Records are the trials, shown in the order given (the harness writes
-	// them in grid order).
+	// them in grid order). The sections for word similarity, sweeps and
+	// time/memory are built from them when they hold the metrics for it
+	// (see the package doc).
 	Records []harness.Record
 	// CATrials, when not empty, lists the ids of the trials that get a CA
 	// section; otherwise the first MaxCATrials trials with a CA result do.
@@ -39,7 +41,8 @@ type Report struct {
 	// points farthest from the origin on axes 1–2 are kept. 0 means
 	// DefaultMaxMapPoints.
 	MaxMapPoints int
-	// Sections follow the built-in ones (trials, correspondence analysis).
+	// Sections follow the built-in ones (word similarity, sweeps, time and
+	// memory, trials, correspondence analysis).
 	Sections []Section
 	// ECharts says how the page loads the chart library; see FindECharts.
 	ECharts Script

@@ -87,6 +87,11 @@ func TestEscaping(t *testing.T) {
 	// Chart JSON: JSON-escaped, so ECharts gets the label verbatim.
 	assert.Contains(t, page, `\u003c/script\u003e\u003cb\u003ex\u003c/b\u003e\u003c!--\"'\u0026{b}`)
 
+	// The word-trial sections were built from the hostile records too.
+	for _, id := range []string{"scores-zero", "sweep-window-1", "scaling-time", "scaling-unfinished"} {
+		assert.Contains(t, page, `id="`+id+`"`)
+	}
+
 	// The label reaches ECharts as data, never as a "{b}" template.
 	assert.NotContains(t, page, `"formatter"`)
 }

@@ -11,6 +11,8 @@
 // with probability 1 − Noise, a uniform word of that cluster, else (noise)
 // a uniform word of any cluster. Sentences are not marked, so a window
 // that crosses a sentence end sees a neighbouring cluster: more noise.
+// Write streams the same text (tokens joined by single spaces) to a
+// writer, for corpora too large to hold as strings.
 //
 // # Table
 //

@@ -1,7 +1,9 @@
 package synth
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -75,30 +77,71 @@ func width(n int) int { return len(strconv.Itoa(n)) }
 // Corpus returns o.Tokens tokens of a text with planted word clusters (see
 // the package documentation) and the cluster of every word.
 func Corpus(o Options) (tokens []string, clusterOf map[string]int, err error) {
-	words, err := Words(o)
-	if err != nil {
+	if err := o.validate(); err != nil {
 		return nil, nil, err
 	}
-	clusterOf = make(map[string]int, o.Clusters*o.WordsPerCluster)
+	tokens = make([]string, 0, o.Tokens)
+	clusterOf = generate(o, func(w string) error {
+		tokens = append(tokens, w)
+		return nil
+	})
+	return tokens, clusterOf, nil
+}
+
+// Write writes the text of Corpus(o) to w, tokens separated by single
+// spaces (strings.Join(tokens, " ")), without holding the tokens: for
+// corpora too large to keep as strings. It returns the cluster of every
+// word.
+func Write(w io.Writer, o Options) (clusterOf map[string]int, err error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	bw := bufio.NewWriter(w)
+	first := true
+	var werr error
+	clusterOf = generate(o, func(tok string) error {
+		if !first {
+			bw.WriteByte(' ')
+		}
+		first = false
+		_, werr = bw.WriteString(tok)
+		return werr
+	})
+	if werr == nil {
+		werr = bw.Flush()
+	}
+	if werr != nil {
+		return nil, fmt.Errorf("synth: writing the corpus: %w", werr)
+	}
+	return clusterOf, nil
+}
+
+// generate emits the tokens of a validated o to emit, stopping at its
+// first error, and returns the cluster of every word.
+func generate(o Options, emit func(string) error) map[string]int {
+	words := names("c", "w", o.Clusters, o.WordsPerCluster)
+	clusterOf := make(map[string]int, o.Clusters*o.WordsPerCluster)
 	for c, ws := range words {
 		for _, w := range ws {
 			clusterOf[w] = c
 		}
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, corpusStream))
-	tokens = make([]string, 0, o.Tokens)
-	for len(tokens) < o.Tokens {
+	for done := 0; done < o.Tokens; {
 		c := rng.IntN(o.Clusters)
 		n := MinSentence + rng.IntN(MaxSentence-MinSentence+1)
-		for range min(n, o.Tokens-len(tokens)) {
+		for range min(n, o.Tokens-done) {
 			cc := c
 			if rng.Float64() < o.Noise {
 				cc = rng.IntN(o.Clusters)
 			}
-			tokens = append(tokens, words[cc][rng.IntN(o.WordsPerCluster)])
+			if emit(words[cc][rng.IntN(o.WordsPerCluster)]) != nil {
+				return clusterOf
+			}
+			done++
 		}
 	}
-	return tokens, clusterOf, nil
+	return clusterOf
 }
 
 // TableOptions configure Table.

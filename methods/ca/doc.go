@@ -18,4 +18,12 @@
 // (computed from the sparse table: χ²/n for CA, ‖Ξ‖_F² for gini), the
 // masses, and standard and principal coordinates of rows and columns.
 // At most min(rows, cols) − 1 dimensions exist: the trivial one is removed.
+//
+// # Word tables
+//
+// Decompose is the lean path for word tables (V up to 70,000): it keeps only
+// the singular values, U and the row weights of the kernel's metric (r for
+// ca, ones for gini and plain), from which the word vectors
+// F = D(w)^-1/2·U·Σ^α are made in place. KernelPlain decomposes a matrix as
+// it is, for kernels whose ⊖ was applied by a transform (methods/kca).
 package ca

@@ -1,0 +1,300 @@
+package reports
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kcalab/harness"
+)
+
+// Measurement metrics of trials run in a child process.
+const (
+	metricWall  = "wall_s"
+	metricRSS   = "max_rss_mb"
+	metricVocab = "vocab"
+)
+
+// sizeKeys set the size of a scaling trial; they are the x axis, not a
+// series.
+var sizeKeys = map[string]bool{"data.fraction": true, "data.max_vocab": true, "data.min_count": true,
+	"synthetic.tokens": true, "synthetic.words": true, "synthetic.clusters": true}
+
+func isMeasured(rec harness.Record) bool {
+	_, w := rec.Metrics[metricWall]
+	_, m := rec.Metrics[metricRSS]
+	return w || m
+}
+
+// scalingSection draws Figures 2 and 3 of the paper (wall time and peak
+// memory against the vocabulary size, one line per SVD backend), lists the
+// trials that did not finish, and compares the backends' ratios with the
+// paper's claim. It returns nil unless measured trials span several sizes.
+func scalingSection(recs []harness.Record) *Section {
+	var set []harness.Record
+	for _, rec := range recs {
+		measureProcess, _ := rec.Settings["measure.process"].(bool)
+		if isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && measureProcess) {
+			set = append(set, rec)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+
+	// Size: V when every finished trial has it (a trial that did not
+	// finish takes V from a finished one on the same corpus fraction),
+	// else the corpus fraction.
+	vocabOf := map[string]float64{}
+	allV := true
+	for _, rec := range set {
+		if rec.Status != "ok" {
+			continue
+		}
+		v, ok := rec.Metrics[metricVocab]
+		if !ok {
+			allV = false
+			continue
+		}
+		if f, ok := rec.Settings["data.fraction"]; ok {
+			vocabOf[formatValue(f)] = v
+		}
+	}
+	sizes := make([]float64, len(set))
+	xName := "Vocabulary size V"
+	for i, rec := range set {
+		sizes[i] = math.NaN()
+		if allV {
+			if v, ok := rec.Metrics[metricVocab]; ok {
+				sizes[i] = v
+			} else if f, ok := rec.Settings["data.fraction"]; ok {
+				if v, ok := vocabOf[formatValue(f)]; ok {
+					sizes[i] = v
+				}
+			}
+		} else if f, ok := number(rec.Settings["data.fraction"]); ok {
+			sizes[i] = f
+		}
+	}
+	if !allV {
+		xName = "Corpus fraction (data.fraction)"
+	}
+	distinct := map[float64]bool{}
+	for _, x := range sizes {
+		if finite(x) {
+			distinct[x] = true
+		}
+	}
+	if len(distinct) < 2 {
+		return nil
+	}
+	sizeText := func(x float64) string {
+		switch {
+		case !finite(x):
+			return "unknown"
+		case allV:
+			return "V = " + thousands(x)
+		}
+		return "f = " + formatValue(x)
+	}
+
+	// Series: the backend, then any other setting that varies.
+	_, varying := settingsSplit(set)
+	var rest []string
+	hasBackend := false
+	for _, k := range varying {
+		switch {
+		case k == "svd.backend":
+			hasBackend = true
+		case !sizeKeys[k] && !labelKeys[k]:
+			rest = append(rest, k)
+		}
+	}
+	sortLabelKeys(rest)
+	seriesKeys := rest
+	if hasBackend {
+		seriesKeys = append([]string{"svd.backend"}, rest...)
+	}
+	names := make([]string, len(set))
+	var order []string
+	seen := map[string]bool{}
+	for i, rec := range set {
+		names[i] = labelOf(rec, seriesKeys)
+		if names[i] == "" {
+			names[i] = formatValue(rec.Settings["svd.backend"])
+		}
+		if !seen[names[i]] {
+			seen[names[i]] = true
+			order = append(order, names[i])
+		}
+	}
+
+	chartOf := func(id, title, m, yName string) LineChart {
+		c := LineChart{ID: id, Title: title, XName: xName, YName: yName, LogX: true, LogY: true, Width: 640, Height: 400}
+		failed := map[string][]float64{}
+		overOnly := map[string]bool{}
+		for _, name := range order {
+			sum, n := map[float64]float64{}, map[float64]int{}
+			overOnly[name] = true
+			for i, rec := range set {
+				if names[i] != name {
+					continue
+				}
+				if rec.Status != "ok" {
+					failed[name] = append(failed[name], sizes[i])
+					overOnly[name] = overOnly[name] && rec.Status == "over_budget"
+					continue
+				}
+				if v, ok := rec.Metrics[m]; ok {
+					sum[sizes[i]] += v
+					n[sizes[i]]++
+				}
+			}
+			ls := LineSeries{Name: name}
+			for x := range sum {
+				ls.Points = append(ls.Points, XY{X: x, Y: sum[x] / float64(n[x])})
+			}
+			sort.Slice(ls.Points, func(a, b int) bool { return ls.Points[a].X < ls.Points[b].X })
+			c.Series = append(c.Series, ls)
+		}
+		for _, name := range order {
+			if xs := failed[name]; len(xs) > 0 {
+				what := "not finished"
+				if overOnly[name] {
+					what = "over budget"
+				}
+				c.Marks = append(c.Marks, VLines{Name: name + ": " + what, X: xs, Like: name})
+			}
+		}
+		return c
+	}
+	s := &Section{ID: "scaling", Title: "Time and memory against size"}
+	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
+		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log). " +
+		"A dashed vertical line marks a size at which a trial did not finish."
+	s.Blocks = append(s.Blocks, Paragraph(intro), Row{
+		chartOf("scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)"),
+		chartOf("scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)"),
+	})
+
+	nf := Table{ID: "scaling-unfinished", Caption: "Trials that did not finish", Header: []string{"Series", "Size", "Status", "Reason"}}
+	for i, rec := range set {
+		if rec.Status != "ok" {
+			nf.Rows = append(nf.Rows, []string{names[i], sizeText(sizes[i]), rec.Status, orDash(rec.Error)})
+		}
+	}
+	if len(nf.Rows) > 0 {
+		s.Blocks = append(s.Blocks, nf)
+	}
+	if t := ratioTable(set, sizes, rest, sizeText); t != nil {
+		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// thousands prints a count with thousands separators ("71,290").
+func thousands(v float64) string {
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// speedup prints how many times faster ("83.2× faster", "1200× faster",
+// "0.5× faster" when slower).
+func speedup(v float64) string {
+	if v >= 100 {
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64) + "× faster"
+	}
+	return sig(v, 3) + "× faster"
+}
+
+// ratioTable compares DSSVD with the dense and randomized backends at the
+// largest size where both finished, next to the paper's claim; nil when no
+// trial used DSSVD.
+func ratioTable(set []harness.Record, sizes []float64, rest []string, sizeText func(float64) string) *Table {
+	type key struct{ rest, backend string }
+	type point struct{ wall, rss float64 }
+	at := map[key]map[float64]point{}
+	var groups []string
+	seen := map[string]bool{}
+	dssvd := false
+	for i, rec := range set {
+		b := formatValue(rec.Settings["svd.backend"])
+		g := labelOf(rec, rest)
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+		if b == "dssvd" {
+			dssvd = true
+		}
+		if rec.Status != "ok" || !finite(sizes[i]) {
+			continue
+		}
+		k := key{g, b}
+		if at[k] == nil {
+			at[k] = map[float64]point{}
+		}
+		if _, dup := at[k][sizes[i]]; !dup { // the first trial at a size
+			at[k][sizes[i]] = point{metric(rec, metricWall), metric(rec, metricRSS)}
+		}
+	}
+	if !dssvd {
+		return nil
+	}
+	t := &Table{ID: "scaling-ratios", Caption: "DSSVD against the other backends, at the largest size where both finished",
+		Header:  []string{"Comparison", "Size", "Time ratio", "Memory ratio", "Paper"},
+		Numeric: []bool{false, true, true, true, false}}
+	for _, g := range groups {
+		for _, pr := range paperRatios {
+			name := "dssvd / " + pr.other
+			if g != "" {
+				name = g + ": " + name
+			}
+			d, o := at[key{g, "dssvd"}], at[key{g, pr.other}]
+			best := math.Inf(-1)
+			for x, p := range d {
+				if q, ok := o[x]; ok && finite(p.wall) && finite(q.wall) && x > best {
+					best = x
+				}
+			}
+			if math.IsInf(best, -1) {
+				if len(o) > 0 || len(d) > 0 {
+					t.Rows = append(t.Rows, []string{name, "no size where both finished", "—", "—", pr.text})
+				}
+				continue
+			}
+			p, q := d[best], o[best]
+			tr := p.wall / q.wall
+			timeText := sig(tr, 3)
+			if tr > 0 {
+				timeText += " (" + speedup(1/tr) + ")"
+			}
+			memText := "—"
+			if finite(p.rss) && finite(q.rss) && q.rss > 0 {
+				memText = percent(p.rss/q.rss, 1) + " of " + pr.other + "'s"
+			}
+			t.Rows = append(t.Rows, []string{name, sizeText(best), timeText, memText, pr.text})
+		}
+	}
+	return t
+}
