@@ -123,7 +123,7 @@ func FuzzDecodeSpec(f *testing.F) {
 }
 
 func TestDecodeSpecVariants(t *testing.T) {
-	s, err := DecodeSpec([]byte(`
+	_, err := DecodeSpec([]byte(`
 name: v
 data: {source: corpus, window: 24}
 svd: {rank: [300, 1000]}
@@ -138,7 +138,7 @@ variants:
 	}
 	assert.Contains(t, err.Error(), `v.yaml:9: key "label" given twice`)
 
-	s, err = DecodeSpec([]byte(`
+	s, err := DecodeSpec([]byte(`
 name: v
 data: {source: corpus, window: 24}
 svd: {rank: [300, 1000]}

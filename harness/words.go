@@ -60,9 +60,6 @@ func (m *memo[T]) get(key string, fn func() (T, error)) (T, error) {
 	return e.v, e.err
 }
 
-// isWordMethod reports whether a method produces word vectors.
-func isWordSource(src string) bool { return src == "corpus" || src == "synthetic" }
-
 // words returns the trial's corpus section, vocabulary and table counter.
 func (tc *trialContext) words(ctx context.Context) (*wordData, error) {
 	t := tc.trial
