@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+	"kcalab/reports"
+	"kcalab/reports/browsertest"
+)
+
+// committed lists the reference results: results/<name>/ with the spec
+// experiments/<name>.yaml.
+func committed(t *testing.T) []string {
+	dirs, err := filepath.Glob(filepath.Join("results", "*", harness.ResultsFile))
+	require.NoError(t, err)
+	require.NotEmpty(t, dirs)
+	var names []string
+	for _, d := range dirs {
+		names = append(names, filepath.Base(filepath.Dir(d)))
+	}
+	return names
+}
+
+var chartID = regexp.MustCompile(`<div class="chart" id="([^"]+)"`)
+
+// Every committed report is what the committed results render to (byte for
+// byte: reports are deterministic, and none is stale), and it draws in
+// headless Chromium offline: every chart has a canvas with ink, and the
+// page logs no JavaScript error.
+func TestCommittedReports(t *testing.T) {
+	var warn bytes.Buffer
+	js, err := reports.FindECharts(reports.FindOptions{Warn: &warn})
+	require.NoError(t, err)
+	if !js.Inline() {
+		browsertest.Unavailable(t, "ECharts is not installed (npm ci in reports/): %s", warn.String())
+	}
+	for _, name := range committed(t) {
+		t.Run(name, func(t *testing.T) {
+			spec, err := harness.LoadSpec(filepath.Join("experiments", name+".yaml"))
+			require.NoError(t, err)
+			recs, err := harness.ReadResults(filepath.Join("results", name, harness.ResultsFile))
+			require.NoError(t, err)
+			var buf bytes.Buffer
+			require.NoError(t, reports.Write(&buf, buildReport(spec, recs, js)))
+			path := filepath.Join("results", name, "report.html")
+			page, err := os.ReadFile(path)
+			require.NoError(t, err)
+			if !bytes.Equal(buf.Bytes(), page) {
+				t.Fatalf("%s is stale or not deterministic: rerun go run . experiments/%s.yaml (it reuses the results and rewrites the report)", path, name)
+			}
+
+			var want []string
+			for _, m := range chartID.FindAllStringSubmatch(string(page), -1) {
+				want = append(want, m[1])
+			}
+			abs, err := filepath.Abs(path)
+			require.NoError(t, err)
+			u, err := browsertest.FileURL(abs)
+			require.NoError(t, err)
+			p := browsertest.Open(t, u, browsertest.Options{Width: 1400, Height: 1000})
+			err = p.WaitFor(`window.kcalabCharts !== undefined && window.kcalabCharts.drawn === window.kcalabCharts.total`, 60*time.Second)
+			require.NoError(t, err, "charts did not draw; page errors %q", p.Errors())
+			for _, id := range want {
+				shot, err := p.ElementScreenshot("#" + id)
+				require.NoError(t, err)
+				ink, total, err := browsertest.Ink(shot)
+				require.NoError(t, err)
+				assert.Greater(t, float64(ink)/float64(total), 0.01, "chart %s looks blank", id)
+			}
+			assert.Empty(t, p.Errors(), "JavaScript errors")
+		})
+	}
+}
