@@ -197,14 +197,15 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 	}
 	orthonormalize(y) // Q, r×l
 	op.MulTTo(z, y)   // Bᵀ = Aᵀ·Q, c×l
-	s, ub, vbt, err := thinSVD(z)
+	s, ub, vb, err := sketchSVD(z, p.k)
 	if err != nil {
 		return nil, err
 	}
 	// B = Qᵀ·A = vb·Σ·ubᵀ, so A ≈ (Q·vb)·Σ·ubᵀ. Both factors are formed in
-	// the storage of Q and ub, so the peak stays at three blocks (Q, the
-	// destroyed Bᵀ, ub) even when k is in the thousands.
-	res := &Result{S: s[:p.k:p.k], U: mulRowsInPlace(y, vbt, p.k), V: keepColumns(ub, p.k)}
+	// the storage of Q and Bᵀ, so the peak stays at two blocks (Q, Bᵀ) and
+	// an l×l one even when k is in the thousands.
+	vr := vb.RawMatrix()
+	res := &Result{S: s[:p.k:p.k], U: mulRightInPlace(y, vr.Data, vr.Stride, p.k), V: ub}
 	fixSigns(res.U, res.V)
 	return res, nil
 }

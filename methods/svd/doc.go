@@ -17,8 +17,9 @@
 // workspace; time O(r·c·p). Randomized materialises A and runs Halko et
 // al.'s randomized SVD on it. DSSVD runs exactly the same routine through
 // the operator's products, so beyond what the operator itself holds its
-// memory is three blocks of r×l or c×l numbers (l = Rank + Oversample) and
-// an l×l one: the results are formed in place of the working blocks.
+// memory is two blocks of r×l or c×l numbers (l = Rank + Oversample), a
+// few l×l ones and small scratch: the results are formed in place of the
+// working blocks.
 // Get returns a backend by name.
 //
 // Dense and Randomized check r·c·8 (the matrix itself, not LAPACK's
@@ -35,8 +36,21 @@
 // partial-pivoting LU, as scikit-learn does), "qr" (thin QR) or "none".
 // PowerIters = -1 picks the paper's (scikit-learn's) rule: 7 when
 // Rank < 0.1·min(r, c), else 4. A final QR and an exact SVD of the small
-// l×c matrix Qᵀ·A finish the job. Cancellation of the context is checked
-// between power iterations.
+// l×c matrix B = Qᵀ·A finish the job; that SVD goes through the l×l Gram
+// matrix B·Bᵀ (singular values to about ε·(σ_1/σ_k)² relative) when
+// σ_k ≥ 1e-4·σ_1, else through LAPACK's SVD of Bᵀ. Cancellation of the
+// context is checked between power iterations.
+//
+// # Speed
+//
+// The dense work of the randomized backends (the LU, the Gram matrix and
+// the final products) runs on a small blocked GEMM with an AVX2/FMA kernel
+// on amd64 (a math.FMA one elsewhere, with the same rounding), split over
+// goroutines by rows; the LU is recursive, so nearly all of it is such
+// products. Words of text8_prefix (V = 22,542, tail-cut W = 24, 9.8 M
+// stored values), d = 1000: about 115 s of CPU and 0.8 GB peak resident
+// memory, most of it in the sparse products (see BenchmarkDSSVDWords in
+// package ca).
 //
 // # Signs and determinism
 //

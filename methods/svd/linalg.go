@@ -71,24 +71,6 @@ func firstRowsT(a *mat.Dense, k int) *mat.Dense {
 	return out
 }
 
-// mulRowsInPlace sets the first k columns of each row y_i (y is r×l) to
-// y_i·bᵀ for b k×l and returns them as a compact r×k matrix sharing y's
-// storage. Rows go through a scratch block of rowBlock×l, so the product
-// still runs on gonum's (parallel, deterministic) Dgemm.
-func mulRowsInPlace(y, b *mat.Dense, k int) *mat.Dense {
-	const rowBlock = 512
-	r, l := y.Dims()
-	bt := b.Slice(0, k, 0, l).T()
-	tmp := mat.NewDense(min(rowBlock, r), l, nil)
-	for lo := 0; lo < r; lo += rowBlock {
-		hi := min(lo+rowBlock, r)
-		in := tmp.Slice(0, hi-lo, 0, l).(*mat.Dense)
-		in.Copy(y.Slice(lo, hi, 0, l))
-		y.Slice(lo, hi, 0, k).(*mat.Dense).Mul(in, bt)
-	}
-	return keepColumns(y, k)
-}
-
 // orthonormalize replaces the columns of y (m×l, m ≥ l) by an orthonormal
 // basis of their span: the Q of a thin QR factorisation.
 func orthonormalize(y *mat.Dense) {
@@ -114,8 +96,8 @@ func luNormalize(y *mat.Dense) {
 	l := g.Cols
 	ipiv := make([]int, l)
 	// A singular factor is still a valid (rank-deficient) basis for the
-	// sketch, so the "nonsingular" result is not an error here.
-	lapack64.Getrf(g, ipiv)
+	// sketch, so a zero pivot is not an error here.
+	luFactor(g, ipiv)
 	// Keep the unit lower trapezoid L.
 	for i := 0; i < min(g.Rows, l); i++ {
 		row := g.Data[i*g.Stride : i*g.Stride+l]
@@ -123,7 +105,7 @@ func luNormalize(y *mat.Dense) {
 		row[i] = 1
 	}
 	// P·L: undo the row interchanges, last one first.
-	for i := l - 1; i >= 0; i-- {
+	for i := min(g.Rows, l) - 1; i >= 0; i-- {
 		if p := ipiv[i]; p != i {
 			a := g.Data[i*g.Stride : i*g.Stride+l]
 			b := g.Data[p*g.Stride : p*g.Stride+l]
@@ -132,6 +114,219 @@ func luNormalize(y *mat.Dense) {
 			}
 		}
 	}
+}
+
+// luPanelCols is the width below which luRecursive factors column by column.
+const luPanelCols = 16
+
+// luFactor computes the LU factorisation with partial pivoting of g in
+// place, as LAPACK's Dgetrf does (L below the diagonal, U on and above it,
+// ipiv[j] the row swapped with row j; the same pivots up to rounding), but
+// recursively (Toledo 1997), so that nearly all the work is a few large
+// products for gemmAdd: gonum's Dgetrf spends most of its time in
+// single-threaded rank-one updates on these tall matrices.
+func luFactor(g blas64.General, ipiv []int) {
+	luRecursive(g, 0, min(g.Rows, g.Cols), ipiv, make([]float64, g.Rows*luPanelCols))
+	// Columns right of a wide matrix's last pivot get U's last rows.
+	if g.Cols > g.Rows {
+		m := g.Rows
+		for i := 1; i < m; i++ {
+			ri := g.Data[i*g.Stride+m : i*g.Stride+g.Cols]
+			for p := 0; p < i; p++ {
+				if lip := g.Data[i*g.Stride+p]; lip != 0 {
+					rp := g.Data[p*g.Stride+m : p*g.Stride+g.Cols]
+					for j := range ri {
+						ri[j] -= lip * rp[j]
+					}
+				}
+			}
+		}
+	}
+}
+
+// luRecursive factors columns c0..c0+n of rows c0..m of g, whose earlier
+// columns are already factored and applied. Row interchanges are applied
+// to whole rows at once, which is what Dgetrf's final state holds.
+func luRecursive(g blas64.General, c0, n int, ipiv []int, buf []float64) {
+	if n <= luPanelCols {
+		luPanel(g, c0, n, ipiv, buf)
+		return
+	}
+	n1 := n / 2
+	n2 := n - n1
+	luRecursive(g, c0, n1, ipiv, buf)
+	st := g.Stride
+	// A12 ← L11⁻¹·A12.
+	for i := 1; i < n1; i++ {
+		ri := g.Data[(c0+i)*st+c0+n1 : (c0+i)*st+c0+n]
+		for p := 0; p < i; p++ {
+			if lip := g.Data[(c0+i)*st+c0+p]; lip != 0 {
+				rp := g.Data[(c0+p)*st+c0+n1 : (c0+p)*st+c0+n]
+				for j := range ri {
+					ri[j] -= lip * rp[j]
+				}
+			}
+		}
+	}
+	// A22 ← A22 − A21·A12.
+	if r := g.Rows - (c0 + n1); r > 0 {
+		a21 := view{data: g.Data[(c0+n1)*st+c0:], rs: st, cs: 1}
+		a12 := view{data: g.Data[c0*st+c0+n1:], rs: st, cs: 1}
+		gemmAdd(r, n2, n1, a21, a12, g.Data[(c0+n1)*st+c0+n1:], st, true)
+	}
+	luRecursive(g, c0+n1, n2, ipiv, buf)
+}
+
+// luPanel factors columns c0..c0+n (n ≤ luPanelCols) column by column,
+// like LAPACK's Dgetf2. The panel is copied to buf, a compact m×n block:
+// in place its rows would be a stride apart, one cache line and often one
+// page each. One sweep over the rows per column scales the multipliers,
+// updates the rest of the panel and finds the next pivot. The panel's row
+// interchanges are applied to the rest of the rows afterwards.
+func luPanel(g blas64.General, c0, n int, ipiv []int, buf []float64) {
+	st, m := g.Stride, g.Rows
+	end := min(c0+n, m)
+	if c0 >= end {
+		return
+	}
+	rows := m - c0
+	p := buf[:rows*n]
+	for i := 0; i < rows; i++ {
+		copy(p[i*n:(i+1)*n], g.Data[(c0+i)*st+c0:(c0+i)*st+c0+n])
+	}
+	const sfmin = 0x1p-1022 // LAPACK's dlamch('S')
+	piv, best := 0, -1.0
+	for i := 0; i < rows; i++ {
+		if a := math.Abs(p[i*n]); a > best {
+			piv, best = i, a
+		}
+	}
+	for j := 0; j < end-c0; j++ {
+		ipiv[c0+j] = c0 + piv
+		if piv != j {
+			a, b := p[j*n:(j+1)*n], p[piv*n:(piv+1)*n]
+			for t := range a {
+				a[t], b[t] = b[t], a[t]
+			}
+		}
+		rj := p[j*n+j+1 : (j+1)*n]
+		d := p[j*n+j]
+		next, nbest := j+1, -1.0
+		for i := j + 1; i < rows; i++ {
+			ri := p[i*n+j : (i+1)*n]
+			lij := ri[0]
+			if d != 0 {
+				if math.Abs(d) >= sfmin {
+					lij *= 1 / d
+				} else {
+					lij /= d
+				}
+				ri[0] = lij
+			}
+			if lij != 0 {
+				rest := ri[1:]
+				for t := range rest {
+					rest[t] -= lij * rj[t]
+				}
+			}
+			if len(ri) > 1 {
+				if a := math.Abs(ri[1]); a > nbest {
+					next, nbest = i, a
+				}
+			}
+		}
+		piv = next
+	}
+	for i := 0; i < rows; i++ {
+		copy(g.Data[(c0+i)*st+c0:(c0+i)*st+c0+n], p[i*n:(i+1)*n])
+	}
+	for j := c0; j < end; j++ {
+		if q := ipiv[j]; q != j {
+			for _, cols := range [][2]int{{0, c0}, {c0 + n, g.Cols}} {
+				a := g.Data[j*st+cols[0] : j*st+cols[1]]
+				b := g.Data[q*st+cols[0] : q*st+cols[1]]
+				for t := range a {
+					a[t], b[t] = b[t], a[t]
+				}
+			}
+		}
+	}
+}
+
+// mulRightInPlace sets the first k columns of each row y_i (y is r×l) to
+// y_i·w for w l×k (row-major, stride ws) and returns them as a compact r×k
+// matrix sharing y's storage. Rows go through a scratch block.
+func mulRightInPlace(y *mat.Dense, w []float64, ws, k int) *mat.Dense {
+	const rowBlock = 4096
+	g := y.RawMatrix()
+	r, l := g.Rows, g.Cols
+	tmp := make([]float64, min(rowBlock, r)*l)
+	wv := view{data: w, rs: ws, cs: 1}
+	for lo := 0; lo < r; lo += rowBlock {
+		hi := min(lo+rowBlock, r)
+		for i := lo; i < hi; i++ {
+			copy(tmp[(i-lo)*l:(i-lo+1)*l], g.Data[i*g.Stride:i*g.Stride+l])
+			clear(g.Data[i*g.Stride : i*g.Stride+k])
+		}
+		gemmAdd(hi-lo, k, l, view{data: tmp, rs: l, cs: 1}, wv, g.Data[lo*g.Stride:], g.Stride, false)
+	}
+	return keepColumns(y, k)
+}
+
+// gramCond is the smallest σ_k/σ_1 for which the Gram route of
+// smallSVD is used: its singular values then have relative errors below
+// about ε·(σ_1/σ_k)² ≈ 1e-8, and beyond it the exact route is taken.
+const gramCond = 1e-4
+
+// sketchSVD returns the leading k singular triplets of bt (c×l, c ≥ l):
+// bt = V·Σ·Wᵀ with V c×k (formed in bt's storage) and W l×l of which the
+// first k columns are the right singular vectors. It goes through the l×l
+// Gram matrix btᵀ·bt = W·Σ²·Wᵀ (one product and a small symmetric
+// eigenproblem, then V = bt·W·Σ⁻¹), which is several times cheaper than an
+// SVD of the tall bt; when σ_k < gramCond·σ_1 that would lose accuracy, and
+// it falls back to the exact thin SVD.
+func sketchSVD(bt *mat.Dense, k int) (s []float64, v, w *mat.Dense, err error) {
+	c, l := bt.Dims()
+	g := bt.RawMatrix()
+	gram := make([]float64, l*l)
+	gemmAdd(l, l, c, view{data: g.Data, rs: 1, cs: g.Stride}, view{data: g.Data, rs: g.Stride, cs: 1}, gram, l, false)
+	// Symmetrise exactly: the product's two triangles may differ in the last bit.
+	for i := 0; i < l; i++ {
+		for j := 0; j < i; j++ {
+			gram[j*l+i] = gram[i*l+j]
+		}
+	}
+	var eig mat.EigenSym
+	if eig.Factorize(mat.NewSymDense(l, gram), true) {
+		vals := eig.Values(nil) // ascending
+		if top, kth := vals[l-1], vals[l-k]; top > 0 && kth > 0 && math.Sqrt(kth/top) >= gramCond {
+			var vecs mat.Dense
+			eig.VectorsTo(&vecs)
+			w = mat.NewDense(l, l, nil)
+			s = make([]float64, l)
+			for j := 0; j < l; j++ {
+				s[j] = math.Sqrt(max(vals[l-1-j], 0))
+				for i := 0; i < l; i++ {
+					w.Set(i, j, vecs.At(i, l-1-j))
+				}
+			}
+			wr := w.RawMatrix()
+			v = mulRightInPlace(bt, wr.Data, wr.Stride, k)
+			vr := v.RawMatrix()
+			for i := 0; i < c; i++ {
+				row := vr.Data[i*vr.Stride : i*vr.Stride+k]
+				for j := range row {
+					row[j] /= s[j]
+				}
+			}
+			return s, v, w, nil
+		}
+	}
+	s, u, wt, err := thinSVD(bt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return s, keepColumns(u, k), mat.DenseCopyOf(wt.T()), nil
 }
 
 // fixSigns makes each singular pair's sign deterministic: the component of
