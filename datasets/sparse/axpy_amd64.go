@@ -1,22 +1,12 @@
 package sparse
 
+import "golang.org/x/sys/cpu"
+
 //go:noescape
 func axpy4(n int, d *float64, v *[4]float64, x0, x1, x2, x3 *float64)
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv() (eax, edx uint32)
-
 // hasAVX reports AVX with the OS saving the YMM registers: what axpy4 needs.
-var hasAVX = func() bool {
-	_, _, ecx1, _ := cpuid(1, 0)
-	const osxsave, avx = 1 << 27, 1 << 28
-	if ecx1&(osxsave|avx) != osxsave|avx {
-		return false
-	}
-	xcr0, _ := xgetbv()
-	return xcr0&6 == 6
-}()
+var hasAVX = cpu.X86.HasAVX
 
 // addScaled4 sets d += v[0]·x0 + … + v[3]·x3 term by term, rounding like
 // four axpys in turn. All slices have len(d) elements.

@@ -83,14 +83,21 @@ func BenchmarkWord2Vec(b *testing.B) {
 			cfg = DefaultCBOW()
 		}
 		cfg.Dim, cfg.Window, cfg.Epochs = tc.dim, tc.win, 1
-		b.Run(fmt.Sprintf("%s-d%d-w%d", cfg.name(), tc.dim, tc.win), func(b *testing.B) {
-			m := startMeter()
-			for i := 0; i < b.N; i++ {
-				_, err := TrainWord2Vec(context.Background(), c, cfg)
-				require.NoError(b, err)
+		for _, fma := range []bool{true, false} {
+			if fma && !hasFMA {
+				continue
 			}
-			m.report(b, words(b, c, cfg.Epochs), "words")
-		})
+			b.Run(fmt.Sprintf("%s-d%d-w%d/fma=%v", cfg.name(), tc.dim, tc.win, fma), func(b *testing.B) {
+				defer func(old bool) { hasFMA = old }(hasFMA)
+				hasFMA = fma
+				m := startMeter()
+				for i := 0; i < b.N; i++ {
+					_, err := TrainWord2Vec(context.Background(), c, cfg)
+					require.NoError(b, err)
+				}
+				m.report(b, words(b, c, cfg.Epochs), "words")
+			})
+		}
 	}
 }
 

@@ -89,10 +89,8 @@ func (s *sigmoid) negStep(h, e, out []float32, dim int, targets []int32, alpha f
 	label := float32(1)
 	for _, t := range targets {
 		u := out[int(t)*dim : int(t)*dim+dim]
-		f := blas.Sdot(dim, h, 1, u, 1)
-		g := (label - s.at(f)) * alpha
-		blas.Saxpy(dim, g, u, 1, e, 1)
-		blas.Saxpy(dim, g, h, 1, u, 1)
+		g := (label - s.at(dotF32(h[:dim], u))) * alpha
+		negUpdate(g, u, h[:dim], e[:dim])
 		label = 0
 	}
 }
@@ -102,8 +100,9 @@ func (s *sigmoid) negStep(h, e, out []float32, dim int, targets []int32, alpha f
 // big lookup tables (word2vec.c: 1e8 slots, fastText: 1e7) and samples the
 // exact distribution rather than its table rounding.
 type alias struct {
-	prob  []float64
-	alias []int32
+	prob   []float64
+	thresh []uint64 // prob·2³², rounded: draw's test on 32 random bits
+	alias  []int32
 }
 
 func newAlias(w []float64) (*alias, error) {
@@ -143,12 +142,20 @@ func newAlias(w []float64) (*alias, error) {
 	for _, i := range append(small, large...) {
 		a.prob[i], a.alias[i] = 1, i
 	}
+	a.thresh = make([]uint64, n)
+	for i, p := range a.prob {
+		a.thresh[i] = uint64(math.Round(p * (1 << 32)))
+	}
 	return a, nil
 }
 
+// draw takes one 64-bit draw: the high half picks the slot (multiply-shift,
+// bias below n/2³²), the low half decides slot or alias. One generator call
+// per negative instead of two: the draws are a tenth of SGNS's inner loop.
 func (a *alias) draw(r *rand.Rand) int32 {
-	i := r.IntN(len(a.prob))
-	if r.Float64() < a.prob[i] {
+	u := r.Uint64()
+	i := (u >> 32) * uint64(len(a.thresh)) >> 32
+	if u&(1<<32-1) < a.thresh[i] {
 		return int32(i)
 	}
 	return a.alias[i]
