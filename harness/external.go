@@ -49,6 +49,10 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	if err := tc.stage("corpus", func() error { return writeCorpusText(corpusPath, wd) }); err != nil {
 		return nil, fmt.Errorf("external: writing the corpus: %w", err)
 	}
+	wordsPath := filepath.Join(dir, "words.txt")
+	if err := tc.writeEvalWords(wordsPath, wd); err != nil {
+		return nil, fmt.Errorf("external: writing the evaluation words: %w", err)
+	}
 	specDir := "."
 	if tc.spec.Path != "" {
 		if abs, err := filepath.Abs(filepath.Dir(tc.spec.Path)); err == nil {
@@ -59,6 +63,7 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 		"{spec_dir}", specDir,
 		"{corpus}", corpusPath,
 		"{out}", outPath,
+		"{words}", wordsPath,
 		"{dim}", strconv.Itoa(baselineDim(t)),
 		"{window}", strconv.Itoa(orInt(t.Int("train.window"), 5)),
 		"{epochs}", strconv.Itoa(orInt(t.Int("train.epochs"), 5)),
@@ -133,6 +138,28 @@ func writeCorpusText(path string, wd *wordData) error {
 	}
 	w.WriteByte('\n')
 	return errors.Join(w.Flush(), f.Close())
+}
+
+// writeEvalWords writes the distinct words of the trial's evaluation sets,
+// one per line, so a subword model (fastText) can add vectors for the words
+// it would be scored on but did not see, as the Go fastText does.
+func (tc *trialContext) writeEvalWords(path string, wd *wordData) error {
+	sets, err := tc.evalSets(wd)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, s := range sets {
+		for _, w := range s.set.Words() {
+			if !seen[w] {
+				seen[w] = true
+				b.WriteString(w)
+				b.WriteByte('\n')
+			}
+		}
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 func tail(s string, n int) string {

@@ -126,7 +126,7 @@ var Settings = []Setting{
 	{Key: "train.x_max", Kind: Float, Default: 100.0, Min: ptr(1e-9), Doc: "glove: x_max of the weighting f(x) = min(1, (x/x_max)^0.75)"},
 
 	{Key: "external.command", Kind: StringList, Default: []string{},
-		Doc: "external: the command and its arguments; {corpus} (the corpus as one plain text file), {out} (the vectors file to write, word2vec text format), {dim}, {window}, {epochs}, {min_count}, {seed}, {threads} (1) and {spec_dir} (the spec file's directory) are replaced; the command runs in a temporary directory"},
+		Doc: "external: the command and its arguments; {corpus} (the corpus as one plain text file), {out} (the vectors file to write, word2vec text format), {words} (the evaluation sets' words, one per line: for subword models that give vectors to unseen words), {dim}, {window}, {epochs}, {min_count}, {seed}, {threads} (1) and {spec_dir} (the spec file's directory) are replaced; the command runs in a temporary directory"},
 	{Key: "external.requires", Kind: StringList, Default: []string{},
 		Doc: "external: programs (or python3 modules written py:NAME) that must be installed; when one is missing the trial is skipped with a message"},
 
