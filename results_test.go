@@ -79,3 +79,60 @@ func TestCommittedReports(t *testing.T) {
 		})
 	}
 }
+
+// The committed svd-scaling results show what Figures 2–3 claim about
+// memory: the dense backend's peak RSS grows with V² (it holds V×V
+// matrices) and DSSVD's with the table's non-zeros (it never builds one).
+// Each is a least-squares line with an R² near 1; the dense slope must
+// cover at least the one V×V float64 matrix it cannot avoid.
+func TestScalingMemoryGrowth(t *testing.T) {
+	recs, err := harness.ReadResults(filepath.Join("results", "svd-scaling", harness.ResultsFile))
+	require.NoError(t, err)
+	points := map[string][][2]float64{} // backend → (x, max RSS in bytes)
+	for _, r := range recs {
+		if r.Status != "ok" {
+			continue
+		}
+		v, nnz, rss := r.Metrics["vocab"], r.Metrics["nnz"], r.Metrics["max_rss_mb"]*(1<<20)
+		switch b := r.Settings["svd.backend"]; b {
+		case "dense":
+			points["dense"] = append(points["dense"], [2]float64{v * v, rss})
+		case "dssvd":
+			points["dssvd"] = append(points["dssvd"], [2]float64{nnz, rss})
+		}
+	}
+	for _, tc := range []struct {
+		backend, x string
+		minSlope   float64 // bytes per unit of x
+	}{
+		{"dense", "V²", 8},
+		{"dssvd", "nnz", 0},
+	} {
+		ps := points[tc.backend]
+		require.GreaterOrEqual(t, len(ps), 3, "%s: too few finished sizes to fit", tc.backend)
+		slope, r2 := fitLine(ps)
+		t.Logf("%s: max RSS ≈ %.1f bytes × %s (R² = %.3f, %d sizes)", tc.backend, slope, tc.x, r2, len(ps))
+		assert.Greater(t, slope, tc.minSlope, "%s: RSS should grow with %s", tc.backend, tc.x)
+		assert.GreaterOrEqual(t, r2, 0.95, "%s: RSS is not linear in %s", tc.backend, tc.x)
+	}
+}
+
+// fitLine returns the least-squares slope of y on x and the fit's R².
+func fitLine(ps [][2]float64) (slope, r2 float64) {
+	var mx, my float64
+	for _, p := range ps {
+		mx += p[0]
+		my += p[1]
+	}
+	n := float64(len(ps))
+	mx, my = mx/n, my/n
+	var sxy, sxx, syy float64
+	for _, p := range ps {
+		dx, dy := p[0]-mx, p[1]-my
+		sxy += dx * dy
+		sxx += dx * dx
+		syy += dy * dy
+	}
+	slope = sxy / sxx
+	return slope, sxy * sxy / (sxx * syy)
+}
