@@ -13,8 +13,9 @@ import (
 	"kcalab/methods/vectors"
 )
 
-// runSCA runs semi-supervised CA: CA of Γ·N·Γᵀ, with Γ built from the pairs
-// of sca.set (see methods/sca for how scores become γ).
+// runSCA runs semi-supervised CA: CA of the table tuned with the pairs of
+// sca.set, by sca.Blend (sca.form blend, the default) or Γ·N·Γᵀ (sum); see
+// methods/sca for how scores become γ.
 //
 // In-sample mode tunes on every pair and scores all sets with that model,
 // as the paper did. Folds mode splits the tuning pairs into k seeded folds
@@ -35,9 +36,16 @@ func (tc *trialContext) runSCA(ctx context.Context, wd *wordData, sets []namedSe
 	}
 	pairs := vocabPairs(tuning.set.Pairs, wd)
 	weight := t.Float("sca.weight")
+	if t.Str("sca.form") == "blend" && weight > 1 {
+		return fmt.Errorf("sca.weight = %v: with sca.form blend it is the share α of a profile moved toward its pairs', 0 ≤ α ≤ 1", weight)
+	}
 	model := func(train []sca.Pair) (*vectors.Set, error) {
 		var tuned *sparse.CSR
 		if err := tc.stage("tuning", func() error {
+			if t.Str("sca.form") == "blend" {
+				tuned, err = sca.Blend(n, train, weight)
+				return err
+			}
 			v, _ := n.Dims()
 			g, err := sca.Gamma(v, train, weight)
 			if err != nil {

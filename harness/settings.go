@@ -96,7 +96,9 @@ var Settings = []Setting{
 	{Key: "sca.mode", Kind: String, Default: "folds", Enum: []string{"in-sample", "folds"},
 		Doc: "sca: in-sample tunes and scores on the same pairs (as the paper); folds scores every pair with a model whose tuning never saw it"},
 	{Key: "sca.folds", Kind: Int, Default: 5, Min: ptr(2), Max: ptr(100), Doc: "sca: number of folds k"},
-	{Key: "sca.weight", Kind: Float, Default: 1.0, Min: ptr(0), Doc: "sca: λ in Γ = I + λ·G (G holds the pairs' scores scaled to [0, 1])"},
+	{Key: "sca.form", Kind: String, Default: "blend", Enum: []string{"blend", "sum"},
+		Doc: "sca: blend = each paired word's row profile moves a share α toward the profiles of words judged more similar than the average pair and away from those judged less similar, its mass kept; sum = Γ·N·Γᵀ with Γ = I + λ·G (G holds the pairs' scores scaled to [0, 1]); see methods/sca"},
+	{Key: "sca.weight", Kind: Float, Default: 0.5, Min: ptr(0), Doc: "sca: α (blend, at most 1) or λ (sum)"},
 
 	{Key: "vectors.alpha", Kind: Float, Default: 1.0, Min: ptr(-4), Max: ptr(4),
 		Doc: "word vectors F = D(r)^-1/2 U Σ^α: 1 = principal coordinates (paper), 0 = standard, 0.5 = symmetric"},

@@ -17,11 +17,45 @@ type Pair struct {
 // Gamma returns the v×v tuning matrix Γ = I + weight·G built from pairs
 // (see the package documentation for how scores become γ).
 func Gamma(v int, pairs []Pair, weight float64) (*sparse.CSR, error) {
-	if v < 1 || v > math.MaxInt32 {
-		return nil, fmt.Errorf("sca: vocabulary size %d: want 1..%d", v, math.MaxInt32)
-	}
 	if math.IsNaN(weight) || math.IsInf(weight, 0) || weight < 0 {
 		return nil, fmt.Errorf("sca: weight %v: want a finite number ≥ 0", weight)
+	}
+	ps, err := scaledPairs(v, pairs)
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]sparse.Triplet, 0, v+2*len(ps))
+	for i := 0; i < v; i++ {
+		ts = append(ts, sparse.Triplet{I: int32(i), J: int32(i), V: 1})
+	}
+	for _, p := range ps {
+		g := weight * p.s
+		if g == 0 {
+			continue
+		}
+		a, b := int32(p.a), int32(p.b)
+		ts = append(ts, sparse.Triplet{I: a, J: b, V: g}, sparse.Triplet{I: b, J: a, V: g})
+	}
+	g, err := sparse.FromTriplets(v, v, ts)
+	if err != nil {
+		return nil, fmt.Errorf("sca: %w", err)
+	}
+	return g, nil
+}
+
+// scaledPair is a distinct unordered word pair (a < b) and its s.
+type scaledPair struct {
+	a, b int
+	s    float64
+}
+
+// scaledPairs checks the pairs and returns each distinct unordered pair
+// once, in first-appearance order, with s = (score − min)/(max − min)
+// (1 when all scores are equal), averaged over repeats; pairs with a = b
+// are ignored.
+func scaledPairs(v int, pairs []Pair) ([]scaledPair, error) {
+	if v < 1 || v > math.MaxInt32 {
+		return nil, fmt.Errorf("sca: vocabulary size %d: want 1..%d", v, math.MaxInt32)
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for k, p := range pairs {
@@ -36,14 +70,9 @@ func Gamma(v int, pairs []Pair, weight float64) (*sparse.CSR, error) {
 		}
 		lo, hi = min(lo, p.Score), max(hi, p.Score)
 	}
-	// Mean s per unordered pair, in first-appearance order.
-	type acc struct {
-		sum float64
-		n   int
-	}
 	index := map[[2]int]int{}
-	var keys [][2]int
-	var accs []acc
+	var out []scaledPair
+	var n []int
 	for _, p := range pairs {
 		if p.A == p.B {
 			continue
@@ -55,31 +84,18 @@ func Gamma(v int, pairs []Pair, weight float64) (*sparse.CSR, error) {
 		key := [2]int{min(p.A, p.B), max(p.A, p.B)}
 		k, ok := index[key]
 		if !ok {
-			k = len(keys)
+			k = len(out)
 			index[key] = k
-			keys = append(keys, key)
-			accs = append(accs, acc{})
+			out = append(out, scaledPair{a: key[0], b: key[1]})
+			n = append(n, 0)
 		}
-		accs[k].sum += s
-		accs[k].n++
+		out[k].s += s
+		n[k]++
 	}
-	ts := make([]sparse.Triplet, 0, v+2*len(keys))
-	for i := 0; i < v; i++ {
-		ts = append(ts, sparse.Triplet{I: int32(i), J: int32(i), V: 1})
+	for k := range out {
+		out[k].s /= float64(n[k])
 	}
-	for k, key := range keys {
-		g := weight * accs[k].sum / float64(accs[k].n)
-		if g == 0 {
-			continue
-		}
-		a, b := int32(key[0]), int32(key[1])
-		ts = append(ts, sparse.Triplet{I: a, J: b, V: g}, sparse.Triplet{I: b, J: a, V: g})
-	}
-	g, err := sparse.FromTriplets(v, v, ts)
-	if err != nil {
-		return nil, fmt.Errorf("sca: %w", err)
-	}
-	return g, nil
+	return out, nil
 }
 
 // Apply returns the SCA table Γ·N·Γᵀ of the v×v word table n, for a v×v

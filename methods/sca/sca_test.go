@@ -324,3 +324,47 @@ func ExampleGamma() {
 	// ⎢  1    1  0.5⎥
 	// ⎣  0  0.5    1⎦
 }
+
+// Blend keeps every row mass, is the identity at alpha = 0 and for words
+// without pairs, moves a word toward a partner judged more similar than
+// average and away from one judged less similar.
+func TestBlend(t *testing.T) {
+	tab := sparse.FromDense(4, 4, []float64{
+		0, 6, 0, 0, // word 0: context 1
+		2, 0, 0, 2, // word 1: contexts 0 and 3
+		0, 0, 0, 9, // word 2: context 3
+		1, 1, 1, 0, // word 3: no pairs
+	})
+	// s: pair (0, 2) = 1, pair (0, 1) = 0; mean 0.5, so 2 attracts 0 and 1 repels it.
+	pairs := []Pair{{A: 0, B: 2, Score: 7}, {A: 0, B: 1, Score: 1}}
+
+	same, err := Blend(tab, pairs, 0)
+	require.NoError(t, err)
+	assert.Equal(t, tab, same)
+
+	out, err := Blend(tab, pairs, 0.5)
+	require.NoError(t, err)
+	assert.InDeltaSlice(t, tab.RowSums(), out.RowSums(), 1e-12, "row masses")
+	cols, vals := out.Row(3)
+	assert.Equal(t, []int32{0, 1, 2}, cols, "a word without pairs keeps its row")
+	assert.Equal(t, []float64{1, 1, 1}, vals)
+	// Word 0: p = (0,1,0,0); attract (0,0,0,1) with weight ½, repel
+	// (½,0,0,½) with weight −½, Σ|w| = 1, alpha ½:
+	// p' = p + ½(½(p2 − p) − ½(p1 − p)) = (−⅛, 1, 0, ⅛) → clip, rescale to 6.
+	assert.InDeltaSlice(t, []float64{0, 6 * 8 / 9.0, 0, 6 / 9.0}, rowOf(out, 0), 1e-12)
+
+	_, err = Blend(tab, pairs, 1.5)
+	assert.ErrorContains(t, err, "0 ≤ alpha ≤ 1")
+	_, err = Blend(sparse.FromDense(2, 3, make([]float64, 6)), nil, 0.5)
+	assert.ErrorContains(t, err, "same vocabulary")
+}
+
+func rowOf(m *sparse.CSR, i int) []float64 {
+	_, c := m.Dims()
+	out := make([]float64, c)
+	cols, vals := m.Row(i)
+	for k, j := range cols {
+		out[j] = vals[k]
+	}
+	return out
+}

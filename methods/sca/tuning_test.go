@@ -81,13 +81,27 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{vocab: v, n: n, set: set, pairs: pairs}
 }
 
-// vectorsOf is CA of the SCA table tuned by pairs (weight 0: plain CA).
-func (fx *fixture) vectorsOf(t *testing.T, pairs []sca.Pair, weight float64) *vectors.Set {
+// forms are the two SCA tables with their default-like weights.
+var forms = []struct {
+	name   string
+	weight float64
+}{{"blend", 0.5}, {"sum", 1}}
+
+// vectorsOf is CA of the SCA table tuned by pairs in the given form
+// (weight 0: plain CA).
+func (fx *fixture) vectorsOf(t *testing.T, form string, pairs []sca.Pair, weight float64) *vectors.Set {
 	t.Helper()
-	g, err := sca.Gamma(fx.vocab.Size(), pairs, weight)
-	require.NoError(t, err)
-	tuned, err := sca.Apply(fx.n, g)
-	require.NoError(t, err)
+	var tuned *sparse.CSR
+	if form == "blend" {
+		var err error
+		tuned, err = sca.Blend(fx.n, pairs, weight)
+		require.NoError(t, err)
+	} else {
+		g, err := sca.Gamma(fx.vocab.Size(), pairs, weight)
+		require.NoError(t, err)
+		tuned, err = sca.Apply(fx.n, g)
+		require.NoError(t, err)
+	}
 	dec, err := ca.Decompose(context.Background(), tuned, ca.KernelCA, svd.DSSVD{}, svd.DefaultOptions(tuningCorpus.Clusters-1))
 	require.NoError(t, err)
 	f, err := vectors.Coordinates(dec.U, dec.S, dec.RowMass, vectors.Principal)
@@ -101,15 +115,17 @@ func (fx *fixture) vectorsOf(t *testing.T, pairs []sca.Pair, weight float64) *ve
 // in-sample SCA rows), for dot and cosine similarity.
 func TestSCAInSampleRaisesSpearman(t *testing.T) {
 	fx := newFixture(t)
-	for _, sim := range vectors.Similarities {
-		t.Run(string(sim), func(t *testing.T) {
-			base, err := eval.Evaluate(fx.vectorsOf(t, fx.pairs, 0), fx.set, sim, eval.Zero)
-			require.NoError(t, err)
-			tuned, err := eval.Evaluate(fx.vectorsOf(t, fx.pairs, 1), fx.set, sim, eval.Zero)
-			require.NoError(t, err)
-			t.Logf("ρ: CA %.3f, SCA in-sample %.3f", base.Rho, tuned.Rho)
-			assert.Greater(t, tuned.Rho, base.Rho+0.1)
-		})
+	for _, form := range forms {
+		for _, sim := range vectors.Similarities {
+			t.Run(form.name+"/"+string(sim), func(t *testing.T) {
+				base, err := eval.Evaluate(fx.vectorsOf(t, form.name, fx.pairs, 0), fx.set, sim, eval.Zero)
+				require.NoError(t, err)
+				tuned, err := eval.Evaluate(fx.vectorsOf(t, form.name, fx.pairs, form.weight), fx.set, sim, eval.Zero)
+				require.NoError(t, err)
+				t.Logf("ρ: CA %.3f, SCA in-sample %.3f", base.Rho, tuned.Rho)
+				assert.Greater(t, tuned.Rho, base.Rho+0.1)
+			})
+		}
 	}
 }
 
@@ -119,13 +135,19 @@ func TestSCAInSampleRaisesSpearman(t *testing.T) {
 // clusters: the honest counterpart of the test above.
 func TestSCAFoldsHeldOut(t *testing.T) {
 	fx := newFixture(t)
+	for _, form := range forms {
+		t.Run(form.name, func(t *testing.T) { fx.heldOut(t, form.name, form.weight) })
+	}
+}
+
+func (fx *fixture) heldOut(t *testing.T, form string, weight float64) {
 	const k = 5
 	folds, err := sca.Folds(len(fx.pairs), k, 1)
 	require.NoError(t, err)
 	human := make([]float64, len(fx.pairs))
 	model := make([]float64, len(fx.pairs))
 	for f := range folds {
-		vs := fx.vectorsOf(t, sca.TrainPairs(fx.pairs, folds, f), 1)
+		vs := fx.vectorsOf(t, form, sca.TrainPairs(fx.pairs, folds, f), weight)
 		for _, i := range folds[f] {
 			p := fx.set.Pairs[i]
 			a, _ := vs.Vector(p.W1)
@@ -135,7 +157,7 @@ func TestSCAFoldsHeldOut(t *testing.T) {
 	}
 	held, err := eval.Spearman(human, model)
 	require.NoError(t, err)
-	base, err := eval.Evaluate(fx.vectorsOf(t, nil, 0), fx.set, vectors.Dot, eval.Zero)
+	base, err := eval.Evaluate(fx.vectorsOf(t, form, nil, 0), fx.set, vectors.Dot, eval.Zero)
 	require.NoError(t, err)
 	t.Logf("ρ: CA %.3f, SCA %d-fold held out %.3f", base.Rho, k, held)
 	assert.Greater(t, held, base.Rho+0.05)
