@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -76,6 +77,10 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && sameTrial(old.Settings, t.Settings) {
 			old.Spec = spec.Name
+			// Equivalent settings: record them as the spec now resolves them
+			// (new keys, other methods' defaults), so the file and report
+			// show one set of settings.
+			old.Settings = t.Settings
 			out.Records[t.Index] = old
 			done[t.Index] = true
 			out.Reused++
@@ -225,6 +230,13 @@ var errOverBudget = errors.New("over budget")
 // A key the record lacks matches when the new value is the default, so
 // adding a setting to the project does not invalidate earlier results.
 func sameTrial(old, cur map[string]any) bool {
+	method, _ := cur["method"].(string)
+	if m, _ := old["method"].(string); m != method {
+		return false
+	}
+	// Settings of another method's namespace cannot change this trial's
+	// numbers: a changed sca.* default must not recompute a GloVe trial.
+	old, cur = applicable(old, method), applicable(cur, method)
 	for k, v := range cur {
 		if _, ok := old[k]; ok {
 			continue
@@ -240,6 +252,36 @@ func sameTrial(old, cur map[string]any) bool {
 		}
 	}
 	return SameSettings(pick(old, cur), cur)
+}
+
+// methodNamespaces maps a setting namespace used by some methods only to
+// those methods.
+var methodNamespaces = map[string][]string{
+	"sca.":      {"sca"},
+	"kca.":      {"kca"},
+	"external.": {"external"},
+	"train.":    {"sgns", "cbow", "glove", "fasttext", "external"},
+}
+
+// applicable returns the settings that can affect a trial of method.
+func applicable(s map[string]any, method string) map[string]any {
+	out := make(map[string]any, len(s))
+	for k, v := range s {
+		if !appliesTo(k, method) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func appliesTo(key, method string) bool {
+	for ns, methods := range methodNamespaces {
+		if strings.HasPrefix(key, ns) {
+			return slices.Contains(methods, method)
+		}
+	}
+	return true
 }
 
 // pick returns old's values for the keys of cur that old has, else cur's.

@@ -195,7 +195,11 @@ func TestRunnerMeasuredTimeBudget(t *testing.T) {
 func TestSameTrial(t *testing.T) {
 	cur := map[string]any{"method": "ca", "train.dim": 0, "svd.rank": 3}
 	assert.True(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0}, cur), "missing key at its default")
-	assert.False(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0}, map[string]any{"method": "ca", "train.dim": 5, "svd.rank": 3}))
+	assert.False(t, sameTrial(map[string]any{"method": "sgns", "svd.rank": 3.0}, map[string]any{"method": "sgns", "train.dim": 5, "svd.rank": 3}))
+	// Another method's settings do not matter: a CA trial is reused
+	// whatever train.* or sca.* say; an SCA trial is not.
+	assert.True(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0, "sca.weight": 1.0}, map[string]any{"method": "ca", "train.dim": 5, "svd.rank": 3, "sca.weight": 0.5}))
+	assert.False(t, sameTrial(map[string]any{"method": "sca", "svd.rank": 3.0, "sca.weight": 1.0}, map[string]any{"method": "sca", "svd.rank": 3, "sca.weight": 0.5}))
 	assert.False(t, sameTrial(map[string]any{"method": "gini", "svd.rank": 3.0, "train.dim": 0}, cur))
 	assert.False(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0, "train.dim": 0, "gone": 1}, cur))
 }
