@@ -80,6 +80,31 @@ func TestCommittedReports(t *testing.T) {
 	}
 }
 
+// Every committed results file holds exactly the trials its spec expands
+// to, each with the spec's current settings, ids and seeds: rerunning a spec
+// reuses every trial and rewrites nothing, so a new setting or default that
+// is not folded into the references fails here rather than dirtying a
+// user's checkout. (Refresh with go run . experiments/<name>.yaml.)
+func TestCommittedResultsCurrent(t *testing.T) {
+	for _, name := range committed(t) {
+		t.Run(name, func(t *testing.T) {
+			spec, err := harness.LoadSpec(filepath.Join("experiments", name+".yaml"))
+			require.NoError(t, err)
+			recs, err := harness.ReadResults(filepath.Join("results", name, harness.ResultsFile))
+			require.NoError(t, err)
+			trials := spec.Trials()
+			require.Len(t, recs, len(trials), "results/%s: trials in the file vs in the spec", name)
+			for i, tr := range trials {
+				rec := recs[i]
+				assert.Equal(t, tr.ID, rec.ID, "trial %d (%s)", i+1, tr.Label)
+				assert.Equal(t, tr.Seed, rec.Seed, "trial %d (%s)", i+1, tr.Label)
+				assert.True(t, harness.SameSettings(tr.Settings, rec.Settings),
+					"results/%s trial %d (%s): settings differ from the spec's", name, i+1, tr.Label)
+			}
+		})
+	}
+}
+
 // The committed svd-scaling results show what Figures 2–3 claim about
 // memory: the dense backend's peak RSS grows with V² (it holds V×V
 // matrices) and DSSVD's with the table's non-zeros (it never builds one).
