@@ -195,8 +195,8 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	orthonormalize(y) // Q, r×l
-	op.MulTTo(z, y)   // Bᵀ = Aᵀ·Q, c×l
+	orthonormalizeGram(y) // Q, r×l
+	op.MulTTo(z, y)       // Bᵀ = Aᵀ·Q, c×l
 	s, ub, vb, err := sketchSVD(z, p.k)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,9 @@
 // iterations the blocks are normalised by "lu" (the permuted L of a
 // partial-pivoting LU, as scikit-learn does), "qr" (thin QR) or "none".
 // PowerIters = -1 picks the paper's (scikit-learn's) rule: 7 when
-// Rank < 0.1·min(r, c), else 4. A final QR and an exact SVD of the small
+// Rank < 0.1·min(r, c), else 4. A final QR (CholeskyQR2 on the GEMM
+// kernel; Householder when the sketch's Gram matrix has an estimated
+// condition number above 1e12) and an exact SVD of the small
 // l×c matrix B = Qᵀ·A finish the job; that SVD goes through the l×l Gram
 // matrix B·Bᵀ (singular values to about ε·(σ_1/σ_k)² relative) when
 // σ_k ≥ 1e-4·σ_1, else through LAPACK's SVD of Bᵀ. Cancellation of the
@@ -44,13 +46,13 @@
 // # Speed
 //
 // The dense work of the randomized backends (the LU, the Gram matrix and
-// the final products) runs on a small blocked GEMM with an AVX2/FMA kernel
+// the final QR and products) runs on a small blocked GEMM with an AVX2/FMA kernel
 // on amd64 (a math.FMA one elsewhere, with the same rounding), split over
 // goroutines by rows; the LU is recursive, so nearly all of it is such
 // products. Words of text8_prefix (V = 22,542, tail-cut W = 24, 9.8 M
-// stored values), d = 1000: about 115 s of CPU and 0.8 GB peak resident
-// memory, most of it in the sparse products (see BenchmarkDSSVDWords in
-// package ca).
+// stored values), d = 1000: 90–136 s of CPU depending on the machine (78 s
+// wall on a 2-core AMD EPYC) and 0.9 GB peak resident memory, most of the
+// time in the sparse products (see BenchmarkDSSVDWords in package ca).
 //
 // # Signs and determinism
 //

@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -59,6 +60,61 @@ func TestOrthonormalize(t *testing.T) {
 	proj.Mul(q.T(), y)
 	back.Mul(q, &proj)
 	assert.True(t, mat.EqualApprox(y, &back, 1e-12))
+}
+
+// CholeskyQR2 gives an orthonormal basis of the same span as Householder
+// QR; a sketch too ill-conditioned for its Gram matrix, or one not stored
+// compactly, takes the Householder route (the same bits).
+func TestOrthonormalizeGram(t *testing.T) {
+	scaled := func(y *mat.Dense, spread float64) *mat.Dense {
+		r, c := y.Dims()
+		out := mat.DenseCopyOf(y)
+		for j := 0; j < c; j++ {
+			f := math.Pow(spread, -float64(j)/float64(c-1))
+			for i := 0; i < r; i++ {
+				out.Set(i, j, f*y.At(i, j))
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name        string
+		y           *mat.Dense
+		householder bool
+	}{
+		{"gaussian 30×6", gaussian(3, 30, 6), false},
+		{"gaussian 2000×120", gaussian(4, 2000, 120), false},
+		{"cond 1e4", scaled(gaussian(5, 500, 40), 1e4), false},
+		{"cond 1e9 falls back", scaled(gaussian(6, 500, 40), 1e9), true},
+		{"square 50×50", gaussian(7, 50, 50), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, l := tc.y.Dims()
+			q := mat.DenseCopyOf(tc.y)
+			orthonormalizeGram(q)
+			var qtq mat.Dense
+			qtq.Mul(q.T(), q)
+			id := mat.NewDiagDense(l, nil)
+			for i := 0; i < l; i++ {
+				id.SetDiag(i, 1)
+			}
+			assert.True(t, mat.EqualApprox(&qtq, id, 1e-13), "QᵀQ = I")
+			var proj, back mat.Dense
+			proj.Mul(q.T(), tc.y)
+			back.Mul(q, &proj)
+			assert.True(t, mat.EqualApprox(tc.y, &back, 1e-11*mat.Norm(tc.y, 2)), "Q·Qᵀ·Y = Y")
+			h := mat.DenseCopyOf(tc.y)
+			orthonormalize(h)
+			assert.Equal(t, tc.householder, mat.Equal(q, h), "took the Householder route")
+		})
+	}
+	// A strided view is not compact: Householder, in place.
+	big := gaussian(8, 40, 10)
+	v := big.Slice(0, 40, 0, 6).(*mat.Dense)
+	want := mat.DenseCopyOf(v)
+	orthonormalize(want)
+	orthonormalizeGram(v)
+	assert.True(t, mat.Equal(want, v))
 }
 
 func TestFixSigns(t *testing.T) {
