@@ -120,13 +120,7 @@ func orthonormalizeGram(y *mat.Dense) {
 // was and reports false.
 func cholQRStep(g blas64.General) bool {
 	m, l := g.Rows, g.Cols
-	gram := make([]float64, l*l)
-	gemmAdd(l, l, m, view{data: g.Data, rs: 1, cs: g.Stride}, view{data: g.Data, rs: g.Stride, cs: 1}, gram, l, false)
-	for i := 0; i < l; i++ {
-		for j := 0; j < i; j++ {
-			gram[j*l+i] = gram[i*l+j]
-		}
-	}
+	gram := gramOf(g)
 	var chol mat.Cholesky
 	if !chol.Factorize(mat.NewSymDense(l, gram)) || chol.Cond() > cholQRMaxCond {
 		return false
@@ -327,6 +321,21 @@ func mulRightInPlace(y *mat.Dense, w []float64, ws, k int) *mat.Dense {
 	return keepColumns(y, k)
 }
 
+// gramOf returns the l×l Gram matrix gᵀg (row-major) of g (m×l),
+// symmetrised exactly: the product's two triangles may differ in the last
+// bit.
+func gramOf(g blas64.General) []float64 {
+	m, l := g.Rows, g.Cols
+	gram := make([]float64, l*l)
+	gemmAdd(l, l, m, view{data: g.Data, rs: 1, cs: g.Stride}, view{data: g.Data, rs: g.Stride, cs: 1}, gram, l, false)
+	for i := 0; i < l; i++ {
+		for j := 0; j < i; j++ {
+			gram[j*l+i] = gram[i*l+j]
+		}
+	}
+	return gram
+}
+
 // gramCond is the smallest σ_k/σ_1 for which the Gram route of
 // smallSVD is used: its singular values then have relative errors below
 // about ε·(σ_1/σ_k)² ≈ 1e-8, and beyond it the exact route is taken.
@@ -341,15 +350,7 @@ const gramCond = 1e-4
 // it falls back to the exact thin SVD.
 func sketchSVD(bt *mat.Dense, k int) (s []float64, v, w *mat.Dense, err error) {
 	c, l := bt.Dims()
-	g := bt.RawMatrix()
-	gram := make([]float64, l*l)
-	gemmAdd(l, l, c, view{data: g.Data, rs: 1, cs: g.Stride}, view{data: g.Data, rs: g.Stride, cs: 1}, gram, l, false)
-	// Symmetrise exactly: the product's two triangles may differ in the last bit.
-	for i := 0; i < l; i++ {
-		for j := 0; j < i; j++ {
-			gram[j*l+i] = gram[i*l+j]
-		}
-	}
+	gram := gramOf(bt.RawMatrix())
 	var eig mat.EigenSym
 	if eig.Factorize(mat.NewSymDense(l, gram), true) {
 		vals := eig.Values(nil) // ascending
