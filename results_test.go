@@ -29,6 +29,16 @@ func committed(t *testing.T) []string {
 	return names
 }
 
+// loadCommitted reads experiments/<name>.yaml and results/<name>'s records.
+func loadCommitted(t *testing.T, name string) (*harness.Spec, []harness.Record) {
+	t.Helper()
+	spec, err := harness.LoadSpec(filepath.Join("experiments", name+".yaml"))
+	require.NoError(t, err)
+	recs, err := harness.ReadResults(filepath.Join("results", name, harness.ResultsFile))
+	require.NoError(t, err)
+	return spec, recs
+}
+
 var chartID = regexp.MustCompile(`<div class="chart" id="([^"]+)"`)
 
 // Every committed report is what the committed results render to (byte for
@@ -44,10 +54,7 @@ func TestCommittedReports(t *testing.T) {
 	}
 	for _, name := range committed(t) {
 		t.Run(name, func(t *testing.T) {
-			spec, err := harness.LoadSpec(filepath.Join("experiments", name+".yaml"))
-			require.NoError(t, err)
-			recs, err := harness.ReadResults(filepath.Join("results", name, harness.ResultsFile))
-			require.NoError(t, err)
+			spec, recs := loadCommitted(t, name)
 			var buf bytes.Buffer
 			require.NoError(t, reports.Write(&buf, buildReport(spec, recs, js)))
 			path := filepath.Join("results", name, "report.html")
@@ -88,10 +95,7 @@ func TestCommittedReports(t *testing.T) {
 func TestCommittedResultsCurrent(t *testing.T) {
 	for _, name := range committed(t) {
 		t.Run(name, func(t *testing.T) {
-			spec, err := harness.LoadSpec(filepath.Join("experiments", name+".yaml"))
-			require.NoError(t, err)
-			recs, err := harness.ReadResults(filepath.Join("results", name, harness.ResultsFile))
-			require.NoError(t, err)
+			spec, recs := loadCommitted(t, name)
 			trials := spec.Trials()
 			require.Len(t, recs, len(trials), "results/%s: trials in the file vs in the spec", name)
 			for i, tr := range trials {
