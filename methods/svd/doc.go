@@ -45,10 +45,10 @@
 //
 // # Speed
 //
-// The dense work of the randomized backends (the LU, the Gram matrix and
-// the final QR and products) runs on a small blocked GEMM with an AVX2/FMA kernel
-// on amd64 (a math.FMA one elsewhere, with the same rounding), split over
-// goroutines by rows; the LU is recursive, so nearly all of it is such
+// The dense work of the randomized backends (the LU, the Gram matrices,
+// the final QR and products) runs on a small blocked GEMM with an AVX2/FMA
+// kernel on amd64 (a math.FMA one elsewhere, with the same rounding), split
+// over goroutines by rows; the LU is recursive, so nearly all of it is such
 // products. Words of text8_prefix (V = 22,542, tail-cut W = 24, 9.8 M
 // stored values), d = 1000: 90–136 s of CPU depending on the machine (78 s
 // wall on a 2-core AMD EPYC) and 0.9 GB peak resident memory, most of the
