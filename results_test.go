@@ -100,10 +100,10 @@ func TestCommittedResultsCurrent(t *testing.T) {
 			require.Len(t, recs, len(trials), "results/%s: trials in the file vs in the spec", name)
 			for i, tr := range trials {
 				rec := recs[i]
-				assert.Equal(t, tr.ID, rec.ID, "trial %d (%s)", i+1, tr.Label)
-				assert.Equal(t, tr.Seed, rec.Seed, "trial %d (%s)", i+1, tr.Label)
-				assert.True(t, harness.SameSettings(tr.Settings, rec.Settings),
-					"results/%s trial %d (%s): settings differ from the spec's", name, i+1, tr.Label)
+				assert.Equal(t, tr.ID, rec.ID, "trial %d (%s)", i+1, tr.Title)
+				assert.Equal(t, tr.Seed, rec.Seed, "trial %d (%s)", i+1, tr.Title)
+				assert.True(t, harness.SameSettings(tr.Values, rec.Settings),
+					"results/%s trial %d (%s): settings differ from the spec's", name, i+1, tr.Title)
 			}
 		})
 	}

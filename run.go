@@ -192,7 +192,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	n := 0
 	for _, r := range runs[0] {
 		for m := range r.Metrics {
-			if strings.HasPrefix(m, "spearman.") {
+			if harness.ParseMetric(m).Checked {
 				n++
 			}
 		}

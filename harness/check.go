@@ -4,23 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 )
-
-// isScoreMetric reports whether a metric is a quality score that -check
-// guards against regressions (higher is better).
-func isScoreMetric(name string) bool { return strings.HasPrefix(name, "spearman.") }
-
-// isMeasurement reports whether a metric measures the machine (time,
-// memory) rather than the result, so it may differ between identical runs.
-func isMeasurement(name string) bool {
-	for _, p := range []string{"wall_s", "cpu_s", "max_rss_mb"} {
-		if name == p || strings.HasPrefix(name, p+".") {
-			return true
-		}
-	}
-	return false
-}
 
 // trialName describes a trial in check messages: its label or method and
 // the settings that tell it apart.
@@ -29,17 +13,6 @@ func trialName(rec Record) string {
 		return fmt.Sprintf("%s (trial %s)", l, rec.ID)
 	}
 	return fmt.Sprintf("%v (trial %s)", rec.Settings["method"], rec.ID)
-}
-
-// metricName spells a metric for people: "spearman.zero.men" → "men, zero rule".
-func metricName(m string) string {
-	if rest, ok := strings.CutPrefix(m, "spearman."); ok {
-		rule, set, ok := strings.Cut(rest, ".")
-		if ok {
-			return fmt.Sprintf("%s (%s rule)", set, rule)
-		}
-	}
-	return m
 }
 
 // CheckScores compares a run against reference records: every reference
@@ -65,17 +38,17 @@ func CheckScores(ref, got []Record, tol float64) []string {
 			continue
 		}
 		for _, m := range sortedKeys(want.Metrics) {
-			if !isScoreMetric(m) {
+			if !ParseMetric(m).Checked {
 				continue
 			}
 			w := want.Metrics[m]
 			h, ok := have.Metrics[m]
 			switch {
 			case !ok || math.IsNaN(h):
-				fails = append(fails, fmt.Sprintf("%s: %s: no score (reference %.4f)", trialName(want), metricName(m), w))
+				fails = append(fails, fmt.Sprintf("%s: %s: no score (reference %.4f)", trialName(want), MetricLabel(m), w))
 			case h < w-tol:
 				fails = append(fails, fmt.Sprintf("%s: %s fell to %.4f from the reference %.4f (by %.4f, tolerance %g)",
-					trialName(want), metricName(m), h, w, w-h, tol))
+					trialName(want), MetricLabel(m), h, w, w-h, tol))
 			}
 		}
 	}
@@ -112,14 +85,14 @@ func CompareRuns(a, b []Record) []string {
 			}
 		}
 		for _, m := range keys {
-			if isMeasurement(m) {
+			if ParseMetric(m).Kind == MeasurementMetric {
 				continue
 			}
 			u, okU := x.Metrics[m]
 			v, okV := y.Metrics[m]
 			if okU != okV || math.Float64bits(u) != math.Float64bits(v) {
 				fails = append(fails, fmt.Sprintf("%s: %s is %v in the first run and %v in the rerun: the run is not deterministic",
-					trialName(x), metricName(m), u, v))
+					trialName(x), MetricLabel(m), u, v))
 			}
 		}
 	}

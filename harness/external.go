@@ -19,14 +19,37 @@ import (
 // external program); it is recorded with status "skipped", not as a failure.
 var errSkipped = errors.New("skipped")
 
+// external runs a program that writes word vectors.
+type external struct{}
+
+func init() { RegisterMethod(external{}) }
+
+func (external) Info() MethodInfo {
+	return MethodInfo{Name: "external", Label: "external", Rank: 50, Inputs: CorpusInput,
+		Doc:         "a command that writes word vectors (external.*)",
+		CorpusReads: append([]string{"external", "data.min_count"}, baselineReads...)}
+}
+
+func (external) Run(ctx context.Context, tr *TrialRun) error {
+	wd, err := tr.Words(ctx)
+	if err != nil {
+		return err
+	}
+	vs, err := tr.runExternal(ctx, wd)
+	if err != nil {
+		return err
+	}
+	return tr.Score(vs)
+}
+
 // runExternal runs external.command, which must write word vectors in
 // word2vec text format to {out}, on the trial's corpus section written as
 // one plain text file {corpus} (out-of-vocabulary tokens removed, so the
 // program sees the same vocabulary as the Go methods when its own minimum
 // count matches data.min_count).
-func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors.Set, error) {
-	t := tc.trial
-	argv := t.List("external.command")
+func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set, error) {
+	t := tr.Trial
+	argv := t.External.Command
 	if len(argv) == 0 {
 		return nil, errors.New("method external needs external.command (the program and its arguments)")
 	}
@@ -34,7 +57,7 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	if strings.HasPrefix(filepath.Base(argv[0]), "python") {
 		python = argv[0] // check modules with the interpreter the command uses
 	}
-	for _, req := range t.List("external.requires") {
+	for _, req := range t.External.Requires {
 		if err := checkRequirement(ctx, req, python); err != nil {
 			return nil, fmt.Errorf("%w: %v (install it to run this trial)", errSkipped, err)
 		}
@@ -46,16 +69,16 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	defer os.RemoveAll(dir)
 	corpusPath := filepath.Join(dir, "corpus.txt")
 	outPath := filepath.Join(dir, "vectors.txt")
-	if err := tc.stage("corpus", func() error { return writeCorpusText(corpusPath, wd) }); err != nil {
+	if err := tr.Stage("corpus", func() error { return writeCorpusText(corpusPath, wd) }); err != nil {
 		return nil, fmt.Errorf("external: writing the corpus: %w", err)
 	}
 	wordsPath := filepath.Join(dir, "words.txt")
-	if err := tc.writeEvalWords(wordsPath, wd); err != nil {
+	if err := tr.writeEvalWords(wordsPath); err != nil {
 		return nil, fmt.Errorf("external: writing the evaluation words: %w", err)
 	}
 	specDir := "."
-	if tc.spec.Path != "" {
-		if abs, err := filepath.Abs(filepath.Dir(tc.spec.Path)); err == nil {
+	if tr.Spec.Path != "" {
+		if abs, err := filepath.Abs(filepath.Dir(tr.Spec.Path)); err == nil {
 			specDir = abs
 		}
 	}
@@ -65,9 +88,9 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 		"{out}", outPath,
 		"{words}", wordsPath,
 		"{dim}", strconv.Itoa(baselineDim(t)),
-		"{window}", strconv.Itoa(orInt(t.Int("train.window"), 5)),
-		"{epochs}", strconv.Itoa(orInt(t.Int("train.epochs"), 5)),
-		"{min_count}", strconv.Itoa(t.Int("data.min_count")),
+		"{window}", strconv.Itoa(orInt(t.Train.Window, 5)),
+		"{epochs}", strconv.Itoa(orInt(t.Train.Epochs, 5)),
+		"{min_count}", strconv.Itoa(t.Data.MinCount),
 		"{seed}", strconv.FormatUint(t.Seed%(1<<31), 10),
 		"{threads}", "1",
 	)
@@ -76,7 +99,7 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 		args[i] = repl.Replace(a)
 	}
 	var stderr bytes.Buffer
-	err = tc.stage("train", func() error {
+	err = tr.Stage("train", func() error {
 		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 		cmd.Dir = dir
 		cmd.Stdout = &stderr
@@ -90,7 +113,7 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	if err != nil {
 		return nil, fmt.Errorf("external command %s did not write usable vectors to {out}: %w", args[0], err)
 	}
-	tc.rec.Metrics["vocab"] = float64(vs.Len())
+	tr.SetMetric(MetricVocab, float64(vs.Len()))
 	return vs, nil
 }
 
@@ -115,15 +138,15 @@ func checkRequirement(ctx context.Context, req, python string) error {
 // writeCorpusText writes the token ids as words, one line of at most 10,000
 // words per line (tools such as word2vec.c and fastText cut long lines),
 // without <unk>.
-func writeCorpusText(path string, wd *wordData) error {
+func writeCorpusText(path string, wd *WordData) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	n := 0
-	for _, id := range wd.ids {
-		if id == wd.vocab.Unk {
+	for _, id := range wd.IDs {
+		if id == wd.Vocab.Unk {
 			continue
 		}
 		if n > 0 {
@@ -133,7 +156,7 @@ func writeCorpusText(path string, wd *wordData) error {
 				w.WriteByte(' ')
 			}
 		}
-		w.WriteString(wd.vocab.Words[id])
+		w.WriteString(wd.Vocab.Words[id])
 		n++
 	}
 	w.WriteByte('\n')
@@ -143,15 +166,12 @@ func writeCorpusText(path string, wd *wordData) error {
 // writeEvalWords writes the distinct words of the trial's evaluation sets,
 // one per line, so a subword model (fastText) can add vectors for the words
 // it would be scored on but did not see, as the Go fastText does.
-func (tc *trialContext) writeEvalWords(path string, wd *wordData) error {
-	sets, err := tc.evalSets(wd)
-	if err != nil {
-		return err
-	}
+func (tr *TrialRun) writeEvalWords(path string) error {
+	sets := tr.Sets()
 	var b strings.Builder
 	seen := map[string]bool{}
 	for _, s := range sets {
-		for _, w := range s.set.Words() {
+		for _, w := range s.Set.Words() {
 			if !seen[w] {
 				seen[w] = true
 				b.WriteString(w)

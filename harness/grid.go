@@ -11,13 +11,16 @@ import (
 	"strings"
 )
 
-// Trial is one point of a spec's grid with every setting resolved.
+// Trial is one point of a spec's grid with every setting resolved. Code
+// reads the typed settings (t.SVD.Rank); Values keeps them by key for the
+// trial id and the record.
 type Trial struct {
-	Index    int            // position in the grid (first axis varies slowest)
-	ID       string         // stable: derived from the settings that differ from their defaults
-	Seed     uint64         // derived from the spec seed and ID only
-	Label    string         // the axis values, e.g. "svd.backend=dense"
-	Settings map[string]any // every per-trial key
+	Index  int            // position in the grid (first axis varies slowest)
+	ID     string         // stable: derived from the settings that differ from their defaults
+	Seed   uint64         // derived from the spec seed and ID only
+	Title  string         // the label and axis values, e.g. "tail-cut svd.backend=dense"
+	Values map[string]any // every per-trial key
+	Settings
 }
 
 // Trials expands the spec's grid: for each variant in file order (or once,
@@ -48,15 +51,16 @@ func (s *Spec) Trials() []Trial {
 		}
 		axes = append(axes, v.axes...)
 		for _, t := range expand(values, axes) {
-			t.ID = TrialID(t.Settings)
+			t.ID = TrialID(t.Values)
 			if seen[t.ID] {
 				continue
 			}
 			seen[t.ID] = true
 			t.Seed = TrialSeed(s.Seed, t.ID)
 			t.Index = len(trials)
-			if l, _ := t.Settings["label"].(string); l != "" {
-				t.Label = strings.TrimSpace(l + " " + t.Label)
+			t.Settings = typedSettings(t.Values)
+			if t.Label != "" {
+				t.Title = strings.TrimSpace(t.Label + " " + t.Title)
 			}
 			trials = append(trials, t)
 		}
@@ -87,7 +91,7 @@ func expand(values map[string][]any, axes []string) []Trial {
 		for _, a := range axes {
 			label = append(label, fmt.Sprintf("%s=%v", a, settings[a]))
 		}
-		trials = append(trials, Trial{Label: strings.Join(label, " "), Settings: settings})
+		trials = append(trials, Trial{Title: strings.Join(label, " "), Values: settings})
 	}
 	return trials
 }
@@ -133,21 +137,4 @@ func normalise(v any) any {
 // SameSettings reports whether two settings maps are equal after a JSON round trip.
 func SameSettings(a, b map[string]any) bool {
 	return reflect.DeepEqual(normalise(a), normalise(b))
-}
-
-// Typed accessors. The spec decoder guarantees the types; a wrong key is a
-// programming error and panics with the key named.
-
-func (t Trial) Str(key string) string    { return get[string](t, key) }
-func (t Trial) Int(key string) int       { return get[int](t, key) }
-func (t Trial) Float(key string) float64 { return get[float64](t, key) }
-func (t Trial) Bool(key string) bool     { return get[bool](t, key) }
-func (t Trial) List(key string) []string { return get[[]string](t, key) }
-
-func get[T any](t Trial, key string) T {
-	v, ok := t.Settings[key].(T)
-	if !ok {
-		panic(fmt.Sprintf("harness: setting %q is %T, not %T", key, t.Settings[key], *new(T)))
-	}
-	return v
 }

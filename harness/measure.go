@@ -91,13 +91,13 @@ type measurement struct {
 // CPU time and peak resident memory. The trial's own metrics come from the
 // last run (they are identical across runs: same seed).
 func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog *Progress) Record {
-	rec := Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.Settings, Env: CurrentEnv(),
+	rec := Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.Values, Env: CurrentEnv(),
 		Metrics: map[string]float64{}, Timings: map[string]float64{}}
 	if spec.Path == "" {
 		rec.Status, rec.Error = "error", "measure.process needs a spec file to pass to the child process"
 		return rec
 	}
-	repeat := t.Int("measure.repeat")
+	repeat := t.Measure.Repeat
 	var ms []measurement
 	for i := 0; i < repeat; i++ {
 		prog.Stage(t, fmt.Sprintf("child process %d/%d", i+1, repeat))
@@ -128,9 +128,9 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog 
 			rec.Metrics[name+".max"] = v[len(v)-1]
 		}
 	}
-	put("wall_s", func(m measurement) float64 { return m.wall })
-	put("cpu_s", func(m measurement) float64 { return m.cpu })
-	put("max_rss_mb", func(m measurement) float64 { return m.rssMB })
+	put(MetricWall, func(m measurement) float64 { return m.wall })
+	put(MetricCPU, func(m measurement) float64 { return m.cpu })
+	put(MetricRSS, func(m measurement) float64 { return m.rssMB })
 	return rec
 }
 
@@ -147,7 +147,7 @@ func median(sorted []float64) float64 {
 
 // runChild runs one child and returns its record and measurement.
 func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, measurement, error) {
-	budget := t.Float("budget.seconds")
+	budget := t.Budget.Seconds
 	cctx := ctx
 	if budget > 0 {
 		var cancel context.CancelFunc

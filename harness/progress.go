@@ -106,8 +106,8 @@ func (p *Progress) draw() {
 }
 
 func (t Trial) name() string {
-	if t.Label == "" {
+	if t.Title == "" {
 		return t.ID
 	}
-	return t.ID + " (" + t.Label + ")"
+	return t.ID + " (" + t.Title + ")"
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -28,7 +27,7 @@ type Runner struct {
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
 
-	wordMemo memo[*wordData]
+	wordMemo memo[*WordData]
 	setMemo  memo[*wordsim.Set]
 }
 
@@ -75,12 +74,12 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	done := make([]bool, len(trials))
 	var todo []Trial
 	for _, t := range trials {
-		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && sameTrial(old.Settings, t.Settings) {
+		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && sameTrial(old.Settings, t.Values) {
 			old.Spec = spec.Name
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report
 			// show one set of settings.
-			old.Settings = t.Settings
+			old.Settings = t.Values
 			out.Records[t.Index] = old
 			done[t.Index] = true
 			out.Reused++
@@ -136,7 +135,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	var measured []Trial
 feed:
 	for _, t := range todo {
-		if t.Bool("measure.process") {
+		if t.Measure.Process {
 			measured = append(measured, t)
 			continue
 		}
@@ -195,7 +194,7 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 		ID:       t.ID,
 		Spec:     spec.Name,
 		Seed:     t.Seed,
-		Settings: t.Settings,
+		Settings: t.Values,
 		Metrics:  map[string]float64{},
 		Timings:  map[string]float64{},
 		Env:      CurrentEnv(),
@@ -208,8 +207,8 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 		}
 		rec.Timings["total"] = time.Since(start).Seconds()
 	}()
-	tc := &trialContext{runner: r, spec: spec, trial: t, rec: &rec, prog: prog}
-	if err := tc.run(ctx); err != nil {
+	tr := &TrialRun{runner: r, Spec: spec, Trial: t, Record: &rec, prog: prog}
+	if err := tr.run(ctx); err != nil {
 		rec.Status = "error"
 		rec.Error = err.Error()
 		switch {
@@ -226,17 +225,19 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 
 var errOverBudget = errors.New("over budget")
 
-// sameTrial reports whether a recorded trial has the settings of a new one.
-// A key the record lacks matches when the new value is the default, so
-// adding a setting to the project does not invalidate earlier results.
+// sameTrial reports whether a recorded trial has the settings of a new one,
+// over the settings the new trial's method and data source read: settings
+// of another method's namespace cannot change this trial's numbers (a
+// changed sca.* default must not recompute a GloVe trial). A key the record
+// lacks matches when the new value is the default, so adding a setting to
+// the project does not invalidate earlier results.
 func sameTrial(old, cur map[string]any) bool {
 	method, _ := cur["method"].(string)
 	if m, _ := old["method"].(string); m != method {
 		return false
 	}
-	// Settings of another method's namespace cannot change this trial's
-	// numbers: a changed sca.* default must not recompute a GloVe trial.
-	old, cur = applicable(old, method), applicable(cur, method)
+	reads := readKeys(method, stringValue(cur["data.source"]))
+	old, cur = keep(old, reads), keep(cur, reads)
 	for k, v := range cur {
 		if _, ok := old[k]; ok {
 			continue
@@ -254,34 +255,22 @@ func sameTrial(old, cur map[string]any) bool {
 	return SameSettings(pick(old, cur), cur)
 }
 
-// methodNamespaces maps a setting namespace used by some methods only to
-// those methods.
-var methodNamespaces = map[string][]string{
-	"sca.":      {"sca"},
-	"kca.":      {"kca"},
-	"external.": {"external"},
-	"train.":    {"sgns", "cbow", "glove", "fasttext", "external"},
-}
+func stringValue(v any) string { s, _ := v.(string); return s }
 
-// applicable returns the settings that can affect a trial of method.
-func applicable(s map[string]any, method string) map[string]any {
+// keep returns the settings of s that reads names (all of them when reads
+// is nil). A key that is no longer a setting is kept, so a record that has
+// one is not taken for a current trial.
+func keep(s map[string]any, reads []string) map[string]any {
+	if reads == nil {
+		return s
+	}
 	out := make(map[string]any, len(s))
 	for k, v := range s {
-		if !appliesTo(k, method) {
-			continue
+		if _, known := lookupSetting(k); !known || readsKey(reads, k) {
+			out[k] = v
 		}
-		out[k] = v
 	}
 	return out
-}
-
-func appliesTo(key, method string) bool {
-	for ns, methods := range methodNamespaces {
-		if strings.HasPrefix(key, ns) {
-			return slices.Contains(methods, method)
-		}
-	}
-	return true
 }
 
 // pick returns old's values for the keys of cur that old has, else cur's.

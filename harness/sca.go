@@ -8,12 +8,31 @@ import (
 
 	"kcalab/datasets/sparse"
 	"kcalab/datasets/wordsim"
+	"kcalab/methods/ca"
 	"kcalab/methods/eval"
 	"kcalab/methods/sca"
 	"kcalab/methods/vectors"
 )
 
-// runSCA runs semi-supervised CA: CA of the table tuned with the pairs of
+// scaMethod is semi-supervised CA.
+type scaMethod struct{}
+
+func init() { RegisterMethod(scaMethod{}) }
+
+func (scaMethod) Info() MethodInfo {
+	return MethodInfo{Name: "sca", Label: "SCA", Rank: 30, Inputs: CorpusInput,
+		Doc:         "semi-supervised CA (sca.*)",
+		CorpusReads: append([]string{"sca"}, caWordReads...),
+		InSampleSet: func(s map[string]any) string {
+			if mode, _ := s["sca.mode"].(string); mode != "in-sample" {
+				return ""
+			}
+			set, _ := s["sca.set"].(string)
+			return set
+		}}
+}
+
+// Run runs semi-supervised CA: CA of the table tuned with the pairs of
 // sca.set, by sca.Blend (sca.form blend, the default) or Γ·N·Γᵀ (sum); see
 // methods/sca for how scores become γ.
 //
@@ -24,25 +43,30 @@ import (
 // to the fold of the same word pair in the tuning set if it is there, else
 // to a fold drawn from a hash of the pair) and scored by that fold's model,
 // which never saw it. ρ is computed over the pooled scores of each set.
-func (tc *trialContext) runSCA(ctx context.Context, wd *wordData, sets []namedSet) error {
-	t := tc.trial
-	tuning, err := tc.loadSet(t.Str("sca.set"))
-	if err != nil {
-		return fmt.Errorf("sca.set: %w", err)
-	}
-	n, err := tc.table(ctx, wd, t.Str("data.table"), t.Int("data.window"))
+func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
+	t := tr.Trial
+	wd, err := tr.Words(ctx)
 	if err != nil {
 		return err
 	}
-	pairs := vocabPairs(tuning.set.Pairs, wd)
-	weight := t.Float("sca.weight")
-	if t.Str("sca.form") == "blend" && weight > 1 {
+	sets := tr.Sets()
+	tuning, err := tr.LoadSet(t.SCA.Set)
+	if err != nil {
+		return fmt.Errorf("sca.set: %w", err)
+	}
+	n, err := tr.WordTable(ctx, wd)
+	if err != nil {
+		return err
+	}
+	pairs := vocabPairs(tuning.Set.Pairs, wd)
+	weight := t.SCA.Weight
+	if t.SCA.Form == "blend" && weight > 1 {
 		return fmt.Errorf("sca.weight = %v: with sca.form blend it is the share α of a profile moved toward its pairs', 0 ≤ α ≤ 1", weight)
 	}
 	model := func(train []sca.Pair) (*vectors.Set, error) {
 		var tuned *sparse.CSR
-		if err := tc.stage("tuning", func() error {
-			if t.Str("sca.form") == "blend" {
+		if err := tr.Stage("tuning", func() error {
+			if t.SCA.Form == "blend" {
 				tuned, err = sca.Blend(n, train, weight)
 				return err
 			}
@@ -56,27 +80,27 @@ func (tc *trialContext) runSCA(ctx context.Context, wd *wordData, sets []namedSe
 		}); err != nil {
 			return nil, fmt.Errorf("sca: %w", err)
 		}
-		return tc.caVectors(ctx, wd, tuned)
+		return tr.CAVectors(ctx, wd, tuned, ca.KernelCA, nil)
 	}
-	if t.Str("sca.mode") == "in-sample" {
+	if t.SCA.Mode == "in-sample" {
 		vs, err := model(compact(pairs))
 		if err != nil {
 			return err
 		}
-		return tc.score(vs, sets)
+		return tr.Score(vs)
 	}
 
-	k := t.Int("sca.folds")
-	if len(tuning.set.Pairs) < k {
-		return fmt.Errorf("sca.folds = %d but %s has only %d pairs", k, tuning.key, len(tuning.set.Pairs))
+	k := t.SCA.Folds
+	if len(tuning.Set.Pairs) < k {
+		return fmt.Errorf("sca.folds = %d but %s has only %d pairs", k, tuning.Key, len(tuning.Set.Pairs))
 	}
-	folds, err := sca.Folds(len(tuning.set.Pairs), k, t.Seed)
+	folds, err := sca.Folds(len(tuning.Set.Pairs), k, t.Seed)
 	if err != nil {
 		return fmt.Errorf("sca: %w", err)
 	}
-	folds = mergeDuplicates(tuning.set, folds)
-	route := routePairs(tuning.set, folds, sets, t.Seed)
-	sim, err := vectors.ParseSimilarity(t.Str("eval.similarity"))
+	folds = mergeDuplicates(tuning.Set, folds)
+	route := routePairs(tuning.Set, folds, sets, t.Seed)
+	sim, err := vectors.ParseSimilarity(t.Eval.Similarity)
 	if err != nil {
 		return err
 	}
@@ -88,20 +112,20 @@ func (tc *trialContext) runSCA(ctx context.Context, wd *wordData, sets []namedSe
 	scores := make([][]float64, len(sets))
 	covered := make([][]bool, len(sets))
 	for s := range sets {
-		scores[s] = make([]float64, len(sets[s].set.Pairs))
-		covered[s] = make([]bool, len(sets[s].set.Pairs))
+		scores[s] = make([]float64, len(sets[s].Set.Pairs))
+		covered[s] = make([]bool, len(sets[s].Set.Pairs))
 	}
 	for f := range folds {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		tc.prog.Stage(tc.trial, fmt.Sprintf("fold %d/%d", f+1, k))
+		tr.prog.Stage(tr.Trial, fmt.Sprintf("fold %d/%d", f+1, k))
 		vs, err := model(compact(trainPairs(pairs, folds, f)))
 		if err != nil {
 			return fmt.Errorf("sca fold %d: %w", f+1, err)
 		}
 		for s, ns := range sets {
-			for i, p := range ns.set.Pairs {
+			for i, p := range ns.Set.Pairs {
 				if route[s][i] != f {
 					continue
 				}
@@ -113,14 +137,14 @@ func (tc *trialContext) runSCA(ctx context.Context, wd *wordData, sets []namedSe
 			}
 		}
 	}
-	return tc.stage("eval", func() error {
+	return tr.Stage("eval", func() error {
 		for s, ns := range sets {
 			for _, rule := range eval.Rules {
-				rho, nCov, err := pooledSpearman(ns.set, scores[s], covered[s], rule)
+				rho, nCov, err := pooledSpearman(ns.Set, scores[s], covered[s], rule)
 				if err != nil && !errors.Is(err, eval.ErrUndefined) {
-					return fmt.Errorf("%s: %w", ns.key, err)
+					return fmt.Errorf("%s: %w", ns.Key, err)
 				}
-				tc.setScore(ns.key, rule, rho, len(ns.set.Pairs), nCov)
+				tr.SetScore(ns.Key, rule, rho, len(ns.Set.Pairs), nCov)
 			}
 		}
 		return nil
@@ -130,12 +154,12 @@ func (tc *trialContext) runSCA(ctx context.Context, wd *wordData, sets []namedSe
 // vocabPairs maps a set's pairs to vocabulary ids; a pair with an
 // out-of-vocabulary word cannot tune anything and gets A = B = -1 (kept so
 // indices stay those of the set).
-func vocabPairs(ps []wordsim.Pair, wd *wordData) []sca.Pair {
+func vocabPairs(ps []wordsim.Pair, wd *WordData) []sca.Pair {
 	out := make([]sca.Pair, len(ps))
 	for i, p := range ps {
-		a, okA := wd.vocab.ID(p.W1)
-		b, okB := wd.vocab.ID(p.W2)
-		if !okA || !okB || a == wd.vocab.Unk || b == wd.vocab.Unk {
+		a, okA := wd.Vocab.ID(p.W1)
+		b, okB := wd.Vocab.ID(p.W2)
+		if !okA || !okB || a == wd.Vocab.Unk || b == wd.Vocab.Unk {
 			out[i] = sca.Pair{A: -1, B: -1, Score: p.Score}
 			continue
 		}
@@ -173,7 +197,7 @@ func trainPairs(ps []sca.Pair, folds [][]int, f int) []sca.Pair {
 // routePairs assigns every pair of every set to a fold whose model did not
 // tune on it: a pair that is in the tuning set (as an unordered word pair)
 // goes to that tuning pair's fold, any other pair to sca.FoldOf.
-func routePairs(tuning *wordsim.Set, folds [][]int, sets []namedSet, seed uint64) [][]int {
+func routePairs(tuning *wordsim.Set, folds [][]int, sets []NamedSet, seed uint64) [][]int {
 	foldOf := map[[2]string]int{}
 	for f, idx := range folds {
 		for _, i := range idx {
@@ -183,8 +207,8 @@ func routePairs(tuning *wordsim.Set, folds [][]int, sets []namedSet, seed uint64
 	}
 	out := make([][]int, len(sets))
 	for s, ns := range sets {
-		out[s] = make([]int, len(ns.set.Pairs))
-		for i, p := range ns.set.Pairs {
+		out[s] = make([]int, len(ns.Set.Pairs))
+		for i, p := range ns.Set.Pairs {
 			if f, ok := foldOf[unordered(p.W1, p.W2)]; ok {
 				out[s][i] = f
 			} else {

@@ -22,7 +22,7 @@ func TestSCAFoldsNeverScoreTuningPairs(t *testing.T) {
 	tune = append(tune, wordsim.Pair{W1: "v3", W2: "w3", Score: 1}) // a repeat in the other order
 	tuning := &wordsim.Set{Name: "tune", Pairs: tune}
 	other := &wordsim.Set{Name: "other", Pairs: []wordsim.Pair{{W1: "w1", W2: "v1"}, {W1: "x", W2: "y"}, {W1: "v5", W2: "w5"}}}
-	sets := []namedSet{{key: "tune", set: tuning}, {key: "other", set: other}}
+	sets := []NamedSet{{Key: "tune", Set: tuning}, {Key: "other", Set: other}}
 	for _, seed := range []uint64{1, 2, 3} {
 		folds, err := sca.Folds(len(tune), 5, seed)
 		require.NoError(t, err)
@@ -47,10 +47,10 @@ func TestSCAFoldsNeverScoreTuningPairs(t *testing.T) {
 				trained[unordered(tune[p.A].W1, tune[p.A].W2)] = true
 			}
 			for s, ns := range sets {
-				for i, p := range ns.set.Pairs {
+				for i, p := range ns.Set.Pairs {
 					if route[s][i] == f {
 						assert.False(t, trained[unordered(p.W1, p.W2)],
-							"seed %d fold %d scores %s–%s of %s, a pair it was tuned on", seed, f, p.W1, p.W2, ns.key)
+							"seed %d fold %d scores %s–%s of %s, a pair it was tuned on", seed, f, p.W1, p.W2, ns.Key)
 					}
 				}
 			}

@@ -155,28 +155,20 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	if strings.ContainsAny(spec.Name, `/\`) || strings.HasPrefix(spec.Name, ".") {
 		return nil, fail(root.Line, "name %q must be a plain file name (no slashes, not starting with a dot)", spec.Name)
 	}
-	delete(spec.values, "name")
-	for _, s := range runKeys[1:] {
-		v, ok := spec.values[s.Key]
-		if !ok {
-			v = []any{s.Default}
+	run := map[string]any{}
+	for _, k := range RunKeys() {
+		if v, ok := spec.values[k.Key]; ok {
+			run[k.Key] = v[0]
 		}
-		delete(spec.values, s.Key)
-		switch s.Key {
-		case "description":
-			spec.Description = v[0].(string)
-		case "seed":
-			spec.Seed = uint64(v[0].(int))
-		case "output":
-			spec.Output = v[0].(string)
-		case "tolerance":
-			spec.Tolerance = v[0].(float64)
-		}
+		delete(spec.values, k.Key)
 	}
+	var rs RunSettings
+	fill(&rs, RunKeys(), run)
+	spec.Description, spec.Seed, spec.Output, spec.Tolerance = rs.Description, uint64(rs.Seed), rs.Output, rs.Tolerance
 	if spec.Output == "" {
 		spec.Output = filepath.Join("results", spec.Name)
 	}
-	for _, s := range Settings {
+	for _, s := range TrialSettings() {
 		if _, ok := spec.values[s.Key]; !ok {
 			spec.values[s.Key] = []any{s.Default}
 		}
@@ -248,12 +240,8 @@ func decodeVariants(v *yaml.Node, walk func(string, *yaml.Node) error,
 }
 
 func isRunKey(key string) bool {
-	for _, s := range runKeys {
-		if s.Key == key {
-			return true
-		}
-	}
-	return false
+	s, ok := LookupSetting(key)
+	return ok && s.Namespace() == "" && isRunSetting(s)
 }
 
 // isSection reports whether key is a prefix of some setting key.
@@ -280,13 +268,13 @@ func sectionKeys(section string) []string {
 			out = append(out, child)
 		}
 	}
-	for _, s := range runKeys {
+	for _, s := range RunKeys() {
 		add(s.Key)
 	}
 	if section == "" {
 		add("variants")
 	}
-	for _, s := range Settings {
+	for _, s := range TrialSettings() {
 		add(s.Key)
 	}
 	sort.Strings(out)
@@ -400,8 +388,8 @@ func decodeScalar(s Setting, v *yaml.Node) (any, error) {
 			return nil, fmt.Errorf("want a string, got %q", v.Value)
 		}
 		str := v.Value
-		if len(s.Enum) > 0 && !contains(s.Enum, str) {
-			return nil, fmt.Errorf("%q is not allowed (allowed: %s)", str, strings.Join(s.Enum, ", "))
+		if allowed := s.Allowed(); len(allowed) > 0 && !contains(allowed, str) {
+			return nil, fmt.Errorf("%q is not allowed (allowed: %s)", str, strings.Join(allowed, ", "))
 		}
 		x = str
 	case Int:

@@ -17,8 +17,8 @@ func TestDecodeSpecDefaults(t *testing.T) {
 	assert.Empty(t, s.Axes())
 	trials := s.Trials()
 	require.Len(t, trials, 1)
-	for _, set := range Settings {
-		assert.Equal(t, set.Default, trials[0].Settings[set.Key], set.Key)
+	for _, set := range TrialSettings() {
+		assert.Equal(t, set.Default, trials[0].Values[set.Key], set.Key)
 	}
 }
 
@@ -38,14 +38,14 @@ data:
 	trials := s.Trials()
 	require.Len(t, trials, 12)
 	// First axis varies slowest.
-	assert.Equal(t, "dense", trials[0].Str("svd.backend"))
-	assert.Equal(t, "ca", trials[0].Str("method"))
-	assert.Equal(t, []int{1, 2, 3}, []int{trials[0].Int("data.window"), trials[1].Int("data.window"), trials[2].Int("data.window")})
-	assert.Equal(t, "dssvd", trials[6].Str("svd.backend"))
-	assert.Equal(t, "svd.backend=dense method=ca data.window=1", trials[0].Label)
+	assert.Equal(t, "dense", trials[0].SVD.Backend)
+	assert.Equal(t, "ca", trials[0].Method)
+	assert.Equal(t, []int{1, 2, 3}, []int{trials[0].Data.Window, trials[1].Data.Window, trials[2].Data.Window})
+	assert.Equal(t, "dssvd", trials[6].SVD.Backend)
+	assert.Equal(t, "svd.backend=dense method=ca data.window=1", trials[0].Title)
 	ids := map[string]bool{}
 	for _, tr := range trials {
-		assert.Equal(t, 2, tr.Int("svd.rank"))
+		assert.Equal(t, 2, tr.SVD.Rank)
 		assert.False(t, ids[tr.ID], "ids unique")
 		ids[tr.ID] = true
 		assert.Equal(t, TrialSeed(7, tr.ID), tr.Seed)
@@ -104,7 +104,7 @@ func TestDecodeSpecErrors(t *testing.T) {
 func TestCSVPathRelativeToSpec(t *testing.T) {
 	s, err := DecodeSpec([]byte("name: x\ndata: {source: csv, csv: tables/a.csv}\n"), "experiments/x.yaml")
 	require.NoError(t, err)
-	assert.Equal(t, "experiments/tables/a.csv", s.Trials()[0].Str("data.csv"))
+	assert.Equal(t, "experiments/tables/a.csv", s.Trials()[0].Data.CSV)
 }
 
 func FuzzDecodeSpec(f *testing.F) {
@@ -152,7 +152,7 @@ variants:
 	trials := s.Trials()
 	var got []string
 	for _, tr := range trials {
-		got = append(got, fmt.Sprintf("%s %s w=%d d=%d", tr.Str("label"), tr.Str("data.table"), tr.Int("data.window"), tr.Int("svd.rank")))
+		got = append(got, fmt.Sprintf("%s %s w=%d d=%d", tr.Label, tr.Data.Table, tr.Data.Window, tr.SVD.Rank))
 	}
 	// Variants in file order, shared axes inside; a variant's own value
 	// replaces a shared axis; identical trials run once.
@@ -164,7 +164,7 @@ variants:
 	for i, tr := range trials {
 		assert.Equal(t, i, tr.Index)
 	}
-	assert.Equal(t, "tail-cut svd.rank=300", trials[0].Label)
+	assert.Equal(t, "tail-cut svd.rank=300", trials[0].Title)
 }
 
 func TestDecodeSpecVariantErrors(t *testing.T) {
@@ -194,11 +194,11 @@ variants:
 `), "exp/x.yaml")
 	require.NoError(t, err)
 	tr := s.Trials()
-	assert.Equal(t, "exp/text/my.txt.gz", tr[0].Str("data.corpus"))
-	assert.Equal(t, []string{"men", "exp/pairs/mine.tsv"}, tr[0].List("eval.sets"))
-	assert.Equal(t, "exp/pairs/tune.txt", tr[0].Str("sca.set"))
-	assert.Equal(t, "mturk", tr[1].Str("sca.set"))
-	assert.Equal(t, "text8", tr[1].Str("data.corpus"))
+	assert.Equal(t, "exp/text/my.txt.gz", tr[0].Data.Corpus)
+	assert.Equal(t, []string{"men", "exp/pairs/mine.tsv"}, tr[0].Eval.Sets)
+	assert.Equal(t, "exp/pairs/tune.txt", tr[0].SCA.Set)
+	assert.Equal(t, "mturk", tr[1].SCA.Set)
+	assert.Equal(t, "text8", tr[1].Data.Corpus)
 	// The default list is never modified.
 	d, _ := lookupSetting("eval.sets")
 	assert.Equal(t, []string{"sim", "rel", "men", "mturk", "rare", "s999"}, d.Default)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -13,65 +15,82 @@ import (
 	"kcalab/methods/svd"
 )
 
-// trialContext carries one trial through its stages.
-type trialContext struct {
+// TrialRun carries one trial through its stages: a method's Run reads its
+// input from it and writes its results into Record.
+type TrialRun struct {
+	Trial  Trial
+	Spec   *Spec
+	Record *Record
+	// Table is the labelled table of a table source (nil for a corpus).
+	Table *datasets.Table
+
 	runner *Runner
-	spec   *Spec
-	trial  Trial
-	rec    *Record
 	prog   *Progress
+	words  *WordData  // the corpus section, once loaded
+	sets   []NamedSet // the evaluation sets, loaded with the corpus
 }
 
-// stage times fn under the given stage name.
-func (tc *trialContext) stage(name string, fn func() error) error {
-	tc.prog.Stage(tc.trial, name)
+// Stage times fn under the given stage name (Record.Timings) and shows it
+// in the progress output.
+func (tr *TrialRun) Stage(name string, fn func() error) error {
+	tr.prog.Stage(tr.Trial, name)
 	start := time.Now()
 	err := fn()
-	tc.rec.Timings[name] += time.Since(start).Seconds()
+	tr.Record.Timings[name] += time.Since(start).Seconds()
 	return err
 }
 
-func (tc *trialContext) run(ctx context.Context) error {
-	t := tc.trial
-	switch src := t.Str("data.source"); src {
-	case "fisher", "csv":
-		var tab *datasets.Table
-		if err := tc.stage("table", func() (err error) {
-			tab, err = loadTable(t)
+// SetMetric records one metric of the trial.
+func (tr *TrialRun) SetMetric(key string, v float64) { tr.Record.Metrics[key] = v }
+
+// Log is where a method writes progress and warnings.
+func (tr *TrialRun) Log() io.Writer { return tr.runner.log() }
+
+// run dispatches the trial to its method with the input its data source
+// gives.
+func (tr *TrialRun) run(ctx context.Context) error {
+	t := tr.Trial
+	m, ok := LookupMethod(t.Method)
+	if !ok {
+		return fmt.Errorf("method %q is not registered (allowed: %s)", t.Method, strings.Join(MethodNames(), ", "))
+	}
+	src, ok := dataSources[t.Data.Source]
+	if !ok {
+		return fmt.Errorf("data.source %q: not supported", t.Data.Source)
+	}
+	info := m.Info()
+	if info.Inputs&src.input == 0 {
+		if src.input == TableInput {
+			return fmt.Errorf("method %q needs a corpus (data.source: corpus or synthetic); a table takes %s",
+				t.Method, strings.Join(methodsTaking(TableInput), ", "))
+		}
+		return fmt.Errorf("method %q takes a table (data.source: fisher or csv), not a corpus", t.Method)
+	}
+	switch src.input {
+	case TableInput:
+		if err := tr.Stage("table", func() (err error) {
+			tr.Table, err = loadTable(t)
 			return err
 		}); err != nil {
 			return err
 		}
-		switch m := t.Str("method"); m {
-		case "ca", "lca", "gini":
-			return tc.runCA(ctx, tab, "dense")
-		default:
-			return fmt.Errorf("method %q needs a corpus (data.source: corpus or synthetic); a table takes ca, lca or gini", m)
+	case CorpusInput:
+		wd, err := tr.Words(ctx)
+		if err != nil {
+			return err
 		}
-	case "corpus", "synthetic":
-		return tc.runWords(ctx)
-	default:
-		return fmt.Errorf("data.source %q: not supported by method %q", src, t.Str("method"))
-	}
-}
-
-func loadTable(t Trial) (*datasets.Table, error) {
-	switch t.Str("data.source") {
-	case "fisher":
-		return datasets.Fisher(), nil
-	case "csv":
-		path := t.Str("data.csv")
-		if path == "" {
-			return nil, errors.New(`data.source is "csv" but data.csv (the file) is not set`)
+		// Sets are loaded before the method runs, so a bad set name fails
+		// before hours of training.
+		if tr.sets, err = tr.evalSets(wd); err != nil {
+			return err
 		}
-		return datasets.ReadCSVFile(path)
 	}
-	return nil, fmt.Errorf("data.source %q is not a table", t.Str("data.source"))
+	return m.Run(ctx, tr)
 }
 
 // svdOptions resolves the svd.* settings for a rows×cols problem.
 func svdOptions(t Trial, rows, cols, maxRank int, autoBackend string) (svd.Backend, svd.Options, error) {
-	name := t.Str("svd.backend")
+	name := t.SVD.Backend
 	if name == "auto" {
 		name = autoBackend
 	}
@@ -79,7 +98,7 @@ func svdOptions(t Trial, rows, cols, maxRank int, autoBackend string) (svd.Backe
 	if err != nil {
 		return nil, svd.Options{}, fmt.Errorf("svd.backend: %w", err)
 	}
-	k := t.Int("svd.rank")
+	k := t.SVD.Rank
 	if k == 0 {
 		k = min(maxRank, 300)
 	}
@@ -91,32 +110,36 @@ func svdOptions(t Trial, rows, cols, maxRank int, autoBackend string) (svd.Backe
 	}
 	opt := svd.Options{
 		Rank:       k,
-		Oversample: t.Int("svd.oversample"),
-		PowerIters: t.Int("svd.power_iters"),
-		Normalizer: t.Str("svd.normalizer"),
+		Oversample: t.SVD.Oversample,
+		PowerIters: t.SVD.PowerIters,
+		Normalizer: t.SVD.Normalizer,
 		Seed:       t.Seed,
 	}
-	if mb := t.Float("budget.memory_mb"); mb > 0 {
+	if mb := t.Budget.MemoryMB; mb > 0 {
 		opt.MaxDenseBytes = int64(mb * (1 << 20))
 	}
 	return b, opt, nil
 }
 
-// runCA analyses a labelled table and stores the full CA result in the record.
-func (tc *trialContext) runCA(ctx context.Context, tab *datasets.Table, autoBackend string) error {
-	t := tc.trial
+// AnalyzeTable runs CA with a kernel on the trial's labelled table and
+// stores the full result in the record.
+func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
+	t, tab := tr.Trial, tr.Table
+	if tab == nil {
+		return errors.New("no table: the data source is not a table")
+	}
 	if err := tab.Validate(); err != nil {
 		return err
 	}
 	r, c := tab.N.Dims()
-	b, opt, err := svdOptions(t, r, c, min(r, c)-1, autoBackend)
+	b, opt, err := svdOptions(t, r, c, min(r, c)-1, "dense")
 	if err != nil {
 		return err
 	}
-	tc.rec.Backend = b.Name() // what "auto" resolved to
+	tr.Record.Backend = b.Name() // what "auto" resolved to
 	var res *ca.Result
-	if err := tc.stage("svd", func() (err error) {
-		res, err = ca.Analyze(ctx, tab.N, ca.Kernel(t.Str("method")), b, opt)
+	if err := tr.Stage("svd", func() (err error) {
+		res, err = ca.Analyze(ctx, tab.N, kernel, b, opt)
 		return err
 	}); err != nil {
 		if errors.Is(err, svd.ErrOverBudget) {
@@ -124,7 +147,7 @@ func (tc *trialContext) runCA(ctx context.Context, tab *datasets.Table, autoBack
 		}
 		return err
 	}
-	tc.rec.CA = &CAResult{
+	tr.Record.CA = &CAResult{
 		SingularValues: res.SingularValues,
 		Inertias:       res.Inertias,
 		InertiaShare:   res.InertiaShare,
@@ -136,9 +159,9 @@ func (tc *trialContext) runCA(ctx context.Context, tab *datasets.Table, autoBack
 		RowStandard:    rows(res.RowStandard),
 		ColStandard:    rows(res.ColStandard),
 	}
-	tc.rec.Metrics["total_inertia"] = res.TotalInertia
+	tr.SetMetric(MetricTotalInertia, res.TotalInertia)
 	for i, s := range res.InertiaShare {
-		tc.rec.Metrics[fmt.Sprintf("inertia_share.%d", i+1)] = s
+		tr.SetMetric(InertiaShareKey(i+1), s)
 	}
 	return nil
 }

@@ -11,15 +11,32 @@ import (
 
 // Measurement metrics of trials run in a child process.
 const (
-	metricWall  = "wall_s"
-	metricRSS   = "max_rss_mb"
-	metricVocab = "vocab"
+	metricWall  = harness.MetricWall
+	metricRSS   = harness.MetricRSS
+	metricVocab = harness.MetricVocab
 )
 
-// sizeKeys set the size of a scaling trial; they are the x axis, not a
-// series.
-var sizeKeys = map[string]bool{"data.fraction": true, "data.max_vocab": true, "data.min_count": true,
-	"synthetic.tokens": true, "synthetic.words": true, "synthetic.clusters": true}
+// isSizeKey reports whether a setting sets the size of a scaling trial: it
+// is the x axis, not a series.
+func isSizeKey(k string) bool {
+	s, ok := harness.LookupSetting(k)
+	return ok && s.Size
+}
+
+// scalingKeys are the setting that names the scaling figures' series (the
+// SVD backend) and the one that is the x axis when the vocabulary size is
+// unknown (the corpus fraction), from the settings' metadata.
+func scalingKeys() (series, axis string) {
+	for _, s := range harness.TrialSettings() {
+		if s.Series && series == "" {
+			series = s.Key
+		}
+		if s.SizeAxis && axis == "" {
+			axis = s.Key
+		}
+	}
+	return series, axis
+}
 
 func isMeasured(rec harness.Record) bool {
 	_, w := rec.Metrics[metricWall]
@@ -32,10 +49,10 @@ func isMeasured(rec harness.Record) bool {
 // trials that did not finish, and compares the backends' ratios with the
 // paper's claim. It returns nil unless measured trials span several sizes.
 func scalingSection(recs []harness.Record) *Section {
+	seriesKey, axisKey := scalingKeys()
 	var set []harness.Record
 	for _, rec := range recs {
-		measureProcess, _ := rec.Settings["measure.process"].(bool)
-		if isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && measureProcess) {
+		if isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && harness.MeasuredInChild(rec)) {
 			set = append(set, rec)
 		}
 	}
@@ -57,28 +74,32 @@ func scalingSection(recs []harness.Record) *Section {
 			allV = false
 			continue
 		}
-		if f, ok := rec.Settings["data.fraction"]; ok {
+		if f, ok := rec.Settings[axisKey]; ok {
 			vocabOf[formatValue(f)] = v
 		}
 	}
 	sizes := make([]float64, len(set))
 	xName := "Vocabulary size V"
+	axisName := axisKey
+	if s, ok := harness.LookupSetting(axisKey); ok && s.SweepAxis != "" {
+		axisName = s.SweepAxis
+	}
 	for i, rec := range set {
 		sizes[i] = math.NaN()
 		if allV {
 			if v, ok := rec.Metrics[metricVocab]; ok {
 				sizes[i] = v
-			} else if f, ok := rec.Settings["data.fraction"]; ok {
+			} else if f, ok := rec.Settings[axisKey]; ok {
 				if v, ok := vocabOf[formatValue(f)]; ok {
 					sizes[i] = v
 				}
 			}
-		} else if f, ok := number(rec.Settings["data.fraction"]); ok {
+		} else if f, ok := number(rec.Settings[axisKey]); ok {
 			sizes[i] = f
 		}
 	}
 	if !allV {
-		xName = "Corpus fraction (data.fraction)"
+		xName = axisName
 	}
 	distinct := map[float64]bool{}
 	for _, x := range sizes {
@@ -105,16 +126,16 @@ func scalingSection(recs []harness.Record) *Section {
 	hasBackend := false
 	for _, k := range varying {
 		switch {
-		case k == "svd.backend":
+		case k == seriesKey:
 			hasBackend = true
-		case !sizeKeys[k] && !labelKeys[k]:
+		case !isSizeKey(k) && !labelKeys[k]:
 			rest = append(rest, k)
 		}
 	}
 	sortLabelKeys(rest)
 	seriesKeys := rest
 	if hasBackend {
-		seriesKeys = append([]string{"svd.backend"}, rest...)
+		seriesKeys = append([]string{seriesKey}, rest...)
 	}
 	names := make([]string, len(set))
 	var order []string
@@ -122,7 +143,7 @@ func scalingSection(recs []harness.Record) *Section {
 	for i, rec := range set {
 		names[i] = labelOf(rec, seriesKeys)
 		if names[i] == "" {
-			names[i] = formatValue(rec.Settings["svd.backend"])
+			names[i] = formatValue(rec.Settings[seriesKey])
 		}
 		if !seen[names[i]] {
 			seen[names[i]] = true
@@ -231,6 +252,7 @@ func speedup(v float64) string {
 // largest size where both finished, next to the paper's claim; nil when no
 // trial used DSSVD.
 func ratioTable(set []harness.Record, sizes []float64, rest []string, sizeText func(float64) string) *Table {
+	seriesKey, _ := scalingKeys()
 	type key struct{ rest, backend string }
 	type point struct{ wall, rss float64 }
 	at := map[key]map[float64]point{}
@@ -238,7 +260,7 @@ func ratioTable(set []harness.Record, sizes []float64, rest []string, sizeText f
 	seen := map[string]bool{}
 	dssvd := false
 	for i, rec := range set {
-		b := formatValue(rec.Settings["svd.backend"])
+		b := formatValue(rec.Settings[seriesKey])
 		g := labelOf(rec, rest)
 		if !seen[g] {
 			seen[g] = true

@@ -9,31 +9,22 @@ import (
 
 	"kcalab/datasets/wordsim"
 	"kcalab/harness"
-)
-
-// Metric-name prefixes the harness writes for word trials; the set's short
-// name follows ("spearman.zero.men").
-const (
-	prefixZero     = "spearman.zero."
-	prefixSkip     = "spearman.skip."
-	prefixCoverage = "coverage."
-	prefixPairs    = "pairs."
+	"kcalab/methods/eval"
 )
 
 // isScoreMetric reports whether a metric belongs in the score tables rather
 // than the trials table.
 func isScoreMetric(k string) bool {
-	for _, p := range []string{"spearman.", prefixCoverage, prefixPairs} {
-		if strings.HasPrefix(k, p) {
-			return true
-		}
+	switch harness.ParseMetric(k).Kind {
+	case harness.ScoreMetric, harness.CoverageMetric, harness.PairsMetric:
+		return true
 	}
 	return false
 }
 
 func hasScores(rec harness.Record) bool {
 	for k := range rec.Metrics {
-		if strings.HasPrefix(k, prefixZero) || strings.HasPrefix(k, prefixSkip) {
+		if harness.ParseMetric(k).Kind == harness.ScoreMetric {
 			return true
 		}
 	}
@@ -46,10 +37,8 @@ func wordSets(recs []harness.Record) []string {
 	seen := map[string]bool{}
 	for _, rec := range recs {
 		for k := range rec.Metrics {
-			for _, p := range []string{prefixZero, prefixSkip} {
-				if s, ok := strings.CutPrefix(k, p); ok && s != "" {
-					seen[s] = true
-				}
+			if m := harness.ParseMetric(k); m.Kind == harness.ScoreMetric {
+				seen[m.Set] = true
 			}
 		}
 	}
@@ -65,68 +54,17 @@ func wordSets(recs []harness.Record) []string {
 
 // setDisplay is a set's column header: the paper's name for the registered
 // sets ("M.Turk"), the short name otherwise.
-func setDisplay(name string) string {
-	if in, err := wordsim.Lookup(name); err == nil && in.Short == name {
-		return in.Display
-	}
-	return name
-}
+func setDisplay(name string) string { return harness.SetLabel(name) }
 
-var methodNames = map[string]string{
-	"ca": "CA", "lca": "LCA", "gini": "Gini", "kca": "KCA", "sppmi": "SPPMI", "glove-log": "GloVe-log",
-	"sca": "SCA", "sgns": "SGNS", "cbow": "CBOW", "glove": "GloVe", "fasttext": "fastText",
-}
-
-func methodDisplay(m string) string {
-	if d, ok := methodNames[m]; ok {
-		return d
-	}
-	return m
-}
-
-// labelOrder fixes the order of settings in derived labels; others follow
-// alphabetically.
-var labelOrder = map[string]int{
-	"method": 0, "kca.kernel": 1, "data.table": 2, "data.window": 3, "train.window": 4, "svd.rank": 5,
-	"train.dim": 6, "data.fraction": 7, "sca.set": 8, "sca.mode": 9, "svd.backend": 10, "eval.similarity": 11,
-}
-
-func sortLabelKeys(keys []string) {
-	sort.SliceStable(keys, func(i, j int) bool {
-		oi, iok := labelOrder[keys[i]]
-		oj, jok := labelOrder[keys[j]]
-		switch {
-		case iok && jok:
-			return oi < oj
-		case iok != jok:
-			return iok
-		}
-		return keys[i] < keys[j]
-	})
-}
+// sortLabelKeys fixes the order of settings in derived labels (the
+// settings' order tags); others follow alphabetically.
+func sortLabelKeys(keys []string) { harness.LabelOrder(keys) }
 
 // labelKeys are never part of a derived label: they are the label.
-var labelKeys = map[string]bool{"name": true, "label": true}
+var labelKeys = map[string]bool{"name": true, harness.KeyLabel: true}
 
 // shortSetting prints one setting for a label ("W=24", "d=1000", "cut").
-func shortSetting(k string, v any) string {
-	s := formatValue(v)
-	switch k {
-	case "method":
-		return methodDisplay(s)
-	case "data.table", "svd.backend", "kca.kernel", "sca.mode", "eval.similarity":
-		return s
-	case "data.window", "train.window":
-		return "W=" + s
-	case "svd.rank", "train.dim":
-		return "d=" + s
-	case "data.fraction":
-		return "f=" + s
-	case "sca.set":
-		return setDisplay(s)
-	}
-	return k + "=" + s
-}
+func shortSetting(k string, v any) string { return harness.ShortLabel(k, formatValue(v)) }
 
 // labelOf joins the short forms of keys present in rec ("ca · cut · W=5").
 func labelOf(rec harness.Record, keys []string) string {
@@ -141,7 +79,7 @@ func labelOf(rec harness.Record, keys []string) string {
 
 // givenName is the trial's own label: its "name" setting, else "label".
 func givenName(rec harness.Record) string {
-	for _, k := range []string{"name", "label"} {
+	for _, k := range []string{"name", harness.KeyLabel} {
 		if s, ok := rec.Settings[k].(string); ok && strings.TrimSpace(s) != "" {
 			return s
 		}
@@ -190,7 +128,7 @@ func groupKeys(recs []harness.Record) []string {
 		if g := givenName(rec); g != "" && names[g] > 1 {
 			keys[i] = "name:" + g
 		} else {
-			keys[i] = "method:" + formatValue(rec.Settings["method"])
+			keys[i] = "method:" + formatValue(rec.Settings[harness.KeyMethod])
 		}
 	}
 	return keys
@@ -199,7 +137,7 @@ func groupKeys(recs []harness.Record) []string {
 // groupDisplay names a group for text: its given name or its method.
 func groupDisplay(key string) string {
 	if m, ok := strings.CutPrefix(key, "method:"); ok {
-		return methodDisplay(m)
+		return harness.MethodLabel(m)
 	}
 	return strings.TrimPrefix(key, "name:")
 }
@@ -217,7 +155,7 @@ func groupVarying(recs []harness.Record, keys []string, skip map[string]bool) ma
 		_, varying := settingsSplit(group)
 		var ks []string
 		for _, k := range varying {
-			if !labelKeys[k] && k != "method" && !skip[k] {
+			if !labelKeys[k] && k != harness.KeyMethod && !skip[k] {
 				ks = append(ks, k)
 			}
 		}
@@ -235,8 +173,8 @@ func groupLabel(rec harness.Record, key string, varying []string, forRow bool) s
 	var parts []string
 	if g := givenName(rec); g != "" && (forRow || strings.HasPrefix(key, "name:")) {
 		parts = append(parts, g)
-	} else if _, ok := rec.Settings["method"]; ok {
-		parts = append(parts, shortSetting("method", rec.Settings["method"]))
+	} else if _, ok := rec.Settings[harness.KeyMethod]; ok {
+		parts = append(parts, shortSetting(harness.KeyMethod, rec.Settings[harness.KeyMethod]))
 	}
 	if l := labelOf(rec, varying); l != "" {
 		parts = append(parts, l)
@@ -293,9 +231,9 @@ func scoreSection(recs []harness.Record) *Section {
 		shown := map[string]bool{}
 		pairs := math.NaN()
 		for _, rec := range scored {
-			if c, ok := rec.Metrics[prefixCoverage+s]; ok {
-				shown[coverageText(c, metric(rec, prefixPairs+s), true)] = true
-				if p := metric(rec, prefixPairs+s); finite(p) {
+			if c, ok := rec.Metrics[harness.CoverageKey(s)]; ok {
+				shown[coverageText(c, metric(rec, harness.PairsKey(s)), true)] = true
+				if p := metric(rec, harness.PairsKey(s)); finite(p) {
 					pairs = p
 				}
 			}
@@ -314,18 +252,15 @@ func scoreSection(recs []harness.Record) *Section {
 		}
 	}
 	inSample := false
-	rows := func(prefix string) []ScoreRow {
+	rows := func(rule eval.Rule) []ScoreRow {
 		out := make([]ScoreRow, len(scored))
 		for i, rec := range scored {
 			r := ScoreRow{Name: labels[i], Scores: make([]float64, len(sets)), Notes: make([]string, len(sets))}
-			trained := ""
-			if formatValue(rec.Settings["method"]) == "sca" && formatValue(rec.Settings["sca.mode"]) == "in-sample" {
-				trained = formatValue(rec.Settings["sca.set"])
-			}
+			trained := harness.InSampleSet(rec)
 			for j, s := range sets {
-				r.Scores[j] = metric(rec, prefix+s)
+				r.Scores[j] = metric(rec, harness.ScoreKey(rule, s))
 				var note []string
-				if c, ok := rec.Metrics[prefixCoverage+s]; ok && perCell[j] {
+				if c, ok := rec.Metrics[harness.CoverageKey(s)]; ok && perCell[j] {
 					note = append(note, coverageText(c, 0, false))
 				}
 				if s == trained {
@@ -346,10 +281,10 @@ func scoreSection(recs []harness.Record) *Section {
 		}
 	}
 	const refTitle = "Published (paper's table: full text8, zero rule) — not ranked"
-	zero := ScoreTable{ID: "scores-zero", RowHeader: "Trial", Columns: cols, Rows: rows(prefixZero),
+	zero := ScoreTable{ID: "scores-zero", RowHeader: "Trial", Columns: cols, Rows: rows(eval.Zero),
 		Caption: "Spearman ρ, zero rule: a pair with an out-of-vocabulary word scores 0 and stays in",
 		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
-	skip := ScoreTable{ID: "scores-skip", RowHeader: "Trial", Columns: cols, Rows: rows(prefixSkip),
+	skip := ScoreTable{ID: "scores-skip", RowHeader: "Trial", Columns: cols, Rows: rows(eval.Skip),
 		Caption: "Spearman ρ, skip rule (gensim's): pairs with an out-of-vocabulary word are dropped",
 		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
 
@@ -359,8 +294,8 @@ func scoreSection(recs []harness.Record) *Section {
 		len(scored), len(sets))
 	common, _ := settingsSplit(scored)
 	for _, kv := range common {
-		if kv[0] == "eval.similarity" {
-			intro += " Similarity: " + kv[1] + "."
+		if set, ok := harness.LookupSetting(kv[0]); ok && set.Intro != "" {
+			intro += " " + set.Intro + ": " + kv[1] + "."
 		}
 	}
 	s.Blocks = append(s.Blocks, Paragraph(intro), zero, skip)
@@ -386,13 +321,6 @@ func isPaperSet(s string) bool {
 		}
 	}
 	return false
-}
-
-// sweepKeys are the numeric settings a sweep chart may have on its x axis.
-var sweepKeys = []struct{ key, axis, short string }{
-	{"data.window", "Window W", "window"},
-	{"svd.rank", "Dimension d (svd.rank)", "rank"},
-	{"data.fraction", "Corpus fraction (data.fraction)", "fraction"},
 }
 
 // number returns a setting as a float64 when it is a number.
@@ -425,8 +353,8 @@ func sweepSection(recs []harness.Record) *Section {
 		return nil
 	}
 	s := &Section{ID: "sweeps", Title: "Sweeps"}
-	for _, sk := range sweepKeys {
-		if sub := sweepOf(scored, sk.key, sk.axis, sk.short); sub != nil {
+	for _, sk := range harness.SweepSettings() {
+		if sub := sweepOf(scored, sk); sub != nil {
 			s.Subsections = append(s.Subsections, *sub)
 		}
 	}
@@ -436,7 +364,8 @@ func sweepSection(recs []harness.Record) *Section {
 	return s
 }
 
-func sweepOf(scored []harness.Record, key, axis, short string) *Section {
+func sweepOf(scored []harness.Record, sk harness.Setting) *Section {
+	key, axis, short := sk.Key, sk.SweepAxis, sk.SweepID
 	var recs []harness.Record
 	var xs []float64
 	for _, rec := range scored {
@@ -503,7 +432,7 @@ func sweepOf(scored []harness.Record, key, axis, short string) *Section {
 	}
 	// Windows read best on a linear axis; ranks and fractions spanning a
 	// decade or more on a log one.
-	logX := key != "data.window" && lo > 0 && hi/lo >= 10
+	logX := sk.SweepLog && lo > 0 && hi/lo >= 10
 
 	sets := wordSets(recs)
 	var row Row
@@ -514,7 +443,7 @@ func sweepOf(scored []harness.Record, key, axis, short string) *Section {
 		for _, sr := range order {
 			sum, n := map[float64]float64{}, map[float64]int{}
 			for _, i := range sr.recs {
-				if v, ok := recs[i].Metrics[prefixZero+set]; ok {
+				if v, ok := recs[i].Metrics[harness.ScoreKey(eval.Zero, set)]; ok {
 					sum[xs[i]] += v
 					n[xs[i]]++
 				}

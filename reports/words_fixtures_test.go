@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"kcalab/harness"
+	"kcalab/methods/eval"
 )
 
 // The fixtures below are records as the harness writes them for word
@@ -40,10 +41,10 @@ func with(base map[string]any, kv ...any) map[string]any {
 func wordMetrics(zero [6]float64, coverage [6]float64) map[string]float64 {
 	m := map[string]float64{}
 	for j, s := range fixtureSets {
-		m[prefixZero+s.name] = zero[j]
-		m[prefixSkip+s.name] = math.Round((zero[j]+0.4*(1-coverage[j])*(1-zero[j]))*1e4) / 1e4
-		m[prefixCoverage+s.name] = coverage[j]
-		m[prefixPairs+s.name] = s.pairs
+		m[harness.ScoreKey(eval.Zero, s.name)] = zero[j]
+		m[harness.ScoreKey(eval.Skip, s.name)] = math.Round((zero[j]+0.4*(1-coverage[j])*(1-zero[j]))*1e4) / 1e4
+		m[harness.CoverageKey(s.name)] = coverage[j]
+		m[harness.PairsKey(s.name)] = s.pairs
 	}
 	return m
 }
@@ -110,10 +111,10 @@ func sweepRecords() []harness.Record {
 				default: // unstable
 					rho = base + 0.03*math.Sin(w/3+float64(j))
 				}
-				m[prefixZero+s.name] = math.Round(rho*1e4) / 1e4
-				m[prefixSkip+s.name] = math.Round((rho+0.01)*1e4) / 1e4
-				m[prefixCoverage+s.name] = fullCoverage[j]
-				m[prefixPairs+s.name] = s.pairs
+				m[harness.ScoreKey(eval.Zero, s.name)] = math.Round(rho*1e4) / 1e4
+				m[harness.ScoreKey(eval.Skip, s.name)] = math.Round((rho+0.01)*1e4) / 1e4
+				m[harness.CoverageKey(s.name)] = fullCoverage[j]
+				m[harness.PairsKey(s.name)] = s.pairs
 			}
 			recs = append(recs, harness.Record{
 				ID: "table=" + table + ",window=" + formatValue(w), Spec: "window-sweep", Seed: uint64(200 + 5*ti + wi),

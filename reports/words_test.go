@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kcalab/harness"
+	"kcalab/methods/eval"
 )
 
 // tableRows parses the rows of one rendered score table (by id) into row
@@ -60,7 +61,7 @@ func TestScoreMarks(t *testing.T) {
 		// The best and second-best distinct values at 3 decimals.
 		var shown []string
 		for _, rec := range recs {
-			shown = append(shown, strconv.FormatFloat(rec.Metrics[prefixZero+s.name], 'f', 3, 64))
+			shown = append(shown, strconv.FormatFloat(rec.Metrics[harness.ScoreKey(eval.Zero, s.name)], 'f', 3, 64))
 		}
 		distinct := slices.Clone(shown)
 		slices.Sort(distinct)

@@ -1,0 +1,92 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"kcalab/datasets"
+)
+
+// dataSource is one value of data.source: the input it gives a method and
+// the settings it reads.
+type dataSource struct {
+	input Input
+	reads []string // namespaces or keys
+}
+
+// dataSources are the values of data.source. The word-table keys
+// (data.window, data.table, …) belong to the methods that build word
+// tables, not to the source.
+var dataSources = map[string]dataSource{
+	"fisher":    {input: TableInput},
+	"csv":       {input: TableInput, reads: []string{"data.csv"}},
+	"corpus":    {input: CorpusInput, reads: append([]string{"data.corpus", "data.fraction", "data.lowercase"}, vocabKeys...)},
+	"synthetic": {input: CorpusInput, reads: append([]string{"synthetic"}, vocabKeys...)},
+}
+
+// vocabKeys are read by every corpus source.
+var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov"}
+
+// wordTableKeys are read by the methods that decompose a CA word table.
+var wordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice"}
+
+// generalKeys matter to every trial.
+var generalKeys = []string{"label", "method", "data.source", "measure", "budget"}
+
+// loadTable loads the labelled table of a table source.
+func loadTable(t Trial) (*datasets.Table, error) {
+	switch t.Data.Source {
+	case "fisher":
+		return datasets.Fisher(), nil
+	case "csv":
+		if t.Data.CSV == "" {
+			return nil, errors.New(`data.source is "csv" but data.csv (the file) is not set`)
+		}
+		return datasets.ReadCSVFile(t.Data.CSV)
+	}
+	return nil, fmt.Errorf("data.source %q is not a table", t.Data.Source)
+}
+
+// readKeys returns the keys or namespaces a trial's method and data source
+// read; nil when the method is unknown (an old record: everything matters).
+// An unknown source (a hand-written record without one) reads what the
+// method reads from any input, and every data setting.
+func readKeys(method, source string) []string {
+	m, ok := LookupMethod(method)
+	if !ok {
+		return nil
+	}
+	info := m.Info()
+	out := append([]string(nil), generalKeys...)
+	src, ok := dataSources[source]
+	switch {
+	case !ok:
+		out = append(out, "data", "synthetic")
+		out = append(out, info.TableReads...)
+		return append(out, info.CorpusReads...)
+	case src.input == TableInput:
+		out = append(out, src.reads...)
+		return append(out, info.TableReads...)
+	}
+	out = append(out, src.reads...)
+	return append(out, info.CorpusReads...)
+}
+
+// readsKey reports whether key is one of reads or in one of its namespaces.
+func readsKey(reads []string, key string) bool {
+	for _, r := range reads {
+		if key == r || strings.HasPrefix(key, r+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// relevant returns the settings of values that the trial's method and data
+// source read (all of them for an unknown method).
+func relevant(values map[string]any) map[string]any {
+	method, _ := values["method"].(string)
+	source, _ := values["data.source"].(string)
+	return keep(values, readKeys(method, source))
+}

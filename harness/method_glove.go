@@ -1,0 +1,39 @@
+package harness
+
+import (
+	"context"
+
+	"kcalab/methods/baselines"
+	"kcalab/methods/vectors"
+)
+
+// glove is GloVe trained by AdaGrad on its symmetric 1/distance table.
+type glove struct{}
+
+func init() { RegisterMethod(glove{}) }
+
+func (glove) Info() MethodInfo {
+	return MethodInfo{Name: "glove", Label: "GloVe", Rank: 42, Inputs: CorpusInput,
+		Doc:         "GloVe, the log-bilinear baseline (train.*)",
+		CorpusReads: append([]string{"train.x_max"}, baselineReads...)}
+}
+
+func (glove) Run(ctx context.Context, tr *TrialRun) error {
+	t := tr.Trial
+	return trainAndScore(ctx, tr, func(wd *WordData) (*vectors.Set, error) {
+		baselineCorpus(tr, wd) // records the corpus size like the other baselines
+		cfg := baselines.DefaultGloVe()
+		cfg.Dim, cfg.Seed, cfg.Progress = baselineDim(t), t.Seed, tr.Log()
+		cfg.Epochs = orInt(t.Train.Epochs, cfg.Epochs)
+		cfg.XMax = t.Train.XMax
+		if lr := t.Train.LR; lr > 0 {
+			cfg.Eta = lr
+		}
+		x, err := wd.Tables.Table(ctx, gloveSpec(orInt(t.Train.Window, 15)))
+		if err != nil {
+			return nil, err
+		}
+		tr.SetMetric(MetricNNZ, float64(x.NNZ()))
+		return baselines.TrainGloVe(ctx, x, wd.Vocab.Words, int(wd.Vocab.Unk), cfg)
+	})
+}

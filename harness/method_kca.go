@@ -1,0 +1,64 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+
+	"kcalab/datasets/sparse"
+	"kcalab/methods/ca"
+	"kcalab/methods/kca"
+)
+
+// kcaMethod is kernel CA of a word table with the kernel kca.kernel: the
+// rows of the paper's kernel table.
+type kcaMethod struct{}
+
+func init() { RegisterMethod(kcaMethod{}) }
+
+func (kcaMethod) Info() MethodInfo {
+	return MethodInfo{Name: "kca", Label: "KCA", Rank: 20, Inputs: CorpusInput,
+		Doc:         "kernel CA with kca.kernel",
+		CorpusReads: append([]string{"kca"}, caWordReads...)}
+}
+
+func (kcaMethod) Run(ctx context.Context, tr *TrialRun) error {
+	kernel, transform, err := kcaKernel(tr.Trial)
+	if err != nil {
+		return err
+	}
+	wd, err := tr.Words(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := tr.WordTable(ctx, wd)
+	if err != nil {
+		return err
+	}
+	vs, err := tr.CAVectors(ctx, wd, n, kernel, transform)
+	if err != nil {
+		return err
+	}
+	return tr.Score(vs)
+}
+
+// kcaKernel resolves kca.kernel to a CA kernel and an optional transform of
+// the table (the ⊖ of the paper's kernel table).
+func kcaKernel(t Trial) (ca.Kernel, func(*sparse.CSR) (*sparse.CSR, error), error) {
+	switch k := t.KCA.Kernel; k {
+	case "tailcut":
+		if tab := t.Data.Table; tab != "cut" {
+			return "", nil, fmt.Errorf("kca.kernel tailcut is CA of the tail-cut table: set data.table: cut (it is %q)", tab)
+		}
+		return ca.KernelCA, nil, nil
+	case "lca":
+		return ca.KernelCA, nil, nil
+	case "gini":
+		return ca.KernelGini, nil, nil
+	case "sppmi":
+		shift := t.KCA.Shift
+		return ca.KernelPlain, func(n *sparse.CSR) (*sparse.CSR, error) { return kca.SPPMI(n, shift) }, nil
+	case "glove-log":
+		return ca.KernelPlain, func(n *sparse.CSR) (*sparse.CSR, error) { return kca.GloVeLog(n, 0) }, nil
+	}
+	return "", nil, fmt.Errorf("kca.kernel %q: not implemented", t.KCA.Kernel)
+}

@@ -1,0 +1,146 @@
+package harness
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"kcalab/methods/eval"
+)
+
+// Metric keys. Every key a record's Metrics holds is built here and read
+// back with ParseMetric, which carries the metadata reports and -check use.
+const (
+	MetricWall         = "wall_s"             // wall time of a measured trial (child process), seconds
+	MetricCPU          = "cpu_s"              // its CPU time, seconds
+	MetricRSS          = "max_rss_mb"         // its peak resident memory, MiB
+	MetricVocab        = "vocab"              // vocabulary size (rows of the word table)
+	MetricNNZ          = "nnz"                // non-zeros of the word table
+	MetricTokens       = "tokens"             // corpus tokens read
+	MetricTotalInertia = "total_inertia"      // total inertia of a CA
+	MetricInertiaKept  = "inertia_share.kept" // share of the total inertia on the kept axes
+
+	prefixScore        = "spearman."
+	prefixCoverage     = "coverage."
+	prefixPairs        = "pairs."
+	prefixInertiaShare = "inertia_share."
+)
+
+// ScoreKey is the metric of a set's Spearman ρ under an OOV rule
+// ("spearman.zero.men").
+func ScoreKey(rule eval.Rule, set string) string { return prefixScore + string(rule) + "." + set }
+
+// CoverageKey is the metric of the share of a set's pairs with both words
+// in the vocabulary.
+func CoverageKey(set string) string { return prefixCoverage + set }
+
+// PairsKey is the metric of the number of pairs in a set.
+func PairsKey(set string) string { return prefixPairs + set }
+
+// InertiaShareKey is the metric of axis i's share of the total inertia (i from 1).
+func InertiaShareKey(i int) string { return prefixInertiaShare + strconv.Itoa(i) }
+
+// MetricKind groups metrics by what they measure.
+type MetricKind int
+
+const (
+	OtherMetric       MetricKind = iota
+	ScoreMetric                  // Spearman ρ of a word-similarity set under a rule
+	CoverageMetric               // share of a set's pairs covered
+	PairsMetric                  // pairs in a set
+	MeasurementMetric            // the machine's time and memory: differs between identical runs
+	CAMetric                     // inertias of a correspondence analysis
+	SizeMetric                   // size of the analysed data (vocab, nnz, tokens)
+)
+
+// MetricInfo is what a metric key means.
+type MetricInfo struct {
+	Key  string
+	Kind MetricKind
+	Set  string    // the word-similarity set (score, coverage, pairs)
+	Rule eval.Rule // the OOV rule (score)
+	Axis int       // the axis of an inertia share (0 = none or "kept")
+	// Stat is "min" or "max" for the range over repeated measurements, ""
+	// for the value itself (the median of repeats).
+	Stat           string
+	Unit           string // "s", "MiB", "" (a ratio or count)
+	HigherIsBetter bool
+	// Checked says -check guards the metric against a fall below the
+	// reference results.
+	Checked bool
+}
+
+// Base is the key of the value a min/max metric is the range of.
+func (m MetricInfo) Base() string {
+	if m.Stat == "" {
+		return m.Key
+	}
+	return strings.TrimSuffix(m.Key, "."+m.Stat)
+}
+
+// ParseMetric tells what a metric key means; unknown keys are OtherMetric.
+func ParseMetric(key string) MetricInfo {
+	m := MetricInfo{Key: key}
+	if rest, ok := strings.CutPrefix(key, prefixScore); ok {
+		rule, set, ok := strings.Cut(rest, ".")
+		if ok && set != "" {
+			if r, err := eval.ParseRule(rule); err == nil {
+				m.Kind, m.Rule, m.Set, m.HigherIsBetter, m.Checked = ScoreMetric, r, set, true, true
+				return m
+			}
+		}
+		return m
+	}
+	if set, ok := strings.CutPrefix(key, prefixCoverage); ok && set != "" {
+		m.Kind, m.Set, m.HigherIsBetter = CoverageMetric, set, true
+		return m
+	}
+	if set, ok := strings.CutPrefix(key, prefixPairs); ok && set != "" {
+		m.Kind, m.Set = PairsMetric, set
+		return m
+	}
+	base, stat := key, ""
+	for _, s := range []string{"min", "max"} {
+		if b, ok := strings.CutSuffix(key, "."+s); ok {
+			base, stat = b, s
+		}
+	}
+	switch base {
+	case MetricWall, MetricCPU:
+		m.Kind, m.Stat, m.Unit = MeasurementMetric, stat, "s"
+		return m
+	case MetricRSS:
+		m.Kind, m.Stat, m.Unit = MeasurementMetric, stat, "MiB"
+		return m
+	}
+	switch key {
+	case MetricVocab, MetricNNZ, MetricTokens:
+		m.Kind = SizeMetric
+		return m
+	case MetricTotalInertia, MetricInertiaKept:
+		m.Kind = CAMetric
+		return m
+	}
+	if axis, ok := strings.CutPrefix(key, prefixInertiaShare); ok {
+		if i, err := strconv.Atoi(axis); err == nil && i > 0 {
+			m.Kind, m.Axis = CAMetric, i
+		}
+	}
+	return m
+}
+
+// MetricLabel spells a metric for people: "spearman.zero.men" → "men (zero rule)".
+func MetricLabel(key string) string {
+	m := ParseMetric(key)
+	if m.Kind == ScoreMetric {
+		return fmt.Sprintf("%s (%s rule)", m.Set, m.Rule)
+	}
+	return key
+}
+
+// MeasuredInChild reports whether a recorded trial ran (or was to run) in a
+// measured child process (measure.process).
+func MeasuredInChild(rec Record) bool {
+	b, _ := rec.Settings["measure.process"].(bool)
+	return b
+}

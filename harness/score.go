@@ -1,0 +1,126 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"kcalab/datasets/corpus"
+	"kcalab/datasets/wordsim"
+	"kcalab/methods/eval"
+	"kcalab/methods/vectors"
+)
+
+// NamedSet is a word-similarity set with the name its metrics carry.
+type NamedSet struct {
+	Key string
+	Set *wordsim.Set
+}
+
+// Sets are the trial's evaluation sets (eval.sets), loaded with its corpus.
+func (tr *TrialRun) Sets() []NamedSet { return tr.sets }
+
+// evalSets loads the trial's word-similarity sets (once per runner).
+func (tr *TrialRun) evalSets(wd *WordData) ([]NamedSet, error) {
+	var out []NamedSet
+	for _, name := range tr.Trial.Eval.Sets {
+		if name == "synthetic" {
+			if wd.Synthetic == nil {
+				return nil, errors.New(`eval.sets: "synthetic" scores the planted clusters of data.source: synthetic only`)
+			}
+			out = append(out, NamedSet{Key: name, Set: wd.Synthetic})
+			continue
+		}
+		s, err := tr.LoadSet(name)
+		if err != nil {
+			return nil, fmt.Errorf("eval.sets: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// LoadSet loads a registered set by short name, or a pair file by path; the
+// metric key of a file is its base name without extension.
+func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
+	r := tr.runner
+	s, err := r.setMemo.get(name, func() (*wordsim.Set, error) {
+		if _, err := wordsim.Lookup(name); err == nil {
+			dataDir, err := corpus.DataDir(r.DataDir)
+			if err != nil {
+				return nil, err
+			}
+			return wordsim.Load(dataDir, name)
+		}
+		if !isLocalPath(name) {
+			return nil, fmt.Errorf("%q is neither a set name (%s) nor a file path", name, strings.Join(wordsim.Names(), ", "))
+		}
+		return wordsim.LoadFile(name)
+	})
+	if err != nil {
+		return NamedSet{}, err
+	}
+	key := name
+	if isLocalPath(name) {
+		key = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	}
+	return NamedSet{Key: key, Set: s}, nil
+}
+
+// Score evaluates word vectors on the trial's sets under both OOV rules,
+// and saves them first when asked (vectors.save or -vectors).
+func (tr *TrialRun) Score(vs *vectors.Set) error {
+	if err := tr.saveVectors(vs); err != nil {
+		return err
+	}
+	sim, err := vectors.ParseSimilarity(tr.Trial.Eval.Similarity)
+	if err != nil {
+		return err
+	}
+	return tr.Stage("eval", func() error {
+		for _, s := range tr.sets {
+			for _, rule := range eval.Rules {
+				sc, err := eval.Evaluate(vs, s.Set, sim, rule)
+				if err != nil && !errors.Is(err, eval.ErrUndefined) {
+					return err
+				}
+				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
+			}
+		}
+		return nil
+	})
+}
+
+// SetScore records one set's metrics. An undefined ρ (no covered pair
+// under the skip rule) is left out rather than written as NaN.
+func (tr *TrialRun) SetScore(key string, rule eval.Rule, rho float64, pairs, covered int) {
+	if rho == rho { // not NaN
+		tr.SetMetric(ScoreKey(rule, key), rho)
+	}
+	tr.SetMetric(PairsKey(key), float64(pairs))
+	tr.SetMetric(CoverageKey(key), float64(covered)/float64(pairs))
+}
+
+// saveVectors writes the vectors in word2vec text format when asked.
+func (tr *TrialRun) saveVectors(vs *vectors.Set) error {
+	dir := tr.runner.VectorsDir
+	if dir == "" {
+		if !tr.Trial.Vectors.Save {
+			return nil
+		}
+		dir = filepath.Join(tr.Spec.Output, "vectors")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("vectors: %w", err)
+	}
+	path := filepath.Join(dir, tr.Trial.ID+".txt")
+	return tr.Stage("save", func() error {
+		if err := vectors.WriteTextFile(path, vs, 32); err != nil {
+			return fmt.Errorf("vectors: %w", err)
+		}
+		tr.Record.Files = append(tr.Record.Files, path)
+		return nil
+	})
+}

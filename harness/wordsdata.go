@@ -1,0 +1,202 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"kcalab/datasets/corpus"
+	"kcalab/datasets/sparse"
+	"kcalab/datasets/synth"
+	"kcalab/datasets/wordsim"
+)
+
+// WordData is a corpus section turned into token ids over a vocabulary,
+// shared by the trials that read the same section with the same settings.
+type WordData struct {
+	Vocab  *corpus.Vocab
+	IDs    []int32
+	Tables *corpus.Tables
+	// Synthetic is, for a synthetic corpus, the word-pair set of its planted
+	// clusters (eval.sets name "synthetic").
+	Synthetic *wordsim.Set
+}
+
+// memo computes each keyed value once per Runner, even when trials ask for
+// it concurrently.
+type memo[T any] struct {
+	mu sync.Mutex
+	m  map[string]*memoEntry[T]
+}
+
+type memoEntry[T any] struct {
+	once sync.Once
+	v    T
+	err  error
+}
+
+func (m *memo[T]) get(key string, fn func() (T, error)) (T, error) {
+	m.mu.Lock()
+	if m.m == nil {
+		m.m = map[string]*memoEntry[T]{}
+	}
+	e, ok := m.m[key]
+	if !ok {
+		e = &memoEntry[T]{}
+		m.m[key] = e
+	}
+	m.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = fn() })
+	return e.v, e.err
+}
+
+// Words returns the trial's corpus section, vocabulary and table counter,
+// computed once per runner for all trials that share them.
+func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
+	if tr.words != nil {
+		return tr.words, nil
+	}
+	t := tr.Trial
+	vo := corpus.VocabOptions{
+		MinCount: int64(t.Data.MinCount),
+		MaxSize:  t.Data.MaxVocab,
+		OOV:      corpus.OOVUnk,
+	}
+	if t.Data.OOV == "drop" {
+		vo.OOV = corpus.OOVDrop
+	}
+	var key string
+	if t.Data.Source == "synthetic" {
+		key = fmt.Sprintf("synthetic seed=%d clusters=%d words=%d tokens=%d noise=%g",
+			tr.Spec.Seed, t.Synthetic.Clusters, t.Synthetic.Words, t.Synthetic.Tokens, t.Synthetic.Noise)
+	} else {
+		key = fmt.Sprintf("corpus %s fraction=%g lower=%t", t.Data.Corpus, t.Data.Fraction, t.Data.Lowercase)
+	}
+	key += fmt.Sprintf(" min=%d max=%d oov=%s", vo.MinCount, vo.MaxSize, vo.OOV)
+	wd, err := tr.runner.wordMemo.get(key, func() (*WordData, error) {
+		var wd *WordData
+		err := tr.Stage("corpus", func() (err error) {
+			wd, err = tr.loadWords(ctx, vo)
+			return err
+		})
+		return wd, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	tr.words = wd
+	return wd, nil
+}
+
+func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*WordData, error) {
+	t := tr.Trial
+	r := tr.runner
+	cacheDir := r.CacheDir
+	name := t.Data.Corpus
+	var synthetic *wordsim.Set
+	opts := corpus.Options{Lowercase: t.Data.Lowercase, Log: r.log(), CacheDir: cacheDir}
+	if t.Data.Source == "synthetic" {
+		toks, clusterOf, err := synth.Corpus(synth.Options{
+			Clusters:        t.Synthetic.Clusters,
+			WordsPerCluster: t.Synthetic.Words,
+			Tokens:          t.Synthetic.Tokens,
+			Noise:           t.Synthetic.Noise,
+			Seed:            tr.Spec.Seed,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("synthetic corpus: %w", err)
+		}
+		f, err := os.CreateTemp("", "kcalab-synthetic-*.txt")
+		if err != nil {
+			return nil, fmt.Errorf("synthetic corpus: %w", err)
+		}
+		defer os.Remove(f.Name())
+		_, werr := f.WriteString(strings.Join(toks, " "))
+		if err := errors.Join(werr, f.Close()); err != nil {
+			return nil, fmt.Errorf("synthetic corpus: %w", err)
+		}
+		name, opts.CacheDir, cacheDir = f.Name(), "", ""
+		synthetic = clusterPairs(clusterOf)
+	} else if f := t.Data.Fraction; f < 1 {
+		opts.Fraction = f
+	}
+	dataDir, err := corpus.DataDir(r.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := corpus.Open(ctx, dataDir, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	v, ids, err := corpus.Build(ctx, c, vo)
+	if err != nil {
+		return nil, err
+	}
+	tabs, err := corpus.NewTables(v, ids, corpus.TableOptions{CacheDir: cacheDir, Log: r.log()})
+	if err != nil {
+		return nil, err
+	}
+	return &WordData{Vocab: v, IDs: ids, Tables: tabs, Synthetic: synthetic}, nil
+}
+
+// clusterPairs is the word-similarity set of a synthetic corpus: each word
+// paired with the next word of its cluster (score 1) and with the word at
+// the same place in the next cluster (score 0), in a fixed order.
+func clusterPairs(clusterOf map[string]int) *wordsim.Set {
+	byCluster := map[int][]string{}
+	maxC := 0
+	for w, c := range clusterOf {
+		byCluster[c] = append(byCluster[c], w)
+		maxC = max(maxC, c)
+	}
+	for _, ws := range byCluster {
+		sort.Strings(ws)
+	}
+	set := &wordsim.Set{Name: "synthetic"}
+	for c := 0; c <= maxC; c++ {
+		ws, next := byCluster[c], byCluster[(c+1)%(maxC+1)]
+		for i, w := range ws {
+			set.Pairs = append(set.Pairs, wordsim.Pair{W1: w, W2: ws[(i+1)%len(ws)], Score: 1})
+			if len(next) > 0 && (c+1)%(maxC+1) != c {
+				set.Pairs = append(set.Pairs, wordsim.Pair{W1: w, W2: next[i%len(next)], Score: 0})
+			}
+		}
+	}
+	return set
+}
+
+// WordTable builds the trial's CA word table: data.table over offsets
+// 1..data.window, with data.symmetric and data.cut_n1_twice.
+func (tr *TrialRun) WordTable(ctx context.Context, wd *WordData) (*sparse.CSR, error) {
+	t := tr.Trial
+	k, err := corpus.ParseKind(t.Data.Table)
+	if err != nil {
+		return nil, fmt.Errorf("data.table: %w", err)
+	}
+	spec := corpus.Spec{Kind: k, Window: t.Data.Window, Symmetric: t.Data.Symmetric, CutN1Twice: t.Data.CutN1Twice}
+	if k == corpus.Glove {
+		spec.Symmetric = false // symmetric by construction
+	}
+	return tr.CountTable(ctx, wd, spec)
+}
+
+// CountTable builds a word table of the corpus section and records its size.
+func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Spec) (*sparse.CSR, error) {
+	var n *sparse.CSR
+	err := tr.Stage("table", func() (err error) {
+		n, err = wd.Tables.Table(ctx, spec)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	rows, _ := n.Dims()
+	tr.SetMetric(MetricVocab, float64(rows))
+	tr.SetMetric(MetricNNZ, float64(n.NNZ()))
+	tr.SetMetric(MetricTokens, float64(len(wd.IDs)))
+	return n, nil
+}
