@@ -102,7 +102,7 @@ func TestCommittedResultsCurrent(t *testing.T) {
 				rec := recs[i]
 				assert.Equal(t, tr.ID, rec.ID, "trial %d (%s)", i+1, tr.Title)
 				assert.Equal(t, tr.Seed, rec.Seed, "trial %d (%s)", i+1, tr.Title)
-				assert.True(t, harness.SameSettings(tr.Values, rec.Settings),
+				assert.True(t, harness.SameSettings(tr.RecordSettings(), rec.Settings),
 					"results/%s trial %d (%s): settings differ from the spec's", name, i+1, tr.Title)
 			}
 		})

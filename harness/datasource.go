@@ -83,10 +83,12 @@ func readsKey(reads []string, key string) bool {
 	return false
 }
 
-// relevant returns the settings of values that the trial's method and data
-// source read (all of them for an unknown method).
-func relevant(values map[string]any) map[string]any {
-	method, _ := values["method"].(string)
-	source, _ := values["data.source"].(string)
-	return keep(values, readKeys(method, source))
+// RecordSettings are the settings a trial's record keeps: those its method
+// and data source read, and the general ones (label, method, data.source,
+// measure.*, budget.*), so a reader sees what mattered. The trial id still
+// hashes every non-default setting.
+func (t Trial) RecordSettings() map[string]any {
+	method, _ := t.Values[KeyMethod].(string)
+	source, _ := t.Values["data.source"].(string)
+	return keep(t.Values, readKeys(method, source))
 }

@@ -91,7 +91,7 @@ type measurement struct {
 // CPU time and peak resident memory. The trial's own metrics come from the
 // last run (they are identical across runs: same seed).
 func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog *Progress) Record {
-	rec := Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.Values, Env: CurrentEnv(),
+	rec := Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
 		Metrics: map[string]float64{}, Timings: map[string]float64{}}
 	if spec.Path == "" {
 		rec.Status, rec.Error = "error", "measure.process needs a spec file to pass to the child process"

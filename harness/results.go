@@ -2,13 +2,13 @@ package harness
 
 // Record is one line of results.jsonl: everything a trial produced.
 type Record struct {
-	ID       string             `json:"id"`       // stable id derived from Settings
+	ID       string             `json:"id"`       // stable id derived from the non-default settings
 	Spec     string             `json:"spec"`     // spec name
 	Seed     uint64             `json:"seed"`     // derived from the spec seed and ID
-	Settings map[string]any     `json:"settings"` // resolved settings, dotted keys ("svd.backend")
+	Settings map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); see Trial.RecordSettings
 	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
 	Error    string             `json:"error,omitempty"`
-	Metrics  map[string]float64 `json:"metrics,omitempty"` // e.g. "spearman.men", "coverage.men"
+	Metrics  map[string]float64 `json:"metrics,omitempty"` // keys from metrics.go, e.g. "spearman.zero.men", "coverage.men"
 	Timings  map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
 	Env      *Env               `json:"env,omitempty"`
 	CA       *CAResult          `json:"ca,omitempty"`

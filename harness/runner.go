@@ -79,7 +79,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report
 			// show one set of settings.
-			old.Settings = t.Values
+			old.Settings = t.RecordSettings()
 			out.Records[t.Index] = old
 			done[t.Index] = true
 			out.Reused++
@@ -194,7 +194,7 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 		ID:       t.ID,
 		Spec:     spec.Name,
 		Seed:     t.Seed,
-		Settings: t.Values,
+		Settings: t.RecordSettings(),
 		Metrics:  map[string]float64{},
 		Timings:  map[string]float64{},
 		Env:      CurrentEnv(),
