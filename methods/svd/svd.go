@@ -41,7 +41,9 @@ type Options struct {
 	MaxDenseBytes int64
 }
 
-// DefaultOptions returns the paper's settings for rank k.
+// DefaultOptions returns the paper's settings for rank k. The harness's
+// svd.* settings carry the same defaults in their tags (they fix trial ids);
+// a harness test keeps the two equal.
 func DefaultOptions(k int) Options {
 	return Options{Rank: k, Oversample: 10, PowerIters: -1, Normalizer: "lu", Seed: 1}
 }

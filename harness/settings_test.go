@@ -1,0 +1,99 @@
+package harness
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/methods/baselines"
+	"kcalab/methods/svd"
+)
+
+// The settings' defaults are the trial ids' reference point, so they live
+// in the tags; where a library documents the same default, they must agree
+// (a spec that spells out the library's default then hashes to the same id).
+func TestDefaultsAgreeWithLibraries(t *testing.T) {
+	def := func(key string) any {
+		s, ok := LookupSetting(key)
+		require.True(t, ok, key)
+		return s.Default
+	}
+	opt := svd.DefaultOptions(1)
+	sgns, ft, gl := baselines.DefaultSGNS(), baselines.DefaultFastText(), baselines.DefaultGloVe()
+	for _, tc := range []struct {
+		key  string
+		want any
+	}{
+		{"svd.oversample", opt.Oversample},
+		{"svd.power_iters", opt.PowerIters},
+		{"svd.normalizer", opt.Normalizer},
+		{"train.negative", sgns.Negative},
+		{"train.negative", ft.Negative},
+		{"train.min_n", ft.MinN},
+		{"train.max_n", ft.MaxN},
+		{"train.buckets", ft.Bucket},
+		{"train.x_max", gl.XMax},
+	} {
+		assert.Equal(t, tc.want, def(tc.key), tc.key)
+	}
+}
+
+func TestSettingTags(t *testing.T) {
+	s, ok := LookupSetting("svd.rank")
+	require.True(t, ok)
+	assert.Equal(t, Int, s.Kind)
+	assert.Equal(t, 0, s.Default)
+	assert.Equal(t, "d=300", ShortLabel("svd.rank", "300"))
+	assert.Equal(t, "W=24", ShortLabel("data.window", "24"))
+	assert.Equal(t, "SGNS", ShortLabel("method", "sgns"))
+	assert.Equal(t, "M.Turk", ShortLabel("sca.set", "mturk"))
+	assert.Equal(t, "svd.oversample=10", ShortLabel("svd.oversample", "10"))
+	assert.Equal(t, "SPPMI", ValueLabel("kca.kernel", "sppmi"))
+	assert.Contains(t, s.Doc, "dimensions")
+	assert.Equal(t, []string{"auto", "dense", "randomized", "dssvd"}, mustSetting(t, "svd.backend").Allowed())
+
+	tr := typedSettings(map[string]any{"svd.rank": 7, "eval.sets": []string{"men"}, "data.table": "flat"})
+	assert.Equal(t, 7, tr.SVD.Rank)
+	assert.Equal(t, []string{"men"}, tr.Eval.Sets)
+	assert.Equal(t, "flat", tr.Data.Table)
+	assert.Equal(t, 24, tr.Data.Window, "a missing key takes its default")
+	a, b := typedSettings(nil), typedSettings(nil)
+	a.Eval.Sets[0] = "changed"
+	assert.Equal(t, []string{"sim", "rel", "men", "mturk", "rare", "s999"}, b.Eval.Sets, "defaults are not aliased")
+
+	keys := []string{"svd.backend", "zzz", "data.window", "method", "aaa"}
+	LabelOrder(keys)
+	assert.Equal(t, []string{"method", "data.window", "svd.backend", "aaa", "zzz"}, keys)
+}
+
+func mustSetting(t *testing.T, key string) Setting {
+	s, ok := LookupSetting(key)
+	require.True(t, ok, key)
+	return s
+}
+
+func TestParseMetric(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		want MetricInfo
+	}{
+		{"spearman.zero.men", MetricInfo{Kind: ScoreMetric, Set: "men", Rule: "zero", HigherIsBetter: true, Checked: true}},
+		{"spearman.skip.my.set", MetricInfo{Kind: ScoreMetric, Set: "my.set", Rule: "skip", HigherIsBetter: true, Checked: true}},
+		{"spearman.bogus.men", MetricInfo{}},
+		{"coverage.men", MetricInfo{Kind: CoverageMetric, Set: "men", HigherIsBetter: true}},
+		{"pairs.men", MetricInfo{Kind: PairsMetric, Set: "men"}},
+		{"wall_s", MetricInfo{Kind: MeasurementMetric, Unit: "s"}},
+		{"max_rss_mb.max", MetricInfo{Kind: MeasurementMetric, Unit: "MiB", Stat: "max"}},
+		{"inertia_share.2", MetricInfo{Kind: CAMetric, Axis: 2}},
+		{"inertia_share.kept", MetricInfo{Kind: CAMetric}},
+		{"nnz", MetricInfo{Kind: SizeMetric}},
+		{"something", MetricInfo{}},
+	} {
+		tc.want.Key = tc.key
+		assert.Equal(t, tc.want, ParseMetric(tc.key), tc.key)
+	}
+	assert.Equal(t, "spearman.zero.men", ScoreKey("zero", "men"))
+	assert.Equal(t, "max_rss_mb", ParseMetric("max_rss_mb.max").Base())
+	assert.Equal(t, "men (zero rule)", MetricLabel("spearman.zero.men"))
+}
