@@ -3,18 +3,30 @@
 //
 // # Specs
 //
-// A spec is strict YAML (DecodeSpec): every key is one of Settings (or a
-// run key such as name and seed), with its type, range and default declared
-// in one table, which also generates docs/settings.md. A setting given as a
-// list is a grid axis; variants: lists rows that override settings and are
-// crossed with the remaining axes. Each trial's id hashes its non-default
-// settings, and its seed derives from the spec seed and the id alone.
+// A spec is strict YAML (DecodeSpec): every key is a field of Settings (or
+// of RunSettings: name, seed, …), one struct per namespace, whose tags
+// declare its type, range or allowed values, default, help text and the
+// label metadata reports use; docs/settings.md is generated from them. A
+// setting given as a list is a grid axis; variants: lists rows that override
+// settings and are crossed with the remaining axes. Each trial's id hashes
+// its non-default settings, and its seed derives from the spec seed and the
+// id alone. After decoding, code reads typed fields (t.SVD.Rank), never keys.
+//
+// # Methods
+//
+// A method is one file that calls RegisterMethod with its name, label, the
+// inputs it takes (a table, a corpus) and the settings it reads; its Run
+// gets a TrialRun, which loads the input (Table, Words, WordTable), times
+// stages and records results (SetMetric, Score, AnalyzeTable). A record
+// keeps the settings its method and data source read. Metric keys are built
+// and parsed in metrics.go, with the metadata reports and -check use.
 //
 // # Running
 //
 // Runner.Run executes the trials in parallel (results do not depend on the
 // number of jobs), writes results.jsonl atomically after each trial and
-// reuses complete trials on a rerun. Trials with measure.process run one at
+// reuses complete trials on a rerun (a recorded trial is reused when the
+// settings it read are unchanged). Trials with measure.process run one at
 // a time, each in a re-executed child process (RunChild), so their wall
 // time, CPU time and max RSS are the operating system's figures.
 //
