@@ -189,15 +189,9 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	if len(fails) > 0 {
 		return fmt.Errorf("-check %s against %s: %d problem(s):\n  %s", specPath, refDir, len(fails), strings.Join(fails, "\n  "))
 	}
-	n := 0
-	for _, r := range runs[0] {
-		for m := range r.Metrics {
-			if harness.ParseMetric(m).Checked {
-				n++
-			}
-		}
-	}
-	fmt.Fprintf(stdout, "check %s: %d trials, %d scores within %g of %s; rerun identical\n", spec.Name, len(runs[0]), n, spec.Tolerance, refDir)
+	n, nCA := harness.CheckedCounts(runs[0])
+	fmt.Fprintf(stdout, "check %s: %d trials, %d scores within %g of %s, %d CA values within %g relative; rerun identical\n",
+		spec.Name, len(runs[0]), n, spec.Tolerance, refDir, nCA, harness.CATolerance)
 	return nil
 }
 
