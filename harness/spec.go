@@ -201,7 +201,51 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			}
 		}
 	}
+	if err := spec.checkGridSize(); err != nil {
+		return nil, fail(root.Line, "%v", err)
+	}
 	return spec, nil
+}
+
+// MaxTrials is the largest grid a spec may expand to. A grid is expanded in
+// memory before any trial runs, and a spec whose axes multiply past this is
+// almost always a mistake (an axis given a long list by accident).
+const MaxTrials = 10000
+
+// checkGridSize counts the trials before expanding the grid, so a huge grid
+// is refused with its axes named instead of exhausting memory.
+func (s *Spec) checkGridSize() error {
+	variants := s.variants
+	if len(variants) == 0 {
+		variants = []variant{{}}
+	}
+	total := 0
+	for _, v := range variants {
+		n := 1
+		var parts []string
+		count := func(key string, vals []any) {
+			n = min(n*len(vals), MaxTrials+1) // saturate: no overflow however many axes
+			parts = append(parts, fmt.Sprintf("%s: %d", key, len(vals)))
+		}
+		for _, a := range s.axes {
+			if _, over := v.values[a]; !over {
+				count(a, s.values[a])
+			}
+		}
+		for _, a := range v.axes {
+			count(a, v.values[a])
+		}
+		total = min(total+n, MaxTrials+1)
+		if total > MaxTrials {
+			where := ""
+			if v.line > 0 {
+				where = fmt.Sprintf(" (with the variant at line %d)", v.line)
+			}
+			return fmt.Errorf("the grid has more than %d trials%s: %s values multiply past the limit; shorten an axis or split the spec",
+				MaxTrials, where, strings.Join(parts, " × "))
+		}
+	}
+	return nil
 }
 
 // pathSettings are settings naming files, resolved relative to the spec file.
