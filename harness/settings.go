@@ -90,7 +90,7 @@ type VectorsSettings struct {
 // EvalSettings say how word vectors are scored.
 type EvalSettings struct {
 	Similarity string   `key:"similarity" default:"dot" enum:"dot,cosine" short:"{}" order:"11" intro:"Similarity" doc:"similarity of two word vectors: dot product (paper) or cosine"`
-	Sets       []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file)"`
+	Sets       []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file; a file's scores are keyed by its base name with its extension, e.g. spearman.zero.my-pairs.txt, and two files of one base name are refused)"`
 }
 
 // TrainSettings configure the neural baselines. Zero means the reference

@@ -201,10 +201,38 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			}
 		}
 	}
+	if err := spec.checkSetKeys(); err != nil {
+		return nil, fail(root.Line, "%v", err)
+	}
 	if err := spec.checkGridSize(); err != nil {
 		return nil, fail(root.Line, "%v", err)
 	}
 	return spec, nil
+}
+
+// checkSetKeys refuses a list of evaluation sets in which two files would
+// record their scores under one key (same base name in two folders): one
+// score would silently replace the other.
+func (s *Spec) checkSetKeys() error {
+	maps := []map[string][]any{s.values}
+	for _, v := range s.variants {
+		maps = append(maps, v.values)
+	}
+	for _, m := range maps {
+		for _, v := range m["eval.sets"] {
+			byKey := map[string]string{}
+			for _, name := range v.([]string) {
+				key := SetKey(name)
+				if other, ok := byKey[key]; ok && other != name {
+					return fmt.Errorf("eval.sets: %s and %s would both be scored as %q: give the files different names", other, name, key)
+				} else if ok {
+					return fmt.Errorf("eval.sets: %s is listed twice", name)
+				}
+				byKey[key] = name
+			}
+		}
+	}
+	return nil
 }
 
 // MaxTrials is the largest grid a spec may expand to. A grid is expanded in

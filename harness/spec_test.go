@@ -232,3 +232,32 @@ func TestGridSizeLimit(t *testing.T) {
 	require.NoError(t, err, "exactly the limit is allowed")
 	assert.Len(t, s.Trials(), MaxTrials)
 }
+
+// Two set files with one base name used to lose a score silently, and a
+// user's men.txt was shown as the paper's MEN.
+func TestSetKeys(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"men", "men"},
+		{"men.txt", "men.txt"},
+		{"dir/men.txt", "men.txt"},
+		{"exp/pairs/mine.tsv", "mine.tsv"},
+	} {
+		assert.Equal(t, tc.want, SetKey(tc.in), tc.in)
+	}
+	assert.Equal(t, "men.txt", SetLabel(SetKey("a/men.txt")), "a user's file is never labelled as a built-in set")
+	assert.Equal(t, "MEN", SetLabel(SetKey("men")))
+
+	for _, tc := range []struct{ name, in, want string }{
+		{"same base name", "name: x\neval: {sets: [a/set.txt, b/set.txt]}\n", `eval.sets: a/set.txt and b/set.txt would both be scored as "set.txt"`},
+		{"in a variant", "name: x\nvariants:\n  - {eval: {sets: [men, a/set.txt, b/set.txt]}}\n", `would both be scored as "set.txt"`},
+		{"twice", "name: x\neval: {sets: [men, men]}\n", "eval.sets: men is listed twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeSpec([]byte(tc.in), "")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	_, err := DecodeSpec([]byte("name: x\neval: {sets: [men, a/men.txt]}\n"), "")
+	require.NoError(t, err, "a file named like a built-in set has its own key")
+}
