@@ -189,8 +189,7 @@ type PaperOperator struct {
 	r, c       []float64 // margins of (Γʳ·N)∘(N·Γᶜ)
 	rho, kappa []float64 // r^-1/2, c^-1/2 (0 for a zero margin)
 	rt, ct     *tuned
-	nr         *sparse.CSR // N[Tʳ, :], tʳ×cols
-	nct        *sparse.CSR // N[:, Tᶜ]ᵀ, tᶜ×rows
+	m          *sparse.CSR // M = N[Tʳ, Tᶜ] in local indices, tʳ×tᶜ
 	h          *sparse.CSR // H in local indices, tʳ×tᶜ
 }
 
@@ -234,8 +233,7 @@ func NewPaperOperator(n *sparse.CSR, rowTuning, colTuning []Tuning) (*PaperOpera
 	for j, v := range op.ct.mulDeltaVec(op.C) {
 		op.b[op.ct.glob[j]] = v
 	}
-	op.nr, op.nct, err = tunedSlices(n, op.rt, op.ct)
-	if err != nil {
+	if op.m, err = tunedBlock(n, op.rt, op.ct); err != nil {
 		return nil, err
 	}
 	h2, err := op.buildH()
@@ -246,49 +244,29 @@ func NewPaperOperator(n *sparse.CSR, rowTuning, colTuning []Tuning) (*PaperOpera
 	return op, nil
 }
 
-// tunedSlices returns N[Tʳ, :] and N[:, Tᶜ]ᵀ in local row indices.
-func tunedSlices(n *sparse.CSR, rt, ct *tuned) (nr, nct *sparse.CSR, err error) {
-	rows, cols := n.Dims()
-	var tr, tc []sparse.Triplet
-	for i := 0; i < rows; i++ {
+// tunedBlock returns M = N[Tʳ, Tᶜ] in local indices.
+func tunedBlock(n *sparse.CSR, rt, ct *tuned) (*sparse.CSR, error) {
+	var ts []sparse.Triplet
+	for li, i := range rt.glob {
 		js, vals := n.Row(i)
-		li := rt.loc[i]
 		for p, j := range js {
-			if li >= 0 {
-				tr = append(tr, sparse.Triplet{I: li, J: j, V: vals[p]})
-			}
 			if lj := ct.loc[j]; lj >= 0 {
-				tc = append(tc, sparse.Triplet{I: lj, J: int32(i), V: vals[p]})
+				ts = append(ts, sparse.Triplet{I: int32(li), J: lj, V: vals[p]})
 			}
 		}
 	}
-	if nr, err = sparse.FromTriplets(len(rt.glob), cols, tr); err != nil {
-		return nil, nil, fmt.Errorf("sca: %w", err)
+	m, err := sparse.FromTriplets(len(rt.glob), len(ct.glob), ts)
+	if err != nil {
+		return nil, fmt.Errorf("sca: %w", err)
 	}
-	if nct, err = sparse.FromTriplets(len(ct.glob), rows, tc); err != nil {
-		return nil, nil, fmt.Errorf("sca: %w", err)
-	}
-	return nr, nct, nil
+	return m, nil
 }
 
 // buildH sets op.h = M∘(Δʳ·M·Δᶜ) − (Δʳ·M)∘(M·Δᶜ) with M = N[Tʳ, Tᶜ] (every
 // factor's non-zero rows and columns lie in T) and returns
 // H2 = (Δʳ·M)∘(M·Δᶜ), whose margins enter r and c.
 func (op *PaperOperator) buildH() (*sparse.CSR, error) {
-	tr, tc := len(op.rt.glob), len(op.ct.glob)
-	var ts []sparse.Triplet
-	for i := 0; i < tr; i++ {
-		js, vals := op.nr.Row(i)
-		for p, j := range js {
-			if lj := op.ct.loc[j]; lj >= 0 {
-				ts = append(ts, sparse.Triplet{I: int32(i), J: lj, V: vals[p]})
-			}
-		}
-	}
-	m, err := sparse.FromTriplets(tr, tc, ts)
-	if err != nil {
-		return nil, fmt.Errorf("sca: %w", err)
-	}
+	m := op.m
 	dm, err := Mul(op.rt.delta, m)
 	if err != nil {
 		return nil, fmt.Errorf("sca: Δʳ·M: %w", err)
@@ -356,14 +334,16 @@ func (op *PaperOperator) margins(h2 *sparse.CSR) {
 	for j := range op.c {
 		op.c[j] = op.total*op.C[j] + op.C[j]*op.b[j]
 	}
-	for lj, j := range op.ct.glob { // N·b: b lives on Tᶜ
-		is, vals := op.nct.Row(lj)
-		for p, i := range is {
-			op.r[i] += vals[p] * op.b[j]
+	if len(op.ct.glob) > 0 { // N·b: b lives on Tᶜ, one pass over N
+		for i := 0; i < rows; i++ {
+			js, vals := op.n.Row(i)
+			for p, j := range js {
+				op.r[i] += vals[p] * op.b[j]
+			}
 		}
 	}
-	for li, i := range op.rt.glob { // Nᵀ·a: a lives on Tʳ
-		js, vals := op.nr.Row(li)
+	for _, i := range op.rt.glob { // Nᵀ·a: a lives on Tʳ
+		js, vals := op.n.Row(i)
 		for p, j := range js {
 			op.c[j] += vals[p] * op.a[i]
 		}
@@ -411,29 +391,51 @@ func normalised(x []float64) []float64 {
 }
 
 // MulTo sets dst (rows×k) = Ŝ·z for z cols×k. Beyond dst it allocates one
-// cols×k block and O(|T|·k) numbers.
+// cols×k block and O(|T|·k) numbers, and it multiplies by N once: the
+// tuned rows' N[Tʳ,:]·y are recovered from that product (below), not
+// recomputed, since MEN-like sets tune the most frequent words, whose rows
+// hold much of N.
 func (op *PaperOperator) MulTo(dst, z *mat.Dense) {
 	y := scaleRows(z, op.kappa) // D(κ)·z
 	// What needs y itself, before it becomes the input of the N product.
 	cy := colDot(op.C, y)
-	dc := op.ct.mulDelta(y, op.C) // Δᶜ·D(C)·y on Tᶜ
-	var ny, hy *mat.Dense
+	var hy *mat.Dense
 	if len(op.rt.glob) > 0 {
-		ny = mulSparse(op.nr, y) // N[Tʳ,:]·y
 		hy = op.mulH(y)
 	}
-	// y ← n·y + D(b)·y − Δᶜ·D(C)·y, the last two on Tᶜ only.
+	// corr = D(b)·y − Δᶜ·D(C)·y on Tᶜ (local rows).
+	corr := op.ct.mulDelta(y, op.C)
+	for lj, j := range op.ct.glob {
+		row, src := corr.RawRowView(lj), y.RawRowView(j)
+		for l := range row {
+			row[l] = op.b[j]*src[l] - row[l]
+		}
+	}
+	// y ← n·y + corr, and dst = N·y.
 	y.Scale(op.total, y)
 	for lj, j := range op.ct.glob {
-		row, d := y.RawRowView(j), dc.RawRowView(lj)
-		f := (op.total + op.b[j]) / op.total
+		row, d := y.RawRowView(j), corr.RawRowView(lj)
 		for l := range row {
-			row[l] = f*row[l] - d[l]
+			row[l] += d[l]
 		}
 	}
 	op.n.MulDense(dst, y)
-	// Tʳ rows: + D(a)·N·y − D(R)·Δʳ·N·y + H·y[Tᶜ].
-	if ny != nil {
+	// Tʳ rows: + D(a)·N·y₀ − D(R)·Δʳ·N·y₀ + H·y₀[Tᶜ], y₀ the scaled input,
+	// with N[Tʳ,:]·y₀ = (dst[Tʳ] − M·corr)/n: the correction only touches
+	// Tᶜ, so M = N[Tʳ, Tᶜ] suffices. dst[Tʳ] is dominated by n·N·y₀, so
+	// the subtraction loses no relative precision.
+	if hy != nil {
+		t, k := len(op.rt.glob), hy.RawMatrix().Cols
+		ny := mat.NewDense(t, k, nil)
+		if len(op.ct.glob) > 0 {
+			op.m.MulDense(ny, corr)
+		}
+		for li, i := range op.rt.glob {
+			row, d := ny.RawRowView(li), dst.RawRowView(i)
+			for l := range row {
+				row[l] = (d[l] - row[l]) / op.total
+			}
+		}
 		dny := op.rt.mulDeltaLocal(ny)
 		for li, i := range op.rt.glob {
 			row, a, d, h := dst.RawRowView(i), ny.RawRowView(li), dny.RawRowView(li), hy.RawRowView(li)
@@ -446,28 +448,45 @@ func (op *PaperOperator) MulTo(dst, z *mat.Dense) {
 	scaleRowsInPlace(dst, op.rho)
 }
 
-// MulTTo sets dst (cols×k) = Ŝᵀ·w for w rows×k.
+// MulTTo sets dst (cols×k) = Ŝᵀ·w for w rows×k, as MulTo with the roles
+// of rows and columns exchanged.
 func (op *PaperOperator) MulTTo(dst, w *mat.Dense) {
 	y := scaleRows(w, op.rho)
 	ry := colDot(op.R, y)
-	dr := op.rt.mulDelta(y, op.R) // Δʳ·D(R)·y on Tʳ
-	var ny, hy *mat.Dense
+	var hy *mat.Dense
 	if len(op.ct.glob) > 0 {
-		ny = mulSparse(op.nct, y) // (N[:,Tᶜ])ᵀ·y
 		hy = op.mulHT(y)
 	}
-	// y ← n·y + D(a)·y − Δʳ·D(R)·y, the last two on Tʳ only.
+	// corr = D(a)·y − Δʳ·D(R)·y on Tʳ (local rows).
+	corr := op.rt.mulDelta(y, op.R)
+	for li, i := range op.rt.glob {
+		row, src := corr.RawRowView(li), y.RawRowView(i)
+		for l := range row {
+			row[l] = op.a[i]*src[l] - row[l]
+		}
+	}
 	y.Scale(op.total, y)
 	for li, i := range op.rt.glob {
-		row, d := y.RawRowView(i), dr.RawRowView(li)
-		f := (op.total + op.a[i]) / op.total
+		row, d := y.RawRowView(i), corr.RawRowView(li)
 		for l := range row {
-			row[l] = f*row[l] - d[l]
+			row[l] += d[l]
 		}
 	}
 	op.n.MulTDense(dst, y)
-	// Tᶜ rows: + D(b)·Nᵀ·y − D(C)·Δᶜ·Nᵀ·y + Hᵀ·y[Tʳ].
-	if ny != nil {
+	// Tᶜ rows: + D(b)·Nᵀ·y₀ − D(C)·Δᶜ·Nᵀ·y₀ + Hᵀ·y₀[Tʳ], with
+	// (Nᵀ·y₀)[Tᶜ] = (dst[Tᶜ] − Mᵀ·corr)/n.
+	if hy != nil {
+		t, k := len(op.ct.glob), hy.RawMatrix().Cols
+		ny := mat.NewDense(t, k, nil)
+		if len(op.rt.glob) > 0 {
+			op.m.MulTDense(ny, corr)
+		}
+		for lj, j := range op.ct.glob {
+			row, d := ny.RawRowView(lj), dst.RawRowView(j)
+			for l := range row {
+				row[l] = (d[l] - row[l]) / op.total
+			}
+		}
 		dny := op.ct.mulDeltaLocal(ny)
 		for lj, j := range op.ct.glob {
 			row, a, d, h := dst.RawRowView(j), ny.RawRowView(lj), dny.RawRowView(lj), hy.RawRowView(lj)
@@ -478,13 +497,6 @@ func (op *PaperOperator) MulTTo(dst, w *mat.Dense) {
 	}
 	subOuter(dst, op.C, ry)
 	scaleRowsInPlace(dst, op.kappa)
-}
-
-// mulSparse returns m·x for a sparse m with at least one row.
-func mulSparse(m *sparse.CSR, x *mat.Dense) *mat.Dense {
-	var out mat.Dense
-	m.MulDense(&out, x)
-	return &out
 }
 
 // mulH returns H·y[Tᶜ, :] (tʳ×k).
