@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -191,6 +192,12 @@ type PaperOperator struct {
 	rt, ct     *tuned
 	m          *sparse.CSR // M = N[Tʳ, Tᶜ] in local indices, tʳ×tᶜ
 	h          *sparse.CSR // H in local indices, tʳ×tᶜ
+
+	// scratch is the one rows×k or cols×k block a product needs, kept
+	// between calls (a word table's block is ~200 MB at k = 310) and
+	// guarded so that concurrent products stay correct.
+	mu      sync.Mutex
+	scratch []float64
 }
 
 var _ svd.Materializer = (*PaperOperator)(nil)
@@ -396,7 +403,9 @@ func normalised(x []float64) []float64 {
 // recomputed, since MEN-like sets tune the most frequent words, whose rows
 // hold much of N.
 func (op *PaperOperator) MulTo(dst, z *mat.Dense) {
-	y := scaleRows(z, op.kappa) // D(κ)·z
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	y := op.scaleRows(z, op.kappa) // D(κ)·z
 	// What needs y itself, before it becomes the input of the N product.
 	cy := colDot(op.C, y)
 	var hy *mat.Dense
@@ -451,7 +460,9 @@ func (op *PaperOperator) MulTo(dst, z *mat.Dense) {
 // MulTTo sets dst (cols×k) = Ŝᵀ·w for w rows×k, as MulTo with the roles
 // of rows and columns exchanged.
 func (op *PaperOperator) MulTTo(dst, w *mat.Dense) {
-	y := scaleRows(w, op.rho)
+	op.mu.Lock()
+	defer op.mu.Unlock()
+	y := op.scaleRows(w, op.rho)
 	ry := colDot(op.R, y)
 	var hy *mat.Dense
 	if len(op.ct.glob) > 0 {
@@ -618,14 +629,15 @@ func DecomposePaper(ctx context.Context, n *sparse.CSR, pairs []Pair, opt PaperO
 	return &ca.Decomposition{Kernel: KernelPaper, S: res.S, U: u, RowMass: op.RowMass()}, nil
 }
 
-// scaleRows returns D(s)·x as a new matrix.
-func scaleRows(x *mat.Dense, s []float64) *mat.Dense {
+// scaleRows returns D(s)·x in the operator's scratch block (valid until
+// the next call; the caller holds op.mu).
+func (op *PaperOperator) scaleRows(x *mat.Dense, s []float64) *mat.Dense {
 	r, k := x.Dims()
-	out := mat.NewDense(r, k, nil)
+	if cap(op.scratch) < r*k {
+		op.scratch = make([]float64, r*k)
+	}
+	out := mat.NewDense(r, k, op.scratch[:r*k])
 	for i := 0; i < r; i++ {
-		if s[i] == 0 {
-			continue
-		}
 		src, dst := x.RawRowView(i), out.RawRowView(i)
 		for l := range dst {
 			dst[l] = s[i] * src[l]
