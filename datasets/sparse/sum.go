@@ -103,40 +103,31 @@ func AddTranspose(m *CSR) (*CSR, error) {
 		work[i] = ap[i+1] - ap[i] + tp[i+1] - tp[i]
 	}
 	// Row i of m + mᵀ is the merge of row i of m and of mᵀ, both sorted.
-	count := func(_ struct{}, i int) int64 {
+	// With nil indices it only counts (the sizing pass); a sum that cancels
+	// is counted but not stored.
+	merge := func(i int, indices []int32, data []float64) int64 {
 		p, pe := ap[i], ap[i+1]
 		q, qe := tp[i], tp[i+1]
-		var n int64
-		for p < pe && q < qe {
-			switch {
-			case ai[p] < ti[q]:
-				p++
-			case ti[q] < ai[p]:
-				q++
-			default:
-				p++
-				q++
-			}
-			n++
-		}
-		return n + (pe - p) + (qe - q)
-	}
-	fill := func(_ struct{}, i int, indices []int32, data []float64) int64 {
-		p, pe := ap[i], ap[i+1]
-		q, qe := tp[i], tp[i+1]
+		write := indices != nil
 		var o int64
 		for p < pe && q < qe {
 			switch {
 			case ai[p] < ti[q]:
-				indices[o], data[o] = ai[p], ad[p]
+				if write {
+					indices[o], data[o] = ai[p], ad[p]
+				}
 				o++
 				p++
 			case ti[q] < ai[p]:
-				indices[o], data[o] = ti[q], td[q]
+				if write {
+					indices[o], data[o] = ti[q], td[q]
+				}
 				o++
 				q++
 			default:
-				if v := ad[p] + td[q]; v != 0 { // a cancelled sum is not stored
+				if v := ad[p] + td[q]; !write {
+					o++
+				} else if v != 0 {
 					indices[o], data[o] = ai[p], v
 					o++
 				}
@@ -144,11 +135,16 @@ func AddTranspose(m *CSR) (*CSR, error) {
 				q++
 			}
 		}
+		if !write {
+			return o + (pe - p) + (qe - q)
+		}
 		copy(data[o:], ad[p:pe])
 		o += int64(copy(indices[o:], ai[p:pe]))
 		copy(data[o:], td[q:qe])
 		o += int64(copy(indices[o:], ti[q:qe]))
 		return o
 	}
+	count := func(_ struct{}, i int) int64 { return merge(i, nil, nil) }
+	fill := func(_ struct{}, i int, indices []int32, data []float64) int64 { return merge(i, indices, data) }
 	return build(m.rows, m.cols, work, noState, count, fill)
 }
