@@ -32,35 +32,39 @@ func newProgress(w io.Writer, label, unit string, total int64) *progress {
 	return &progress{r: prog.New(w), label: label, unit: unit, total: total, last: time.Now(), lastPct: -1}
 }
 
-// update reports that done units are finished; it prints at most every 100 ms
-// on a terminal and every 10 % or 5 s otherwise.
+// update reports that done units are finished, when a report is due.
 func (p *progress) update(done int64) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.done {
-		return
-	}
-	now := time.Now()
-	if p.r.Terminal() {
-		if now.Sub(p.last) < 100*time.Millisecond {
-			return
-		}
-		p.last = now
+	if !p.done && p.due(done, time.Now()) {
 		p.r.Update(p.line(done))
-		return
 	}
-	pct := -1
-	if p.total > 0 {
-		pct = int(100 * done / p.total)
-	}
+}
+
+// due reports whether to print now, and notes it if so: at most every
+// 100 ms on a terminal; every 10 % (at most once a second) or 5 s
+// otherwise.
+func (p *progress) due(done int64, now time.Time) bool {
 	since := now.Sub(p.last)
-	if (pct >= 0 && pct/10 > p.lastPct/10 && since >= time.Second) || since >= 5*time.Second {
-		p.last, p.lastPct = now, pct
-		p.r.Update(p.line(done))
+	if p.r.Terminal() {
+		if since < 100*time.Millisecond {
+			return false
+		}
+	} else {
+		pct := -1
+		if p.total > 0 {
+			pct = int(100 * done / p.total)
+		}
+		if !(pct >= 0 && pct/10 > p.lastPct/10 && since >= time.Second) && since < 5*time.Second {
+			return false
+		}
+		p.lastPct = pct
 	}
+	p.last = now
+	return true
 }
 
 // finish prints the final state once, as a line that stays.
@@ -70,11 +74,10 @@ func (p *progress) finish(done int64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.done {
-		return
+	if !p.done {
+		p.done = true
+		p.r.Line(p.line(done))
 	}
-	p.done = true
-	p.r.Line(p.line(done))
 }
 
 func (p *progress) line(done int64) string {
