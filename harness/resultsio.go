@@ -8,7 +8,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
+
+	"kcalab/internal/atomicfile"
 )
 
 // ResultsFile is the name of the results file inside an output directory.
@@ -45,9 +46,9 @@ func ReadResults(path string) ([]Record, error) {
 	return recs, nil
 }
 
-// WriteResults writes records as JSON lines atomically: to a temporary file in
-// the same directory, synced, then renamed over path, so a reader (or a
-// crash) never sees a half-written file.
+// WriteResults writes records as JSON lines atomically (see
+// internal/atomicfile), so a reader (or a crash) never sees a half-written
+// file.
 func WriteResults(path string, recs []Record) error {
 	var buf bytes.Buffer
 	for _, r := range recs {
@@ -58,36 +59,5 @@ func WriteResults(path string, recs []Record) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	return WriteFileAtomic(path, buf.Bytes())
-}
-
-// WriteFileAtomic writes data to path via a synced temporary file and a rename.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
-	}
-	return nil
+	return atomicfile.WriteFile(path, buf.Bytes())
 }
