@@ -274,15 +274,15 @@ func tunedBlock(n *sparse.CSR, rt, ct *tuned) (*sparse.CSR, error) {
 // H2 = (Δʳ·M)∘(M·Δᶜ), whose margins enter r and c.
 func (op *PaperOperator) buildH() (*sparse.CSR, error) {
 	m := op.m
-	dm, err := Mul(op.rt.delta, m)
+	dm, err := sparse.Mul(op.rt.delta, m)
 	if err != nil {
 		return nil, fmt.Errorf("sca: Δʳ·M: %w", err)
 	}
-	md, err := Mul(m, op.ct.delta)
+	md, err := sparse.Mul(m, op.ct.delta)
 	if err != nil {
 		return nil, fmt.Errorf("sca: M·Δᶜ: %w", err)
 	}
-	dmd, err := Mul(dm, op.ct.delta)
+	dmd, err := sparse.Mul(dm, op.ct.delta)
 	if err != nil {
 		return nil, fmt.Errorf("sca: Δʳ·M·Δᶜ: %w", err)
 	}
