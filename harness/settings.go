@@ -43,18 +43,20 @@ type Settings struct {
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.
 type DataSettings struct {
-	Source     string  `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, or a synthetic corpus with planted word clusters generated from the trial seed"`
-	CSV        string  `key:"csv" default:"" doc:"CSV file (first row column labels, first column row labels, non-negative counts); relative to the spec file"`
-	Corpus     string  `key:"corpus" default:"text8_prefix" doc:"text8, text8_prefix (in the data directory) or a path to a plain, .gz or .zip text file (relative to the spec file)"`
-	Fraction   float64 `key:"fraction" default:"1" min:"1e-9" max:"1" short:"f={}" order:"7" sweep:"Corpus fraction (data.fraction)|fraction" size:"axis" doc:"use only this initial fraction of the corpus tokens (vocabulary built on that section)"`
-	Lowercase  bool    `key:"lowercase" default:"false" doc:"lowercase tokens"`
-	MinCount   int     `key:"min_count" default:"5" min:"1" size:"true" doc:"vocabulary: minimum word count"`
-	MaxVocab   int     `key:"max_vocab" default:"0" min:"0" size:"true" doc:"vocabulary: keep at most this many words (0 = no limit)"`
-	OOV        string  `key:"oov" default:"unk" enum:"unk,drop" doc:"out-of-vocabulary tokens: one shared <unk> row/column kept in place, or dropped (positions closed up)"`
-	Window     int     `key:"window" default:"24" min:"1" max:"1000" short:"W={}" order:"3" sweep:"Window W|window|linear" doc:"window W of the CA word tables: offsets 1..W"`
-	Table      string  `key:"table" default:"cut" enum:"flat,skip,cut,glove" short:"{}" order:"2" doc:"word table: N^flat, N^skip (weights (W−k+1)/W), N^cut (tail cut), glove (symmetric, 1/distance)"`
-	Symmetric  bool    `key:"symmetric" default:"false" doc:"count both directions (N + Nᵀ)"`
-	CutN1Twice bool    `key:"cut_n1_twice" default:"false" doc:"tail cut: add cut(N^1) twice, reproducing a slip of the authors' script (off = the paper's definition)"`
+	Source     string   `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, or a synthetic corpus with planted word clusters generated from the trial seed"`
+	CSV        string   `key:"csv" default:"" doc:"CSV file (first row column labels, first column row labels, non-negative counts); relative to the spec file"`
+	SupRows    []string `key:"supplementary_rows" default:"" doc:"rows of a table (fisher or csv) taken out of the analysis and projected onto its axes afterwards as supplementary points, by label (R's ca(…, suprow=))"`
+	SupCols    []string `key:"supplementary_cols" default:"" doc:"columns of a table taken out of the analysis and projected as supplementary points, by label (R's ca(…, supcol=))"`
+	Corpus     string   `key:"corpus" default:"text8_prefix" doc:"text8, text8_prefix (in the data directory) or a path to a plain, .gz or .zip text file (relative to the spec file)"`
+	Fraction   float64  `key:"fraction" default:"1" min:"1e-9" max:"1" short:"f={}" order:"7" sweep:"Corpus fraction (data.fraction)|fraction" size:"axis" doc:"use only this initial fraction of the corpus tokens (vocabulary built on that section)"`
+	Lowercase  bool     `key:"lowercase" default:"false" doc:"lowercase tokens"`
+	MinCount   int      `key:"min_count" default:"5" min:"1" size:"true" doc:"vocabulary: minimum word count"`
+	MaxVocab   int      `key:"max_vocab" default:"0" min:"0" size:"true" doc:"vocabulary: keep at most this many words (0 = no limit)"`
+	OOV        string   `key:"oov" default:"unk" enum:"unk,drop" doc:"out-of-vocabulary tokens: one shared <unk> row/column kept in place, or dropped (positions closed up)"`
+	Window     int      `key:"window" default:"24" min:"1" max:"1000" short:"W={}" order:"3" sweep:"Window W|window|linear" doc:"window W of the CA word tables: offsets 1..W"`
+	Table      string   `key:"table" default:"cut" enum:"flat,skip,cut,glove" short:"{}" order:"2" doc:"word table: N^flat, N^skip (weights (W−k+1)/W), N^cut (tail cut), glove (symmetric, 1/distance)"`
+	Symmetric  bool     `key:"symmetric" default:"false" doc:"count both directions (N + Nᵀ)"`
+	CutN1Twice bool     `key:"cut_n1_twice" default:"false" doc:"tail cut: add cut(N^1) twice, reproducing a slip of the authors' script (off = the paper's definition)"`
 }
 
 // SyntheticSettings shape the synthetic corpus (data.source: synthetic).
