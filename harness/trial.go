@@ -157,6 +157,7 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		Inertias:       res.Inertias,
 		InertiaShare:   res.InertiaShare,
 		TotalInertia:   res.TotalInertia,
+		Counts:         rows(tab.N.ToDense()),
 		RowLabels:      tab.RowLabels,
 		ColLabels:      tab.ColLabels,
 		RowPrincipal:   rows(res.RowPrincipal),
@@ -205,6 +206,7 @@ func project(res *ca.Result, sup *datasets.Supplement, out *CAResult) error {
 		}
 		out.SupRowLabels, out.SupRowPrincipal, out.SupRowDist, out.SupRowCos2, out.SupRowQuality =
 			sup.RowLabels, rows(s.Principal), s.Dist, s.Cos2, s.Quality
+		out.SupRowCounts = rows(sup.Rows.ToDense())
 	}
 	if sup.Cols != nil {
 		p, err := res.ColProjector()
@@ -217,6 +219,7 @@ func project(res *ca.Result, sup *datasets.Supplement, out *CAResult) error {
 		}
 		out.SupColLabels, out.SupColPrincipal, out.SupColDist, out.SupColCos2, out.SupColQuality =
 			sup.ColLabels, rows(s.Principal), s.Dist, s.Cos2, s.Quality
+		out.SupColCounts = rows(sup.Cols.ToDense())
 	}
 	return nil
 }
