@@ -158,7 +158,6 @@ func prepareOutput(dir, specName string, warn io.Writer) ([]Record, error) {
 	return prev, nil
 }
 
-
 // compactResults rewrites results.jsonl atomically with one record per
 // trial in grid order. A trial this run did not finish keeps its earlier
 // record: an interrupted (or -fresh) run replaces an old record only by a
