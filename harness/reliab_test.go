@@ -1,0 +1,81 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cancelAfter is a progress log that cancels the run once n trials have
+// been reported finished: a Ctrl-C at a known moment.
+type cancelAfter struct {
+	mu     sync.Mutex
+	n      int
+	cancel context.CancelFunc
+	buf    bytes.Buffer
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(p)
+	if strings.HasPrefix(string(p), "kcalab: [") && !strings.Contains(string(p), "reused") {
+		if c.n--; c.n == 0 {
+			c.cancel()
+		}
+	}
+	return len(p), nil
+}
+
+// An interrupted -fresh run replaces an old record only by its new result:
+// the trials it did not redo keep their records.
+func TestFreshInterruptedKeepsOldRecords(t *testing.T) {
+	tests := []struct {
+		name  string
+		fresh bool
+		after int // trials finished before the interrupt
+	}{
+		{"fresh, interrupted after 1", true, 1},
+		{"fresh, interrupted after 2", true, 2},
+		{"resume after a spec change, interrupted after 1", false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
+			first, err := (&Runner{}).Run(context.Background(), spec)
+			require.NoError(t, err)
+			path := filepath.Join(out, ResultsFile)
+			if !tt.fresh {
+				// Make every old record stale (status error), so the run redoes them.
+				recs := first.Records
+				for i := range recs {
+					recs[i].Status, recs[i].Error = "error", "old"
+				}
+				require.NoError(t, WriteResults(path, recs))
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			log := &cancelAfter{n: tt.after, cancel: cancel}
+			_, err = (&Runner{Jobs: 1, Fresh: tt.fresh, Log: log}).Run(ctx, spec)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "interrupted")
+			recs, err := ReadResults(path)
+			require.NoError(t, err)
+			require.Len(t, recs, 6, "every trial keeps a record:\n%s", log.buf.String())
+			for i, rec := range recs {
+				assert.Equal(t, first.Records[i].ID, rec.ID, "grid order")
+			}
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, 6, strings.Count(string(b), "\n"), "compacted")
+		})
+	}
+}
