@@ -118,22 +118,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if res == nil {
 			return err
 		}
+		if ctx.Err() != nil || errors.Is(err, harness.ErrResultsWrite) {
+			// Interrupted, or results could not be written: the runner's
+			// message says what was kept; a report now would be partial,
+			// and its own error must not take that message's place.
+			return err
+		}
 		reportPath := filepath.Join(res.Dir, "report.html")
 		// The page is rendered from the file just written, so it is exactly
 		// what the committed results render to.
 		recs, rerr := harness.ReadResults(filepath.Join(res.Dir, harness.ResultsFile))
-		if rerr != nil {
-			return rerr
+		if rerr == nil {
+			rerr = reports.WriteFile(reportPath, buildReport(spec, recs, js))
 		}
-		if rerr := reports.WriteFile(reportPath, buildReport(spec, recs, js)); rerr != nil {
-			return fmt.Errorf("%s: report: %w", spec.Name, rerr)
+		if rerr != nil {
+			rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
+			if err != nil {
+				return errors.Join(fmt.Errorf("%s: %w", spec.Name, err), rerr)
+			}
+			return rerr
 		}
 		fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", spec.Name, len(res.Records), res.Reused, filepath.Join(res.Dir, harness.ResultsFile))
 		fmt.Fprintf(stdout, "report: %s\n", reportPath)
 		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
 			failed = append(failed, fmt.Sprintf("%s: %v", spec.Name, err))
 		}
 	}

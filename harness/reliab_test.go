@@ -5,13 +5,18 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// doneLine is a progress line of a finished trial.
+var doneLine = regexp.MustCompile(`(?m)^kcalab: \[\d+/\d+\] `)
 
 // cancelAfter is a progress log that cancels the run once n trials have
 // been reported finished: a Ctrl-C at a known moment.
@@ -26,7 +31,7 @@ func (c *cancelAfter) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.buf.Write(p)
-	if strings.HasPrefix(string(p), "kcalab: [") && !strings.Contains(string(p), "reused") {
+	if doneLine.Match(p) && !strings.Contains(string(p), "reused") {
 		if c.n--; c.n == 0 {
 			c.cancel()
 		}
@@ -76,6 +81,45 @@ func TestFreshInterruptedKeepsOldRecords(t *testing.T) {
 			b, err := os.ReadFile(path)
 			require.NoError(t, err)
 			assert.Equal(t, 6, strings.Count(string(b), "\n"), "compacted")
+		})
+	}
+}
+
+// A failed write of results.jsonl stops the run at once and says so,
+// instead of computing every trial for nothing.
+func TestRunnerStopsOnWriteFailure(t *testing.T) {
+	tests := []struct {
+		name   string
+		failAt int // the append that fails (1 = the first)
+		saved  int
+	}{
+		{"first write fails", 1, 0},
+		{"third write fails", 3, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			orig := appendWrite
+			defer func() { appendWrite = orig }()
+			calls := 0
+			appendWrite = func(f *os.File, b []byte) (int, error) {
+				if calls++; calls >= tt.failAt {
+					return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+				}
+				return f.Write(b)
+			}
+			out := t.TempDir()
+			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
+			var log bytes.Buffer
+			_, err := (&Runner{Jobs: 1, Log: &log}).Run(context.Background(), spec)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrResultsWrite)
+			assert.Contains(t, err.Error(), "no space left on device")
+			assert.Contains(t, err.Error(), "the run stopped at once")
+			assert.Equal(t, tt.failAt, calls, "no trial is computed after the failure")
+			assert.Equal(t, tt.saved, len(doneLine.FindAllString(log.String(), -1)), "progress reports only saved trials")
+			recs, err := ReadResults(filepath.Join(out, ResultsFile))
+			require.NoError(t, err)
+			assert.Len(t, recs, tt.saved)
 		})
 	}
 }

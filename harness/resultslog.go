@@ -89,6 +89,9 @@ func readResultsLog(path string) ([]Record, resultsRead, error) {
 	return recs, info, nil
 }
 
+// appendWrite writes a line; tests replace it to fail a write mid-run.
+var appendWrite = func(f *os.File, b []byte) (int, error) { return f.Write(b) }
+
 // resultsLog appends records to results.jsonl.
 type resultsLog struct {
 	path string
@@ -112,7 +115,7 @@ func (l *resultsLog) append(rec Record) error {
 		return fmt.Errorf("%w: encoding trial %s: %w", ErrResultsWrite, rec.ID, err)
 	}
 	b = append(b, '\n')
-	if _, err := l.f.Write(b); err != nil {
+	if _, err := appendWrite(l.f, b); err != nil {
 		return fmt.Errorf("%w: %w", ErrResultsWrite, err)
 	}
 	if err := l.f.Sync(); err != nil {
@@ -136,6 +139,9 @@ func (l *resultsLog) close() error {
 func prepareOutput(dir, specName string, warn io.Writer) ([]Record, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w (give a writable directory with -out)", err)
+	}
+	if err := checkWritable(dir); err != nil {
+		return nil, err
 	}
 	path := filepath.Join(dir, ResultsFile)
 	if stale, err := filepath.Glob(filepath.Join(dir, "."+ResultsFile+".tmp*")); err == nil {
@@ -191,6 +197,21 @@ func compactResults(path string, trials []Trial, recs []Record, done []bool, pre
 	}
 	if err := WriteResults(path, out); err != nil {
 		return fmt.Errorf("%w: compacting: %w", ErrResultsWrite, err)
+	}
+	return nil
+}
+
+// checkWritable creates and removes a file in dir, so an unwritable output
+// directory is found before hours of trials, not after.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".kcalab-write-check-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s is not writable: %w (give a writable directory with -out; no trial was run)", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
 	}
 	return nil
 }
