@@ -123,3 +123,37 @@ func TestRunnerStopsOnWriteFailure(t *testing.T) {
 		})
 	}
 }
+
+// An output directory belongs to one spec: another spec's run there is
+// refused before any trial, and the first spec's results stay.
+func TestRunnerRefusesAnotherSpecsOutput(t *testing.T) {
+	tests := []struct {
+		name    string
+		second  string
+		wantErr string
+	}{
+		{"another spec", strings.Replace(fisherSpec, "name: fisher", "name: other", 1), `holds results of spec "fisher"`},
+		{"same spec, other grid", fisherSpec + "method: [ca, gini]\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			_, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+			require.NoError(t, err)
+			path := filepath.Join(out, ResultsFile)
+			before, err := os.ReadFile(path)
+			require.NoError(t, err)
+			_, err = (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tt.second), out))
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+			assert.Contains(t, err.Error(), "belongs to one spec")
+			after, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, string(before), string(after), "nothing deleted")
+		})
+	}
+}

@@ -153,6 +153,12 @@ func prepareOutput(dir, specName string, warn io.Writer) ([]Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading earlier results (delete the file or run with -fresh): %w", err)
 	}
+	for _, rec := range prev {
+		if rec.Spec != specName {
+			return nil, fmt.Errorf("%s holds results of spec %q (trial %s), not of %q: an output directory belongs to one spec; "+
+				"give this spec another directory (-out or output:), or move that file away to start over", path, rec.Spec, rec.ID, specName)
+		}
+	}
 	if info.torn && warn != nil {
 		fmt.Fprintf(warn, "kcalab: warning: %s: dropped an incomplete last line (a run was killed while writing it; that trial will run again)\n", path)
 	}
