@@ -104,6 +104,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		if *out != "" {
 			spec.Output = *out
+		} else if err := spec.CheckOutput(); err != nil {
+			return err
 		}
 		specs = append(specs, spec)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -40,6 +41,50 @@ func TestRunUnwritableOutput(t *testing.T) {
 			assert.Contains(t, err.Error(), "-out")
 			assert.NotContains(t, err.Error(), "report")
 			assert.NotContains(t, stderr, "kcalab: [", "no trial ran")
+		})
+	}
+}
+
+// A spec's output: stays under results/ or the spec's directory unless the
+// command line gives -out.
+func TestRunSpecOutputConfined(t *testing.T) {
+	tests := []struct {
+		name    string
+		output  string // "" = no output: key
+		withOut bool
+		wantErr bool
+	}{
+		{name: "default", output: ""},
+		{name: "absolute elsewhere", output: "/etc", wantErr: true},
+		{name: "climbs out of the spec dir", output: "../../elsewhere", wantErr: true},
+		{name: "under the spec dir", output: "{dir}/out/here"},
+		{name: "under results/ (relative to the working directory)", output: "results/mine"},
+		{name: "relative, outside results/", output: "mine", wantErr: true},
+		{name: "absolute elsewhere with -out", output: "/etc", withOut: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			body := "name: confined\ndata: {source: fisher}\nsvd: {rank: 2, backend: dense}\n"
+			if tt.output != "" {
+				body += "output: " + strings.ReplaceAll(tt.output, "{dir}", dir) + "\n"
+			}
+			spec := filepath.Join(dir, "spec.yaml")
+			require.NoError(t, os.WriteFile(spec, []byte(body), 0o644))
+			args := []string{spec}
+			if tt.withOut {
+				args = []string{"-out", filepath.Join(dir, "cli"), spec}
+			}
+			t.Chdir(t.TempDir()) // relative outputs are relative to the working directory
+			_, stderr, err := runCLI(t, args...)
+			if tt.wantErr {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), spec+":4: output")
+				assert.Contains(t, err.Error(), "allowed: under results/ or "+dir+"/")
+				assert.Contains(t, err.Error(), "-out")
+				return
+			}
+			require.NoError(t, err, stderr)
 		})
 	}
 }

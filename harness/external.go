@@ -75,6 +75,9 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 	for i, a := range argv {
 		args[i] = repl.Replace(a)
 	}
+	// A spec is a file people share, and this runs a program it names: say
+	// what runs before it does.
+	fmt.Fprintf(tc.runner.log(), "kcalab: trial %s runs external command: %s\n", t.ID, commandLine(args))
 	var stderr bytes.Buffer
 	err = tc.stage("train", func() error {
 		cmd := exec.CommandContext(ctx, args[0], args[1:]...)

@@ -21,6 +21,9 @@ type Spec struct {
 	Output      string  // output directory
 	Tolerance   float64 // -check: allowed fall of a score below the reference
 
+	// outputLine is the line of an output: key in the file (0 = not given).
+	outputLine int
+
 	// values holds, for every per-trial key, the list of values the spec gives
 	// (one element unless the key is a grid axis); defaults are filled in.
 	values map[string][]any
@@ -135,6 +138,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			vals, err := decodeValues(set, v, isRunKey(key))
 			if err != nil {
 				return fail(v.Line, "%s: %v", key, err)
+			}
+			if key == "output" {
+				spec.outputLine = k.Line
 			}
 			if len(vals) > 1 || (v.Kind == yaml.SequenceNode && set.Kind != StringList) {
 				*axes = append(*axes, key)
