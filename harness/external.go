@@ -84,6 +84,7 @@ func (tc *trialContext) runExternal(ctx context.Context, wd *wordData) (*vectors
 		cmd.Dir = dir
 		cmd.Stdout = &stderr
 		cmd.Stderr = &stderr
+		killGroupOnCancel(cmd, !ChildRequested())
 		return cmd.Run()
 	})
 	if err != nil {

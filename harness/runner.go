@@ -127,7 +127,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 		go func() {
 			defer wg.Done()
 			for t := range work {
-				rec := r.execute(ctx, spec, t, prog)
+				rec := r.executeWithin(ctx, spec, t, prog)
 				mu.Lock()
 				if ctx.Err() != nil && rec.Status == "error" {
 					mu.Unlock()

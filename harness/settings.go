@@ -147,7 +147,7 @@ var Settings = []Setting{
 	{Key: "measure.repeat", Kind: Int, Default: 1, Min: ptr(1), Max: ptr(100),
 		Doc: "measured trials: repetitions; metrics are medians, with .min and .max"},
 	{Key: "budget.seconds", Kind: Float, Default: 0.0, Min: ptr(0),
-		Doc: "measured trials: stop a trial after this wall time and mark it over budget (0 = no limit)"},
+		Doc: "stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"},
 	{Key: "budget.memory_mb", Kind: Float, Default: 0.0, Min: ptr(0),
 		Doc: "mark a trial over budget instead of running it when a dense backend needs a matrix larger than this (0 = no limit)"},
 }
