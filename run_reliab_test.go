@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
 )
 
 // An unwritable output directory is refused before the first trial, with
@@ -85,6 +89,41 @@ func TestRunSpecOutputConfined(t *testing.T) {
 				return
 			}
 			require.NoError(t, err, stderr)
+		})
+	}
+}
+
+// An interrupted run ends with "interrupted" and what was kept, never a
+// report error (the report is not written for a partial run).
+func TestRunInterruptedMessage(t *testing.T) {
+	tests := []struct {
+		name  string
+		prior bool // a complete earlier run in the directory
+		want  string
+	}{
+		{"nothing done yet", false, "interrupted: 0 trial(s) finished in this run, 0 reused, 3 of 3 not done"},
+		{"after a complete run, with -fresh", true, "interrupted: 0 trial(s) finished in this run, 0 reused, 3 of 3 not done"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "new")
+			if tt.prior {
+				_, stderr, err := runCLI(t, "-out", out, "experiments/fisher.yaml")
+				require.NoError(t, err, stderr)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			var o, e bytes.Buffer
+			err := run(ctx, []string{"-cache", "off", "-fresh", "-out", out, "experiments/fisher.yaml"}, &o, &e)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), "saved in "+filepath.Join(out, "results.jsonl"))
+			assert.NotContains(t, err.Error(), "report")
+			if tt.prior {
+				recs, err := harness.ReadResults(filepath.Join(out, "results.jsonl"))
+				require.NoError(t, err)
+				assert.Len(t, recs, 3, "the earlier results are kept")
+			}
 		})
 	}
 }
