@@ -157,3 +157,36 @@ func TestRunnerRefusesAnotherSpecsOutput(t *testing.T) {
 		})
 	}
 }
+
+// An unwritable cache directory costs the cache, not the trials: one
+// warning, and every trial runs.
+func TestRunnerUnwritableCache(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	tests := []struct {
+		name  string
+		cache string
+		warn  bool
+	}{
+		{"cache below a file", filepath.Join(file, "cache"), true},
+		{"cache is a file", file, true},
+		{"writable cache", filepath.Join(t.TempDir(), "cache"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := "name: c\ndata: {source: synthetic, table: flat, window: [2, 3]}\nsynthetic: {tokens: 5000}\neval: {sets: [synthetic]}\nmethod: lca\nsvd: {rank: 5}\n"
+			var log bytes.Buffer
+			res, err := (&Runner{Jobs: 2, CacheDir: tt.cache, Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+			require.NoError(t, err, log.String())
+			for _, rec := range res.Records {
+				assert.Equal(t, "ok", rec.Status, rec.Error)
+			}
+			n := strings.Count(log.String(), "running without the cache")
+			if tt.warn {
+				assert.Equal(t, 1, n, log.String())
+			} else {
+				assert.Zero(t, n)
+			}
+		})
+	}
+}

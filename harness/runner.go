@@ -28,6 +28,8 @@ type Runner struct {
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
 
+	cacheChecked bool // usableCache ran
+
 	wordMemo memo[*wordData]
 	setMemo  memo[*wordsim.Set]
 }
@@ -60,6 +62,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.usableCache(trials)
 	byID := map[string]Record{}
 	for _, rec := range prev {
 		byID[rec.ID] = rec
