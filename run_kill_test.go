@@ -33,11 +33,7 @@ func runAsChild(argsJSON string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, args, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "kcalab:", err)
-		return 1
-	}
-	return 0
+	return exitCode(run(ctx, args, os.Stdout, os.Stderr), os.Stderr)
 }
 
 // A cheap grid (24 trials, well under a second) on the synthetic corpus.

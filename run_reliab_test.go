@@ -127,3 +127,37 @@ func TestRunInterruptedMessage(t *testing.T) {
 		})
 	}
 }
+
+// -h succeeds; flags may follow the spec; names reach the terminal escaped.
+func TestRunCommandLine(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string
+		stderr   string
+		noStderr string
+	}{
+		{name: "-h", args: []string{"-h"}, code: 0, stderr: "usage: kcalab"},
+		{name: "flags after the spec", args: []string{"-cache", "off", "-out", "{tmp}", "experiments/fisher.yaml", "-jobs", "2"}, code: 0, stdout: "fisher: 3 trials"},
+		{name: "unknown flag", args: []string{"-nope"}, code: 1, stderr: "flag provided but not defined: -nope"},
+		{name: "control characters in a name", args: []string{"-cache", "off", "no\x1b[2Jsuch.yaml"}, code: 1, stderr: `no\x1b[2Jsuch.yaml`, noStderr: "\x1b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := make([]string, len(tt.args))
+			tmp := t.TempDir()
+			for i, a := range tt.args {
+				args[i] = strings.ReplaceAll(a, "{tmp}", tmp)
+			}
+			var o, e bytes.Buffer
+			code := exitCode(run(context.Background(), args, &o, &e), &e)
+			assert.Equal(t, tt.code, code, e.String())
+			assert.Contains(t, o.String(), tt.stdout)
+			assert.Contains(t, e.String(), tt.stderr)
+			if tt.noStderr != "" {
+				assert.NotContains(t, e.String(), tt.noStderr)
+			}
+		})
+	}
+}

@@ -66,7 +66,7 @@ func (p *Progress) Done(t Trial, r Record, reused bool) {
 		what = fmt.Sprintf("%s in %.2fs", r.Status, tt)
 	}
 	if r.Error != "" {
-		what += ": " + r.Error
+		what += ": " + TermSafeText(r.Error)
 	}
 	if p.tty {
 		fmt.Fprintf(p.w, "\r\033[K[%d/%d] %s: %s\n", p.done, p.total, t.name(), what)
@@ -109,5 +109,5 @@ func (t Trial) name() string {
 	if t.Label == "" {
 		return t.ID
 	}
-	return t.ID + " (" + t.Label + ")"
+	return t.ID + " (" + TermSafe(t.Label) + ")" // a label can hold anything a spec file does
 }

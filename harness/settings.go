@@ -137,7 +137,7 @@ var Settings = []Setting{
 	{Key: "svd.rank", Kind: Int, Default: 0, Min: ptr(0),
 		Doc: "number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"},
 	{Key: "svd.oversample", Kind: Int, Default: 10, Min: ptr(0), Doc: "randomized SVD oversampling p"},
-	{Key: "svd.power_iters", Kind: Int, Default: -1, Min: ptr(-1),
+	{Key: "svd.power_iters", Kind: Int, Default: -1, Min: ptr(-1), Max: ptr(100),
 		Doc: "randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"},
 	{Key: "svd.normalizer", Kind: String, Default: "lu", Enum: []string{"lu", "qr", "none"},
 		Doc: "normalisation between power iterations"},

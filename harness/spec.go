@@ -116,6 +116,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 				if err != nil {
 					return err
 				}
+				if err := distinctLabels(vs, fail); err != nil {
+					return err
+				}
 				spec.variants = vs
 				continue
 			}
@@ -459,4 +462,23 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// distinctLabels refuses two variants with the same label: their rows
+// would merge silently in the report.
+func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
+	first := map[string]int{}
+	for _, v := range vs {
+		for _, l := range v.values["label"] {
+			label := l.(string)
+			if label == "" {
+				continue
+			}
+			if line, ok := first[label]; ok {
+				return fail(v.line, "variants: label %q repeats the label of the variant at line %d: give each variant its own label", TermSafe(label), line)
+			}
+			first[label] = v.line
+		}
+	}
+	return nil
 }

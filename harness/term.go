@@ -33,3 +33,17 @@ func commandLine(args []string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TermSafeText is TermSafe for multi-line text (error messages): newlines
+// and tabs stay.
+func TermSafeText(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		parts := strings.Split(l, "\t")
+		for j, p := range parts {
+			parts[j] = TermSafe(p)
+		}
+		lines[i] = strings.Join(parts, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
