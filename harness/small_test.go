@@ -17,6 +17,7 @@ func TestSpecSmallRefusals(t *testing.T) {
 		{"duplicate variant labels", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: b, method: gini}\n  - {label: a, method: lca}\n",
 			`spec.yaml:5: variants: label "a" repeats the label of the variant at line 3`},
 		{"distinct variant labels", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: b, method: gini}\n", ""},
+		{"an identical variant repeated", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: a, method: ca}\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -464,20 +465,23 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// distinctLabels refuses two variants with the same label: their rows
-// would merge silently in the report.
+// distinctLabels refuses two different variants with the same label:
+// their rows would merge silently in the report. A repeated identical
+// variant is harmless (its trials run once).
 func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
-	first := map[string]int{}
+	first := map[string]variant{}
 	for _, v := range vs {
 		for _, l := range v.values["label"] {
 			label := l.(string)
 			if label == "" {
 				continue
 			}
-			if line, ok := first[label]; ok {
-				return fail(v.line, "variants: label %q repeats the label of the variant at line %d: give each variant its own label", TermSafe(label), line)
+			if f, ok := first[label]; ok && !reflect.DeepEqual(f.values, v.values) {
+				return fail(v.line, "variants: label %q repeats the label of the variant at line %d with other settings: give each variant its own label", TermSafe(label), f.line)
 			}
-			first[label] = v.line
+			if _, ok := first[label]; !ok {
+				first[label] = v
+			}
 		}
 	}
 	return nil
