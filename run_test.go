@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	if args := os.Getenv(envTestRun); args != "" {
+		os.Exit(runAsChild(args)) // the kill test's runner process
+	}
 	os.Exit(m.Run())
 }
 

@@ -121,7 +121,7 @@ type SVDSettings struct {
 	Backend    string `key:"backend" default:"auto" short:"{}" order:"10" series:"true" doc:"SVD backend; auto = dense for CSV/Fisher tables, dssvd for word tables"`
 	Rank       int    `key:"rank" default:"0" min:"0" short:"d={}" order:"5" sweep:"Dimension d (svd.rank)|rank" doc:"number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"`
 	Oversample int    `key:"oversample" default:"10" min:"0" doc:"randomized SVD oversampling p"`
-	PowerIters int    `key:"power_iters" default:"-1" min:"-1" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
+	PowerIters int    `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
 	Normalizer string `key:"normalizer" default:"lu" enum:"lu,qr,none" doc:"normalisation between power iterations"`
 }
 
@@ -133,7 +133,7 @@ type MeasureSettings struct {
 
 // BudgetSettings bound what a trial may spend.
 type BudgetSettings struct {
-	Seconds  float64 `key:"seconds" default:"0" min:"0" doc:"measured trials: stop a trial after this wall time and mark it over budget (0 = no limit)"`
+	Seconds  float64 `key:"seconds" default:"0" min:"0" doc:"stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"`
 	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" doc:"mark a trial over budget instead of running it when a dense backend needs a matrix larger than this (0 = no limit)"`
 }
 

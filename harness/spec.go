@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,9 @@ type Spec struct {
 	Seed        uint64
 	Output      string  // output directory
 	Tolerance   float64 // -check: allowed fall of a score below the reference
+
+	// outputLine is the line of an output: key in the file (0 = not given).
+	outputLine int
 
 	// values holds, for every per-trial key, the list of values the spec gives
 	// (one element unless the key is a grid axis); defaults are filled in.
@@ -113,6 +117,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 				if err != nil {
 					return err
 				}
+				if err := distinctLabels(vs, fail); err != nil {
+					return err
+				}
 				spec.variants = vs
 				continue
 			}
@@ -135,6 +142,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			vals, err := decodeValues(set, v, isRunKey(key))
 			if err != nil {
 				return fail(v.Line, "%s: %v", key, err)
+			}
+			if key == "output" {
+				spec.outputLine = k.Line
 			}
 			if len(vals) > 1 || (v.Kind == yaml.SequenceNode && set.Kind != StringList) {
 				*axes = append(*axes, key)
@@ -513,4 +523,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// distinctLabels refuses two different variants with the same label:
+// their rows would merge silently in the report. A repeated identical
+// variant is harmless (its trials run once).
+func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
+	first := map[string]variant{}
+	for _, v := range vs {
+		for _, l := range v.values["label"] {
+			label := l.(string)
+			if label == "" {
+				continue
+			}
+			if f, ok := first[label]; ok && !reflect.DeepEqual(f.values, v.values) {
+				return fail(v.line, "variants: label %q repeats the label of the variant at line %d with other settings: give each variant its own label", TermSafe(label), f.line)
+			}
+			if _, ok := first[label]; !ok {
+				first[label] = v
+			}
+		}
+	}
+	return nil
 }

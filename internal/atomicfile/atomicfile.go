@@ -47,11 +47,18 @@ func (f *File) ReadAt(b []byte, off int64) (int, error) {
 	return f.pending.ReadAt(b, off)
 }
 
-// Commit syncs and closes the temporary file and renames it over the
-// destination.
+// Commit syncs and closes the temporary file, renames it over the
+// destination and syncs the directory, so the rename itself survives a
+// crash (renameio syncs the file, not its directory).
 func (f *File) Commit() error {
 	if err := f.pending.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("writing %s: %w", f.path, err)
+	}
+	if d, err := os.Open(filepath.Dir(f.path)); err == nil {
+		// A directory that cannot be synced (some file systems refuse)
+		// still holds the renamed file: the write itself succeeded.
+		_ = d.Sync()
+		d.Close()
 	}
 	return nil
 }
