@@ -275,6 +275,7 @@ func typedSettings(values map[string]any) Settings {
 const (
 	KeyMethod = "method"
 	KeyLabel  = "label"
+	KeySource = "data.source"
 )
 
 // ShortLabel prints one setting for a derived label ("W=24", "d=1000",

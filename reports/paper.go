@@ -60,3 +60,7 @@ var paperRatios = []paperRatio{
 	{"dense", 1.0 / 100, 0.10, "100× faster; 10% of the memory"},
 	{"randomized", 1.0 / 10, 0.20, "10× faster; 20% of the memory"},
 }
+
+// paperFisherSV are the singular values the paper (and Greenacre) publish
+// for Fisher's eye × hair table (shared/paper/NOTES.md).
+var paperFisherSV = []float64{0.4464, 0.1735, 0.0293}

@@ -1,0 +1,107 @@
+package reports
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+)
+
+// caFixture is a 2×2-table analysis with one supplementary row and column,
+// its statistics written by hand.
+func caFixture() *harness.CAResult {
+	p := 1e-3
+	return &harness.CAResult{
+		SingularValues: []float64{0.5}, Inertias: []float64{0.25}, InertiaShare: []float64{1}, TotalInertia: 0.25,
+		Counts:    [][]float64{{30, 10}, {10, 30}},
+		RowLabels: []string{"a", "b"}, ColLabels: []string{"x", "y"},
+		RowPrincipal: [][]float64{{0.5}, {-0.5}}, ColPrincipal: [][]float64{{0.5}, {-0.5}},
+		RowMass: []float64{0.5, 0.5}, ColMass: []float64{0.5, 0.5},
+		RowDist: []float64{0.5, 0.5}, ColDist: []float64{0.5, 0.5},
+		RowInertia: []float64{0.125, 0.125}, ColInertia: []float64{0.125, 0.125},
+		RowCtr: [][]float64{{0.5}, {0.5}}, ColCtr: [][]float64{{0.5}, {0.5}},
+		RowCos2: [][]float64{{1}, {1}}, ColCos2: [][]float64{{1}, {1}},
+		RowQuality: []float64{1, 1}, ColQuality: []float64{1, 1},
+		Chi2: 20, DF: 1, PValue: &p,
+		SupRowLabels: []string{"c"}, SupRowPrincipal: [][]float64{{0.25}}, SupRowCos2: [][]float64{{0.8}}, SupRowQuality: []float64{0.8},
+		SupRowCounts: [][]float64{{6, 2}},
+		SupColLabels: []string{"z"}, SupColPrincipal: [][]float64{{-0.1}}, SupColCos2: [][]float64{{0.5}}, SupColQuality: []float64{0.5},
+		SupColCounts: [][]float64{{1, 3}},
+	}
+}
+
+func TestSummaryTable(t *testing.T) {
+	tab := summaryTable(caFixture(), 1)
+	require.NotNil(t, tab)
+	assert.Equal(t, []string{"", "name", "mass", "qlt", "inr", "k=1", "cor", "ctr"}, tab.Header)
+	assert.Equal(t, [][]string{
+		{"row", "a", "500", "1000", "500", "500", "1000", "500"},
+		{"row", "b", "500", "1000", "500", "-500", "1000", "500"},
+		{"row (sup.)", "c", "—", "800", "—", "250", "800", "—"},
+		{"column", "x", "500", "1000", "500", "500", "1000", "500"},
+		{"column", "y", "500", "1000", "500", "-500", "1000", "500"},
+		{"column (sup.)", "z", "—", "500", "—", "-100", "500", "—"},
+	}, tab.Rows)
+	old := caFixture()
+	old.RowMass, old.RowCtr = nil, nil
+	assert.Nil(t, summaryTable(old, 1), "a record from before the statistics gets no table")
+}
+
+func TestInputTable(t *testing.T) {
+	tab := inputTable(caFixture(), 1)
+	require.NotNil(t, tab)
+	assert.Equal(t, []string{"", "x", "y", "z (sup.)"}, tab.Header)
+	assert.Equal(t, [][]string{{"a", "30", "10", "1"}, {"b", "10", "30", "3"}, {"c (sup.)", "6", "2", "—"}}, tab.Rows)
+}
+
+func TestCAMapSupplementary(t *testing.T) {
+	ca := caFixture()
+	// A map needs two axes.
+	two := func(v [][]float64) [][]float64 {
+		out := make([][]float64, len(v))
+		for i, x := range v {
+			out[i] = []float64{x[0], 0.1 * float64(i+1)}
+		}
+		return out
+	}
+	ca.RowPrincipal, ca.ColPrincipal = two(ca.RowPrincipal), two(ca.ColPrincipal)
+	ca.SupRowPrincipal, ca.SupColPrincipal = two(ca.SupRowPrincipal), two(ca.SupColPrincipal)
+	m, _, err := caMap(ca, 1, 100)
+	require.NoError(t, err)
+	require.NotNil(t, m)
+	require.Len(t, m.Series, 4)
+	assert.Equal(t, "Supplementary rows", m.Series[2].Name)
+	assert.Equal(t, "diamond", m.Series[2].Symbol, "supplementary points have their own symbol")
+	assert.Equal(t, "c", m.Series[2].Points[0].Label)
+	assert.Equal(t, "rect", m.Series[3].Symbol)
+}
+
+// Trials that differ only by backend share one subsection: one map, and a
+// table of their singular values next to the published ones.
+func TestCAGroupsBackends(t *testing.T) {
+	rec := func(id, backend string, sv float64) harness.Record {
+		ca := caFixture()
+		ca.SingularValues = []float64{sv}
+		ca.SupRowLabels, ca.SupColLabels = nil, nil // published values are for the table as published
+		return harness.Record{ID: id, Status: "ok", Backend: backend, CA: ca,
+			Settings: map[string]any{"method": "ca", "data.source": "fisher", "svd.backend": backend}}
+	}
+	recs := []harness.Record{rec("a", "dense", 0.4464), rec("b", "randomized", 0.4464), rec("c", "dssvd", 0.4464)}
+	other := rec("d", "dense", 0.3)
+	other.Settings["svd.rank"] = 2
+	recs = append(recs, other)
+	groups := groupByBackend(recs, []int{0, 1, 2, 3})
+	require.Len(t, groups, 2)
+	assert.Len(t, groups[0], 3)
+	tab := svCompare(groups[0], 1)
+	require.NotNil(t, tab)
+	assert.Equal(t, []string{"Axis", "published", "dense", "randomized", "dssvd"}, tab.Header)
+	assert.Equal(t, []string{"1", "0.4464", "0.4464000000", "0.4464000000", "0.4464000000"}, tab.Rows[0])
+	s, err := caSection(groups[0], 1, []string{"svd.backend"}, 100)
+	require.NoError(t, err)
+	assert.Equal(t, "Trials a, b, c", s.Title)
+	assert.Contains(t, string(s.Blocks[0].(Paragraph)), "dense: ok; randomized: ok; dssvd: ok")
+	assert.Contains(t, string(s.Blocks[0].(Paragraph)), "χ² test of independence: χ² = 20, df = 1, p = 0.001")
+}
