@@ -16,7 +16,6 @@ import (
 // the rows of F = D(r)^-1/2 U Σ^α (vectors.alpha, vectors.normalize).
 func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, kernel ca.Kernel,
 	transform func(*sparse.CSR) (*sparse.CSR, error)) (*vectors.Set, error) {
-	t := tr.Trial
 	if transform != nil {
 		if err := tr.Stage("kernel", func() (err error) {
 			n, err = transform(n)
@@ -30,14 +29,28 @@ func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, 
 	if kernel == ca.KernelPlain {
 		limit = min(rows, cols)
 	}
-	b, opt, err := svdOptions(t, rows, cols, limit, "dssvd")
+	dec, err := tr.Decompose(ctx, rows, cols, limit, func(b svd.Backend, opt svd.Options) (*ca.Decomposition, error) {
+		return ca.Decompose(ctx, n, kernel, b, opt)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tr.WordVectors(wd, dec)
+}
+
+// Decompose runs a decomposition of a rows×cols word operator with the
+// trial's SVD backend and options (svd.*) in the "svd" stage; limit is the
+// largest rank it allows.
+func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
+	run func(svd.Backend, svd.Options) (*ca.Decomposition, error)) (*ca.Decomposition, error) {
+	b, opt, err := svdOptions(tr.Trial, rows, cols, limit, "dssvd")
 	if err != nil {
 		return nil, fmt.Errorf("vocabulary of %d words: %w", rows, err)
 	}
 	tr.Record.Backend = b.Name() // what "auto" resolved to
 	var dec *ca.Decomposition
 	if err := tr.Stage("svd", func() (err error) {
-		dec, err = ca.Decompose(ctx, n, kernel, b, opt)
+		dec, err = run(b, opt)
 		return err
 	}); err != nil {
 		if errors.Is(err, svd.ErrOverBudget) {
@@ -45,6 +58,14 @@ func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, 
 		}
 		return nil, err
 	}
+	return dec, nil
+}
+
+// WordVectors turns a decomposition into word vectors, the rows of
+// D(r)^-1/2 U Σ^α (vectors.alpha, vectors.normalize), and records its
+// inertia.
+func (tr *TrialRun) WordVectors(wd *WordData, dec *ca.Decomposition) (*vectors.Set, error) {
+	t := tr.Trial
 	if dec.TotalInertia > 0 {
 		tr.SetMetric(MetricTotalInertia, dec.TotalInertia)
 		sum := 0.0

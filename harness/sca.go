@@ -11,6 +11,7 @@ import (
 	"kcalab/methods/ca"
 	"kcalab/methods/eval"
 	"kcalab/methods/sca"
+	"kcalab/methods/svd"
 	"kcalab/methods/vectors"
 )
 
@@ -64,6 +65,9 @@ func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
 		return fmt.Errorf("sca.weight = %v: with sca.form blend it is the share α of a profile moved toward its pairs', 0 ≤ α ≤ 1", weight)
 	}
 	model := func(train []sca.Pair) (*vectors.Set, error) {
+		if t.SCA.Form == "paper" {
+			return tr.paperSCA(ctx, wd, n, train)
+		}
 		var tuned *sparse.CSR
 		if err := tr.Stage("tuning", func() error {
 			if t.SCA.Form == "blend" {
@@ -272,4 +276,21 @@ func pooledSpearman(set *wordsim.Set, scores []float64, covered []bool, rule eva
 		return math.NaN(), n, err
 	}
 	return rho, n, nil
+}
+
+// paperSCA is the paper's Definition of SCA: the tuning pairs become
+// tuning-ratio tables and the delayed Hadamard-form operator is decomposed
+// with the trial's backend (methods/sca.DecomposePaper).
+func (tr *TrialRun) paperSCA(ctx context.Context, wd *WordData, n *sparse.CSR, train []sca.Pair) (*vectors.Set, error) {
+	t := tr.Trial
+	opt := sca.PaperOptions{Strength: t.SCA.Strength, Pivot: t.SCA.Pivot,
+		Rows: t.SCA.Tune != "cols", Cols: t.SCA.Tune != "rows"}
+	rows, cols := n.Dims()
+	dec, err := tr.Decompose(ctx, rows, cols, min(rows, cols)-1, func(b svd.Backend, o svd.Options) (*ca.Decomposition, error) {
+		return sca.DecomposePaper(ctx, n, train, opt, b, o)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sca: %w", err)
+	}
+	return tr.WordVectors(wd, dec)
 }

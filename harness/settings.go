@@ -75,11 +75,14 @@ type KCASettings struct {
 
 // SCASettings configure semi-supervised CA (method sca).
 type SCASettings struct {
-	Set    string  `key:"set" default:"men" short:"{set}" order:"8" doc:"sca: the word pairs that build the tuning tables Γ: a word-similarity set name (sim, rel, men, mturk, rare, s999) or a file of lines w1 w2 score (relative to the spec file)"`
-	Mode   string  `key:"mode" default:"folds" enum:"in-sample,folds" short:"{}" order:"9" doc:"sca: in-sample tunes and scores on the same pairs (as the paper); folds scores every pair with a model whose tuning never saw it"`
-	Folds  int     `key:"folds" default:"5" min:"2" max:"100" doc:"sca: number of folds k"`
-	Form   string  `key:"form" default:"blend" enum:"blend,sum" doc:"sca: blend = each paired word's row profile moves a share α toward the profiles of words judged more similar than the average pair and away from those judged less similar, its mass kept; sum = Γ·N·Γᵀ with Γ = I + λ·G (G holds the pairs' scores scaled to [0, 1]); see methods/sca"`
-	Weight float64 `key:"weight" default:"0.5" min:"0" doc:"sca: α (blend, at most 1) or λ (sum)"`
+	Set      string  `key:"set" default:"men" short:"{set}" order:"8" doc:"sca: the word pairs that build the tuning tables Γ: a word-similarity set name (sim, rel, men, mturk, rare, s999) or a file of lines w1 w2 score (relative to the spec file)"`
+	Mode     string  `key:"mode" default:"folds" enum:"in-sample,folds" short:"{}" order:"9" doc:"sca: in-sample tunes and scores on the same pairs (as the paper); folds scores every pair with a model whose tuning never saw it"`
+	Folds    int     `key:"folds" default:"5" min:"2" max:"100" doc:"sca: number of folds k"`
+	Form     string  `key:"form" default:"blend" enum:"blend,sum,paper" short:"{}" order:"12" doc:"sca: paper = the Definition of SCA in the paper: the SVD of the Hadamard form built from the tuning-ratio tables Γʳ, Γᶜ, with γ = exp(−sca.strength·(s − sca.pivot)) for a pair of scaled score s and γ = 1 elsewhere (a delayed operator, never V×V); blend = each paired word's row profile moves a share α toward the profiles of words judged more similar than the average pair and away from those judged less similar, its mass kept; sum = Γ·N·Γᵀ with Γ = I + λ·G (G holds the pairs' scores scaled to [0, 1]); see methods/sca"`
+	Weight   float64 `key:"weight" default:"0.5" min:"0" doc:"sca: α (blend, at most 1) or λ (sum)"`
+	Strength float64 `key:"strength" default:"4" min:"0" max:"50" doc:"sca.form paper: λ of γ = exp(−λ·(s − s₀)); 0 = plain CA"`
+	Pivot    float64 `key:"pivot" default:"0.5" min:"0" max:"1" doc:"sca.form paper: s₀, the scaled score at which γ = 1 (pairs above attract, pairs below repel)"`
+	Tune     string  `key:"tune" default:"both" enum:"both,rows,cols" doc:"sca.form paper: which tuning-ratio table is tuned: Γʳ (rows), Γᶜ (cols) or both"`
 }
 
 // VectorsSettings turn a decomposition into word vectors.

@@ -41,6 +41,7 @@ variants:
   - {label: gini, method: gini, data: {table: flat}}
   - {label: sca in, method: sca, sca: {set: pairs.txt, mode: in-sample}, data: {table: skip}}
   - {label: sca folds, method: sca, sca: {set: pairs.txt, mode: folds, folds: 4}, data: {table: skip}}
+  - {label: sca paper, method: sca, sca: {set: pairs.txt, mode: folds, folds: 4, form: paper}, data: {table: skip}}
 `
 	path := filepath.Join(dir, "words.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(spec), 0o644))
@@ -54,7 +55,7 @@ variants:
 		runs = append(runs, res.Records)
 	}
 	assert.Empty(t, CompareRuns(runs[0], runs[1]))
-	require.Len(t, runs[0], 8)
+	require.Len(t, runs[0], 9)
 	for _, rec := range runs[0] {
 		label := rec.Settings["label"]
 		require.Equal(t, "ok", rec.Status, "%v: %s", label, rec.Error)
