@@ -25,7 +25,11 @@
 // element and chart ids are fixed. The same Report always renders to the
 // same bytes.
 //
-// ECharts itself is inlined from reports/node_modules (npm ci in reports/,
-// pinned by package-lock.json) so pages work offline; FindECharts falls back
-// to a CDN <script src> with a warning when the library is not installed.
+// ECharts itself is inlined so pages work offline: the build pinned by
+// package-lock.json (embedded in the program), taken from reports/node_modules
+// when npm ci installed it, else from a verified copy in the cache directory,
+// else fetched once from the npm registry, checked against the lock file's
+// integrity hash and cached. With none of them (no network, no cache)
+// FindEChartsContext warns once and the page loads the pinned build from a
+// CDN with an integrity attribute.
 package reports

@@ -17,9 +17,10 @@ type page struct {
 	TOC    []tocEntry
 	Body   template.HTML
 	About  string
-	Inline template.JS // the ECharts library, or ""
-	Src    string      // its URL when not inlined
-	Charts template.JS // the chart data and the code that draws it
+	Inline template.JS       // the ECharts library, or ""
+	Src    string            // its URL when not inlined
+	SRI    template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
+	Charts template.JS       // the chart data and the code that draws it
 }
 
 type tocEntry struct {
@@ -338,7 +339,7 @@ figure.chart-box figcaption { font-weight: 600; margin-bottom: 4px; }
 footer { margin-top: 36px; color: #777; font-size: 13px; }
 </style>
 {{if .Inline}}<script>{{.Inline}}</script>
-{{else}}<script src="{{.Src}}"></script>
+{{else}}<script src="{{.Src}}"{{with .SRI}} {{.}}{{end}} crossorigin="anonymous"></script>
 {{end}}</head>
 <body>
 <header>

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,6 +86,16 @@ func Write(w io.Writer, r Report) error {
 	if !r.ECharts.valid() {
 		return errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
 	}
+	// The hash goes into the attribute unescaped (html/template would write
+	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
+	// with), so it must be nothing but an SRI value.
+	var sri template.HTMLAttr
+	if h := r.ECharts.sri; h != "" {
+		if !sriPattern.MatchString(h) {
+			return fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
+		}
+		sri = template.HTMLAttr(`integrity="` + h + `"`)
+	}
 	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
 		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
 	}
@@ -136,6 +147,7 @@ func Write(w io.Writer, r Report) error {
 		About:  r.ECharts.about,
 		Inline: template.JS(r.ECharts.inline),
 		Src:    r.ECharts.src,
+		SRI:    sri,
 		Charts: script,
 	}
 	var out bytes.Buffer
@@ -147,6 +159,8 @@ func Write(w io.Writer, r Report) error {
 	}
 	return nil
 }
+
+var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
 
 // statusOrder fixes where the usual statuses appear in counts; others follow
 // alphabetically.
