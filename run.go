@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data", "", "data directory (default $KCALAB_DATA, else ./data)")
 	out := fs.String("out", "", "output directory (default: the spec's output, results/<name>)")
 	settings := fs.Bool("settings", false, "print the reference of every spec setting (Markdown) and exit")
-	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies and offset tables (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
+	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies, offset tables and the fetched ECharts (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
 	vectorsDir := fs.String("vectors", "", "write every word-vector trial's vectors (word2vec text format) to this directory")
 	check := fs.String("check", "", "compare a fresh run of the spec with the reference results in this directory")
 	if err := fs.Parse(args); err != nil {
@@ -108,7 +108,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		specs = append(specs, spec)
 	}
 	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr}
-	js, err := reports.FindECharts(reports.FindOptions{Warn: stderr})
+	// The page inlines ECharts from reports/node_modules, else from the
+	// cache, else fetched (verified) from the npm registry, so a report
+	// works offline without an npm step; only with none of them does it
+	// fall back to a CDN.
+	js, err := reports.FindEChartsContext(ctx, reports.FindOptions{Warn: stderr, CacheDir: *cacheDir, Fetch: true, Pin: echartsPin})
 	if err != nil {
 		return err
 	}
@@ -142,6 +146,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// echartsPin is the ECharts build reports fetch; the zero Pin is the one of
+// reports/package-lock.json. Tests swap in a package they serve.
+var echartsPin reports.Pin
 
 // defaultCacheDir is $KCALAB_CACHE, else <user cache dir>/kcalab, else none.
 func defaultCacheDir() string {
