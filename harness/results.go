@@ -14,6 +14,7 @@ type Record struct {
 	CA       *CAResult          `json:"ca,omitempty"`
 	Files    []string           `json:"files,omitempty"`       // files the trial wrote (e.g. its word vectors)
 	Backend  string             `json:"svd_backend,omitempty"` // the SVD backend used (svd.backend "auto" resolved)
+	Run      *RunInfo           `json:"run,omitempty"`         // when, where, which commit and data files; see RunInfo
 }
 
 // Env describes where a trial ran.

@@ -62,6 +62,13 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 	if err != nil {
 		return NamedSet{}, err
 	}
+	if in, err := wordsim.Lookup(name); err == nil {
+		if dataDir, err := corpus.DataDir(r.DataDir); err == nil {
+			tr.noteInput(filepath.Join(dataDir, "wordsim", in.File))
+		}
+	} else {
+		tr.noteInput(name)
+	}
 	key := name
 	if isLocalPath(name) {
 		key = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
