@@ -23,7 +23,7 @@ type Runner struct {
 	// CacheDir keeps vocabularies and offset tables between runs ("" = no cache).
 	CacheDir string
 	// VectorsDir, when set, receives every word-vector trial's vectors
-	// (word2vec text format, <trial id>.txt).
+	// (word2vec text format, <spec>-<label>-<trial id>.txt, see VectorsFileName).
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
 
