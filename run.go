@@ -212,5 +212,5 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 // buildReport is the page of a run: everything comes from the spec and the
 // records, so rendering the same results again gives the same bytes.
 func buildReport(spec *harness.Spec, recs []harness.Record, js reports.Script) reports.Report {
-	return reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js}
+	return reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: harness.ResultsFile}
 }

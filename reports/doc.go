@@ -13,7 +13,9 @@
 //     not finish listed and marked, and DSSVD's ratios next to the paper's
 //     claim.
 //   - Trials: a compact table of every trial (settings that vary, status,
-//     measurements, stage timings).
+//     measurements, stage timings) and relative links to the files the
+//     trials wrote (their word vectors); Report.ResultsFile links the
+//     results file in the header.
 //   - Correspondence analysis: the CA map, scree chart and singular values
 //     of trials with a CA result.
 //

@@ -47,6 +47,9 @@ type Report struct {
 	Sections []Section
 	// ECharts says how the page loads the chart library; see FindECharts.
 	ECharts Script
+	// ResultsFile, when set, is the results file the page shows, relative
+	// to the page (harness.ResultsFile beside it); the header links it.
+	ResultsFile string
 }
 
 // WriteFile writes the page to path, replacing it only once the whole page
@@ -149,6 +152,10 @@ func Write(w io.Writer, r Report) error {
 		Src:    r.ECharts.src,
 		SRI:    sri,
 		Charts: script,
+	}
+	if r.ResultsFile != "" {
+		l := Link{Path: r.ResultsFile}
+		p.Results = map[string]string{"Path": l.Path, "Href": l.href()}
 	}
 	var out bytes.Buffer
 	if err := tplPage.Execute(&out, p); err != nil {
@@ -353,6 +360,7 @@ func trialsSection(recs []harness.Record) Section {
 		t.Rows = append(t.Rows, row)
 	}
 	s.Blocks = append(s.Blocks, t)
+	s.Blocks = append(s.Blocks, filesBlock(recs)...)
 
 	envs := map[string]int{}
 	for _, rec := range recs {
