@@ -31,12 +31,19 @@ func main() {
 		}
 		return
 	}
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "kcalab:", err)
-		}
-		os.Exit(1)
+	os.Exit(exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+// exitCode reports err (its text made safe for the terminal: it can quote
+// names from files) and gives the exit status: 0 for success and for -h,
+// which asked for the usage and got it.
+func exitCode(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
 	}
+	fmt.Fprintln(stderr, "kcalab:", harness.TermSafeText(err.Error()))
+	return 1
 }
 
 const usage = `usage: kcalab [flags] SPEC.yaml [SPEC.yaml ...]
@@ -70,8 +77,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies, offset tables and the fetched ECharts (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
 	vectorsDir := fs.String("vectors", "", "write every word-vector trial's vectors (word2vec text format) to this directory")
 	check := fs.String("check", "", "compare a fresh run of the spec with the reference results in this directory")
-	if err := fs.Parse(args); err != nil {
-		return err
+	// Flags may also follow the specs (spec.yaml -jobs 2): parse, take the
+	// next spec, parse the rest again.
+	var specArgs []string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		specArgs = append(specArgs, fs.Arg(0))
+		rest = fs.Args()[1:]
 	}
 	if *settings {
 		return harness.WriteSettingsReference(stdout)
@@ -83,27 +100,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
 	}
 	if *check != "" {
-		if fs.NArg() != 1 {
+		if len(specArgs) != 1 {
 			return errors.New("-check takes one spec")
 		}
-		return runCheck(ctx, *check, fs.Arg(0), &harness.Runner{Jobs: *jobs, DataDir: *dataDir, CacheDir: *cacheDir, Log: stderr}, stdout)
+		return runCheck(ctx, *check, specArgs[0], &harness.Runner{Jobs: *jobs, DataDir: *dataDir, CacheDir: *cacheDir, Log: stderr}, stdout)
 	}
-	if fs.NArg() == 0 {
+	if len(specArgs) == 0 {
 		fs.Usage()
 		return errors.New("no spec given")
 	}
-	if *out != "" && fs.NArg() > 1 {
+	if *out != "" && len(specArgs) > 1 {
 		return errors.New("-out names one output directory: give a single spec with it")
 	}
 
 	var specs []*harness.Spec
-	for _, path := range fs.Args() {
+	for _, path := range specArgs {
 		spec, err := harness.LoadSpec(path)
 		if err != nil {
 			return err
 		}
 		if *out != "" {
 			spec.Output = *out
+		} else if err := spec.CheckOutput(); err != nil {
+			return err
 		}
 		specs = append(specs, spec)
 	}
@@ -122,22 +141,29 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if res == nil {
 			return err
 		}
+		if ctx.Err() != nil || errors.Is(err, harness.ErrResultsWrite) {
+			// Interrupted, or results could not be written: the runner's
+			// message says what was kept; a report now would be partial,
+			// and its own error must not take that message's place.
+			return err
+		}
 		reportPath := filepath.Join(res.Dir, "report.html")
 		// The page is rendered from the file just written, so it is exactly
 		// what the committed results render to.
 		recs, rerr := harness.ReadResults(filepath.Join(res.Dir, harness.ResultsFile))
-		if rerr != nil {
-			return rerr
+		if rerr == nil {
+			rerr = reports.WriteFile(reportPath, buildReport(spec, recs, js))
 		}
-		if rerr := reports.WriteFile(reportPath, buildReport(spec, recs, js)); rerr != nil {
-			return fmt.Errorf("%s: report: %w", spec.Name, rerr)
+		if rerr != nil {
+			rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
+			if err != nil {
+				return errors.Join(fmt.Errorf("%s: %w", spec.Name, err), rerr)
+			}
+			return rerr
 		}
 		fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", spec.Name, len(res.Records), res.Reused, filepath.Join(res.Dir, harness.ResultsFile))
 		fmt.Fprintf(stdout, "report: %s\n", reportPath)
 		if err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
 			failed = append(failed, fmt.Sprintf("%s: %v", spec.Name, err))
 		}
 	}
@@ -197,15 +223,9 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	if len(fails) > 0 {
 		return fmt.Errorf("-check %s against %s: %d problem(s):\n  %s", specPath, refDir, len(fails), strings.Join(fails, "\n  "))
 	}
-	n := 0
-	for _, r := range runs[0] {
-		for m := range r.Metrics {
-			if harness.ParseMetric(m).Checked {
-				n++
-			}
-		}
-	}
-	fmt.Fprintf(stdout, "check %s: %d trials, %d scores within %g of %s; rerun identical\n", spec.Name, len(runs[0]), n, spec.Tolerance, refDir)
+	n, nCA := harness.CheckedCounts(runs[0])
+	fmt.Fprintf(stdout, "check %s: %d trials, %d scores within %g of %s, %d CA values within %g relative; rerun identical\n",
+		spec.Name, len(runs[0]), n, spec.Tolerance, refDir, nCA, harness.CATolerance)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -28,7 +29,17 @@ func ReadCSVFile(path string) (*Table, error) {
 // one non-negative count per column. name is used in error messages, which
 // take the form "name:line: column "label": problem".
 func ReadCSV(r io.Reader, name string) (*Table, error) {
-	cr := csv.NewReader(r)
+	// encoding/csv ends lines at \n only: a file with classic Mac (CR-only)
+	// line endings would read as one long header row. Tables are small, so
+	// normalise line endings in memory.
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if bytes.IndexByte(b, '\r') >= 0 {
+		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+	}
+	cr := csv.NewReader(bytes.NewReader(b))
 	cr.FieldsPerRecord = -1 // ragged rows get our own message
 	cr.TrimLeadingSpace = true
 	cr.Comment = '#'

@@ -70,3 +70,21 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+// Line endings: LF, CRLF and classic Mac CR-only files read the same.
+func TestReadCSVLineEndings(t *testing.T) {
+	const lf = "x,a,b\nr1,1,2\nr2,3,4\n"
+	for _, tc := range []struct{ name, body string }{
+		{"LF", lf},
+		{"CRLF", strings.ReplaceAll(lf, "\n", "\r\n")},
+		{"CR only", strings.ReplaceAll(lf, "\n", "\r")},
+		{"CR only, no final newline", strings.TrimSuffix(strings.ReplaceAll(lf, "\n", "\r"), "\r")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := ReadCSV(strings.NewReader(tc.body), "t.csv")
+			require.NoError(t, err)
+			assert.Equal(t, []string{"r1", "r2"}, tab.RowLabels)
+			assert.Equal(t, []string{"a", "b"}, tab.ColLabels)
+		})
+	}
+}

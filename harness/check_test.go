@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,4 +47,50 @@ func TestCompareRuns(t *testing.T) {
 	assert.Len(t, fails, 1)
 	assert.Contains(t, fails[0], "men (zero rule) is 0.45 in the first run and 0.45000000001 in the rerun")
 	assert.Len(t, CompareRuns(a, nil), 2)
+}
+
+func caRec(id string, sv ...float64) Record {
+	rec := Record{ID: id, Status: "ok", Settings: map[string]any{"method": "ca"}, Metrics: map[string]float64{}}
+	rec.CA = &CAResult{SingularValues: sv}
+	total := 0.0
+	for i, s := range sv {
+		rec.CA.Inertias = append(rec.CA.Inertias, s*s)
+		total += s * s
+		rec.Metrics[InertiaShareKey(i+1)] = s * s
+	}
+	rec.CA.TotalInertia = total
+	rec.Metrics[MetricTotalInertia] = total
+	return rec
+}
+
+// -check guards CA results in both directions: doubling Fisher's reference
+// singular values used to pass with "0 scores".
+func TestCheckCA(t *testing.T) {
+	got := []Record{caRec("f", 0.4464, 0.1735, 0.0293)}
+	for _, tc := range []struct {
+		name      string
+		ref       Record
+		wantFails int
+		contains  string
+	}{
+		{"equal", caRec("f", 0.4464, 0.1735, 0.0293), 0, ""},
+		{"rounding", caRec("f", 0.4464*(1+1e-9), 0.1735, 0.0293), 0, ""},
+		{"doubled", caRec("f", 0.8928, 0.3470, 0.0586), 11, "singular values[1] is 0.4464, the reference 0.8928"},
+		{"halved: lower is not better either", caRec("f", 0.2232, 0.1735, 0.0293), 5, "principal inertias[1]"},
+		{"fewer axes", caRec("f", 0.4464, 0.1735), 4, "3 singular values, the reference 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fails := CheckScores([]Record{tc.ref}, got, 0.01)
+			assert.Len(t, fails, tc.wantFails, "%q", fails)
+			if tc.contains != "" {
+				assert.Contains(t, strings.Join(fails, "\n"), tc.contains)
+			}
+		})
+	}
+	noCA := caRec("f", 0.4464)
+	noCA.CA = nil
+	assert.Contains(t, strings.Join(CheckScores([]Record{caRec("f", 0.4464)}, []Record{noCA}, 0.01), "\n"), "no CA result")
+	scores, ca := CheckedCounts(got)
+	assert.Equal(t, 0, scores)
+	assert.Equal(t, 4+3+3+1, ca)
 }

@@ -19,11 +19,14 @@ type dataSource struct {
 // (data.window, data.table, …) belong to the methods that build word
 // tables, not to the source.
 var dataSources = map[string]dataSource{
-	"fisher":    {input: TableInput},
-	"csv":       {input: TableInput, reads: []string{"data.csv"}},
+	"fisher":    {input: TableInput, reads: supplementaryKeys},
+	"csv":       {input: TableInput, reads: append([]string{"data.csv"}, supplementaryKeys...)},
 	"corpus":    {input: CorpusInput, reads: append([]string{"data.corpus", "data.fraction", "data.lowercase"}, vocabKeys...)},
 	"synthetic": {input: CorpusInput, reads: append([]string{"synthetic"}, vocabKeys...)},
 }
+
+// supplementaryKeys are read by every table source.
+var supplementaryKeys = []string{"data.supplementary_rows", "data.supplementary_cols"}
 
 // vocabKeys are read by every corpus source.
 var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov"}

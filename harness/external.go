@@ -98,12 +98,16 @@ func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set
 	for i, a := range argv {
 		args[i] = repl.Replace(a)
 	}
+	// A spec is a file people share, and this runs a program it names: say
+	// what runs before it does.
+	fmt.Fprintf(tr.runner.log(), "kcalab: trial %s runs external command: %s\n", t.ID, commandLine(args))
 	var stderr bytes.Buffer
 	err = tr.Stage("train", func() error {
 		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 		cmd.Dir = dir
 		cmd.Stdout = &stderr
 		cmd.Stderr = &stderr
+		killGroupOnCancel(cmd, !ChildRequested())
 		return cmd.Run()
 	})
 	if err != nil {

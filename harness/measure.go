@@ -60,7 +60,7 @@ func RunChild(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	r := &Runner{Jobs: 1, DataDir: req.DataDir, CacheDir: req.CacheDir, VectorsDir: req.Vectors, Log: stderr}
 	prog := NewProgress(io.Discard, 1)
-	rec := r.execute(ctx, spec, *trial, prog)
+	rec := r.executeWithin(ctx, spec, *trial, prog)
 	return json.NewEncoder(stdout).Encode(rec)
 }
 
@@ -164,12 +164,30 @@ func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, mea
 	if err != nil {
 		return Record{}, measurement{}, err
 	}
+	// The child and whatever it starts (an external tool) share a process
+	// group, killed whole at the budget, and a temporary directory the
+	// parent removes: a killed child cannot clean up after itself.
+	killGroupOnCancel(cmd, true)
+	tmp, err := os.MkdirTemp("", "kcalab-child-*")
+	if err != nil {
+		return Record{}, measurement{}, fmt.Errorf("child process: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = r.log()
 	start := time.Now()
 	runErr := cmd.Run()
 	wall := time.Since(start).Seconds()
+	if cmd.Process != nil {
+		// Whatever the child started and left (its own budget stopped it
+		// without reaching a grandchild) goes with it.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	if budget > 0 && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		return Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", errOverBudget, budget)
 	}

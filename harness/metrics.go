@@ -65,8 +65,9 @@ type MetricInfo struct {
 	Stat           string
 	Unit           string // "s", "MiB", "" (a ratio or count)
 	HigherIsBetter bool
-	// Checked says -check guards the metric against a fall below the
-	// reference results.
+	// Checked says -check guards the metric: a score (HigherIsBetter)
+	// against a fall below the reference by more than the spec's
+	// tolerance, a CA quantity against any change beyond CATolerance.
 	Checked bool
 }
 
@@ -118,12 +119,12 @@ func ParseMetric(key string) MetricInfo {
 		m.Kind = SizeMetric
 		return m
 	case MetricTotalInertia, MetricInertiaKept:
-		m.Kind = CAMetric
+		m.Kind, m.Checked = CAMetric, true
 		return m
 	}
 	if axis, ok := strings.CutPrefix(key, prefixInertiaShare); ok {
 		if i, err := strconv.Atoi(axis); err == nil && i > 0 {
-			m.Kind, m.Axis = CAMetric, i
+			m.Kind, m.Axis, m.Checked = CAMetric, i, true
 		}
 	}
 	return m

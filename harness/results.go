@@ -26,14 +26,53 @@ type Env struct {
 
 // CAResult is the correspondence-analysis part of a trial's record.
 type CAResult struct {
-	SingularValues []float64   `json:"singular_values"`
-	Inertias       []float64   `json:"inertias"`      // principal inertias = singular values squared
-	InertiaShare   []float64   `json:"inertia_share"` // inertia / total inertia
-	TotalInertia   float64     `json:"total_inertia"`
-	RowLabels      []string    `json:"row_labels,omitempty"`
-	ColLabels      []string    `json:"col_labels,omitempty"`
-	RowPrincipal   [][]float64 `json:"row_principal,omitempty"` // F = D(r)^-1/2 U Σ
-	ColPrincipal   [][]float64 `json:"col_principal,omitempty"` // G = D(c)^-1/2 V Σ
-	RowStandard    [][]float64 `json:"row_standard,omitempty"`
-	ColStandard    [][]float64 `json:"col_standard,omitempty"`
+	SingularValues []float64 `json:"singular_values"`
+	Inertias       []float64 `json:"inertias"`      // principal inertias = singular values squared
+	InertiaShare   []float64 `json:"inertia_share"` // inertia / total inertia
+	TotalInertia   float64   `json:"total_inertia"`
+	// Counts is the analysed (active) table, for a table source: reports
+	// show the input next to its analysis.
+	Counts       [][]float64 `json:"counts,omitempty"`
+	RowLabels    []string    `json:"row_labels,omitempty"`
+	ColLabels    []string    `json:"col_labels,omitempty"`
+	RowPrincipal [][]float64 `json:"row_principal,omitempty"` // F = D(r)^-1/2 U Σ
+	ColPrincipal [][]float64 `json:"col_principal,omitempty"` // G = D(c)^-1/2 V Σ
+	RowStandard  [][]float64 `json:"row_standard,omitempty"`
+	ColStandard  [][]float64 `json:"col_standard,omitempty"`
+
+	// What R's summary.ca and FactoMineR report, as fractions (R prints
+	// permills); see methods/ca.Statistics for the definitions. Distances
+	// and cos² use all dimensions of the table; ctr and cos² have one value
+	// per kept axis. Records written before these existed lack them.
+	RowMass    []float64   `json:"row_mass,omitempty"`
+	ColMass    []float64   `json:"col_mass,omitempty"`
+	RowDist    []float64   `json:"row_dist,omitempty"`
+	ColDist    []float64   `json:"col_dist,omitempty"`
+	RowInertia []float64   `json:"row_inertia,omitempty"` // absolute
+	ColInertia []float64   `json:"col_inertia,omitempty"`
+	RowCtr     [][]float64 `json:"row_ctr,omitempty"`
+	ColCtr     [][]float64 `json:"col_ctr,omitempty"`
+	RowCos2    [][]float64 `json:"row_cos2,omitempty"`
+	ColCos2    [][]float64 `json:"col_cos2,omitempty"`
+	RowQuality []float64   `json:"row_quality,omitempty"`
+	ColQuality []float64   `json:"col_quality,omitempty"`
+	Chi2       float64     `json:"chi2,omitempty"` // Pearson's χ² of independence
+	DF         int         `json:"df,omitempty"`
+	PValue     *float64    `json:"p_value,omitempty"` // a pointer: 0 is a value (an underflow), not absence
+
+	// Supplementary points (data.supplementary_rows/cols), projected onto
+	// the axes after the analysis: principal coordinates, χ² distance, cos²
+	// and quality; no mass, inertia or ctr.
+	SupRowLabels    []string    `json:"sup_row_labels,omitempty"`
+	SupRowPrincipal [][]float64 `json:"sup_row_principal,omitempty"`
+	SupRowDist      []float64   `json:"sup_row_dist,omitempty"`
+	SupRowCos2      [][]float64 `json:"sup_row_cos2,omitempty"`
+	SupRowQuality   []float64   `json:"sup_row_quality,omitempty"`
+	SupRowCounts    [][]float64 `json:"sup_row_counts,omitempty"` // over the active columns
+	SupColLabels    []string    `json:"sup_col_labels,omitempty"`
+	SupColPrincipal [][]float64 `json:"sup_col_principal,omitempty"`
+	SupColDist      []float64   `json:"sup_col_dist,omitempty"`
+	SupColCos2      [][]float64 `json:"sup_col_cos2,omitempty"`
+	SupColQuality   []float64   `json:"sup_col_quality,omitempty"`
+	SupColCounts    [][]float64 `json:"sup_col_counts,omitempty"` // one list per column, over the active rows
 }

@@ -1,53 +1,28 @@
 package harness
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
+
+	"kcalab/internal/atomicfile"
 )
 
 // ResultsFile is the name of the results file inside an output directory.
 const ResultsFile = "results.jsonl"
 
 // ReadResults reads a results.jsonl file. A missing file gives no records and
-// no error; a malformed line is an error naming the file and line.
+// no error; a malformed line is an error naming the file and line, except a
+// torn last line left by a killed run, which is dropped with a warning on
+// stderr. When an id repeats, its last record wins.
 func ReadResults(path string) ([]Record, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
-	}
-	var recs []Record
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for line := 1; sc.Scan(); line++ {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
-		}
-		var r Record
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		recs = append(recs, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return recs, nil
+	return ReadResultsWarn(path, os.Stderr)
 }
 
-// WriteResults writes records as JSON lines atomically: to a temporary file in
-// the same directory, synced, then renamed over path, so a reader (or a
-// crash) never sees a half-written file.
+// WriteResults writes records as JSON lines atomically (see
+// internal/atomicfile), so a reader (or a crash) never sees a half-written
+// file.
 func WriteResults(path string, recs []Record) error {
 	var buf bytes.Buffer
 	for _, r := range recs {
@@ -58,36 +33,5 @@ func WriteResults(path string, recs []Record) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	return WriteFileAtomic(path, buf.Bytes())
-}
-
-// WriteFileAtomic writes data to path via a synced temporary file and a rename.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
-	}
-	return nil
+	return atomicfile.WriteFile(path, buf.Bytes())
 }

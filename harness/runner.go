@@ -27,6 +27,8 @@ type Runner struct {
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
 
+	cacheChecked bool // usableCache ran
+
 	wordMemo memo[*WordData]
 	setMemo  memo[*wordsim.Set]
 }
@@ -47,17 +49,19 @@ type Run struct {
 }
 
 // Run executes every trial of the spec that is not already complete in the
-// output directory, writing results.jsonl after each trial. Trials that fail
-// are recorded with status "error" and make Run return an error after all
-// other trials finished.
+// output directory, appending each finished trial's record to results.jsonl
+// (synced) and compacting the file at the end. Trials that fail are
+// recorded with status "error" and make Run return an error after all
+// other trials finished; a failure to write results stops the run at once.
 func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	trials := spec.Trials()
 	dir := spec.Output
 	path := filepath.Join(dir, ResultsFile)
-	prev, err := ReadResults(path)
+	prev, err := prepareOutput(dir, spec.Name, r.Log)
 	if err != nil {
-		return nil, fmt.Errorf("reading earlier results (delete the file or run with -fresh): %w", err)
+		return nil, err
 	}
+	r.usableCache(trials)
 	byID := map[string]Record{}
 	for _, rec := range prev {
 		byID[rec.ID] = rec
@@ -89,20 +93,29 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 		todo = append(todo, t)
 	}
 
+	rlog, err := openResultsLog(path)
+	if err != nil {
+		return nil, err
+	}
+	// A write failure cancels the trials still running: their results could
+	// not be kept either.
+	parent := ctx
+	ctx, stopTrials := context.WithCancel(ctx)
+	defer stopTrials()
 	var mu sync.Mutex
 	var writeErr error
-	save := func() {
-		// Only complete trials are written, in grid order, so the file is always a
-		// consistent subset of the final one.
-		var recs []Record
-		for i, ok := range done {
-			if ok {
-				recs = append(recs, out.Records[i])
-			}
+	finished := 0 // trials computed by this run and saved
+	save := func(rec Record) bool {
+		if writeErr != nil {
+			return false
 		}
-		if err := WriteResults(path, recs); err != nil && writeErr == nil {
+		if err := rlog.append(rec); err != nil {
 			writeErr = err
+			stopTrials()
+			return false
 		}
+		finished++
+		return true
 	}
 
 	jobs := r.Jobs
@@ -116,15 +129,18 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 		go func() {
 			defer wg.Done()
 			for t := range work {
-				rec := r.execute(ctx, spec, t, prog)
+				rec := r.executeWithin(ctx, spec, t, prog)
 				mu.Lock()
 				if ctx.Err() != nil && rec.Status == "error" {
 					mu.Unlock()
 					continue // interrupted: leave it for the next run
 				}
+				if !save(rec) {
+					mu.Unlock()
+					continue
+				}
 				out.Records[t.Index] = rec
 				done[t.Index] = true
-				save()
 				mu.Unlock()
 				prog.Done(t, rec, false)
 			}
@@ -156,22 +172,30 @@ feed:
 			break
 		}
 		mu.Lock()
-		out.Records[t.Index] = rec
-		done[t.Index] = true
-		save()
+		ok := save(rec)
+		if ok {
+			out.Records[t.Index] = rec
+			done[t.Index] = true
+		}
 		mu.Unlock()
+		if !ok {
+			break
+		}
 		prog.Done(t, rec, false)
 	}
-	if len(todo) == 0 {
-		mu.Lock()
-		save() // rewrite so the file holds exactly this spec's trials, in order
-		mu.Unlock()
+	cerr := rlog.close()
+	if writeErr == nil && cerr != nil {
+		writeErr = cerr
 	}
 	if writeErr != nil {
-		return out, writeErr
+		return out, fmt.Errorf("%w; the run stopped at once: %d trial(s) finished before it are saved in %s (fix the disk or give another -out, then run again to resume)", writeErr, finished, path)
 	}
-	if err := ctx.Err(); err != nil {
-		return out, fmt.Errorf("interrupted: completed trials are saved in %s; run again to resume: %w", path, err)
+	if err := compactResults(path, trials, out.Records, done, prev); err != nil {
+		return out, fmt.Errorf("%w; the records are kept in the uncompacted %s, run again to resume", err, path)
+	}
+	if err := parent.Err(); err != nil {
+		return out, fmt.Errorf("interrupted: %d trial(s) finished in this run, %d reused, %d of %d not done; completed trials are saved in %s; run again to resume: %w",
+			finished, out.Reused, len(trials)-finished-out.Reused, len(trials), path, err)
 	}
 	var failed []string
 	for _, rec := range out.Records {

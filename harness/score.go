@@ -42,8 +42,11 @@ func (tr *TrialRun) evalSets(wd *WordData) ([]NamedSet, error) {
 	return out, nil
 }
 
-// LoadSet loads a registered set by short name, or a pair file by path; the
-// metric key of a file is its base name without extension.
+// LoadSet loads a registered set by short name, or a pair file by path.
+// The metric key of a built-in set is its name ("men"); of a file, its base
+// name with its extension ("my-men.txt"), which no built-in name has, so a
+// user's men.txt is never shown as the paper's MEN. The decoder refuses two
+// files of one base name in a trial's sets (SetKey).
 func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 	r := tr.runner
 	s, err := r.setMemo.get(name, func() (*wordsim.Set, error) {
@@ -69,11 +72,16 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 	} else {
 		tr.noteInput(name)
 	}
-	key := name
+	return NamedSet{Key: SetKey(name), Set: s}, nil
+}
+
+// SetKey is the key a set's metrics carry: a built-in set's name, or a
+// file's base name with its extension.
+func SetKey(name string) string {
 	if isLocalPath(name) {
-		key = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+		return filepath.Base(name)
 	}
-	return NamedSet{Key: key, Set: s}, nil
+	return name
 }
 
 // Score evaluates word vectors on the trial's sets under both OOV rules,

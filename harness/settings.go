@@ -43,18 +43,20 @@ type Settings struct {
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.
 type DataSettings struct {
-	Source     string  `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, or a synthetic corpus with planted word clusters generated from the trial seed"`
-	CSV        string  `key:"csv" default:"" doc:"CSV file (first row column labels, first column row labels, non-negative counts); relative to the spec file"`
-	Corpus     string  `key:"corpus" default:"text8_prefix" doc:"text8, text8_prefix (in the data directory) or a path to a plain, .gz or .zip text file (relative to the spec file)"`
-	Fraction   float64 `key:"fraction" default:"1" min:"1e-9" max:"1" short:"f={}" order:"7" sweep:"Corpus fraction (data.fraction)|fraction" size:"axis" doc:"use only this initial fraction of the corpus tokens (vocabulary built on that section)"`
-	Lowercase  bool    `key:"lowercase" default:"false" doc:"lowercase tokens"`
-	MinCount   int     `key:"min_count" default:"5" min:"1" size:"true" doc:"vocabulary: minimum word count"`
-	MaxVocab   int     `key:"max_vocab" default:"0" min:"0" size:"true" doc:"vocabulary: keep at most this many words (0 = no limit)"`
-	OOV        string  `key:"oov" default:"unk" enum:"unk,drop" doc:"out-of-vocabulary tokens: one shared <unk> row/column kept in place, or dropped (positions closed up)"`
-	Window     int     `key:"window" default:"24" min:"1" max:"1000" short:"W={}" order:"3" sweep:"Window W|window|linear" doc:"window W of the CA word tables: offsets 1..W"`
-	Table      string  `key:"table" default:"cut" enum:"flat,skip,cut,glove" short:"{}" order:"2" doc:"word table: N^flat, N^skip (weights (W−k+1)/W), N^cut (tail cut), glove (symmetric, 1/distance)"`
-	Symmetric  bool    `key:"symmetric" default:"false" doc:"count both directions (N + Nᵀ)"`
-	CutN1Twice bool    `key:"cut_n1_twice" default:"false" doc:"tail cut: add cut(N^1) twice, reproducing a slip of the authors' script (off = the paper's definition)"`
+	Source     string   `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, or a synthetic corpus with planted word clusters generated from the trial seed"`
+	CSV        string   `key:"csv" default:"" doc:"CSV file (first row column labels, first column row labels, non-negative counts); relative to the spec file"`
+	SupRows    []string `key:"supplementary_rows" default:"" doc:"rows of a table (fisher or csv) taken out of the analysis and projected onto its axes afterwards as supplementary points, by label (R's ca(…, suprow=))"`
+	SupCols    []string `key:"supplementary_cols" default:"" doc:"columns of a table taken out of the analysis and projected as supplementary points, by label (R's ca(…, supcol=))"`
+	Corpus     string   `key:"corpus" default:"text8_prefix" doc:"text8, text8_prefix (in the data directory) or a path to a plain, .gz or .zip text file (relative to the spec file)"`
+	Fraction   float64  `key:"fraction" default:"1" min:"1e-9" max:"1" short:"f={}" order:"7" sweep:"Corpus fraction (data.fraction)|fraction" size:"axis" doc:"use only this initial fraction of the corpus tokens (vocabulary built on that section)"`
+	Lowercase  bool     `key:"lowercase" default:"false" doc:"lowercase tokens"`
+	MinCount   int      `key:"min_count" default:"5" min:"1" size:"true" doc:"vocabulary: minimum word count"`
+	MaxVocab   int      `key:"max_vocab" default:"0" min:"0" size:"true" doc:"vocabulary: keep at most this many words (0 = no limit)"`
+	OOV        string   `key:"oov" default:"unk" enum:"unk,drop" doc:"out-of-vocabulary tokens: one shared <unk> row/column kept in place, or dropped (positions closed up)"`
+	Window     int      `key:"window" default:"24" min:"1" max:"1000" short:"W={}" order:"3" sweep:"Window W|window|linear" doc:"window W of the CA word tables: offsets 1..W"`
+	Table      string   `key:"table" default:"cut" enum:"flat,skip,cut,glove" short:"{}" order:"2" doc:"word table: N^flat, N^skip (weights (W−k+1)/W), N^cut (tail cut), glove (symmetric, 1/distance)"`
+	Symmetric  bool     `key:"symmetric" default:"false" doc:"count both directions (N + Nᵀ)"`
+	CutN1Twice bool     `key:"cut_n1_twice" default:"false" doc:"tail cut: add cut(N^1) twice, reproducing a slip of the authors' script (off = the paper's definition)"`
 }
 
 // SyntheticSettings shape the synthetic corpus (data.source: synthetic).
@@ -90,7 +92,7 @@ type VectorsSettings struct {
 // EvalSettings say how word vectors are scored.
 type EvalSettings struct {
 	Similarity string   `key:"similarity" default:"dot" enum:"dot,cosine" short:"{}" order:"11" intro:"Similarity" doc:"similarity of two word vectors: dot product (paper) or cosine"`
-	Sets       []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file)"`
+	Sets       []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file; a file's scores are keyed by its base name with its extension, e.g. spearman.zero.my-pairs.txt, and two files of one base name are refused)"`
 }
 
 // TrainSettings configure the neural baselines. Zero means the reference
@@ -119,7 +121,7 @@ type SVDSettings struct {
 	Backend    string `key:"backend" default:"auto" short:"{}" order:"10" series:"true" doc:"SVD backend; auto = dense for CSV/Fisher tables, dssvd for word tables"`
 	Rank       int    `key:"rank" default:"0" min:"0" short:"d={}" order:"5" sweep:"Dimension d (svd.rank)|rank" doc:"number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"`
 	Oversample int    `key:"oversample" default:"10" min:"0" doc:"randomized SVD oversampling p"`
-	PowerIters int    `key:"power_iters" default:"-1" min:"-1" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
+	PowerIters int    `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
 	Normalizer string `key:"normalizer" default:"lu" enum:"lu,qr,none" doc:"normalisation between power iterations"`
 }
 
@@ -131,7 +133,7 @@ type MeasureSettings struct {
 
 // BudgetSettings bound what a trial may spend.
 type BudgetSettings struct {
-	Seconds  float64 `key:"seconds" default:"0" min:"0" doc:"measured trials: stop a trial after this wall time and mark it over budget (0 = no limit)"`
+	Seconds  float64 `key:"seconds" default:"0" min:"0" doc:"stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"`
 	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" doc:"mark a trial over budget instead of running it when a dense backend needs a matrix larger than this (0 = no limit)"`
 }
 

@@ -85,8 +85,8 @@ func TestParseMetric(t *testing.T) {
 		{"pairs.men", MetricInfo{Kind: PairsMetric, Set: "men"}},
 		{"wall_s", MetricInfo{Kind: MeasurementMetric, Unit: "s"}},
 		{"max_rss_mb.max", MetricInfo{Kind: MeasurementMetric, Unit: "MiB", Stat: "max"}},
-		{"inertia_share.2", MetricInfo{Kind: CAMetric, Axis: 2}},
-		{"inertia_share.kept", MetricInfo{Kind: CAMetric}},
+		{"inertia_share.2", MetricInfo{Kind: CAMetric, Axis: 2, Checked: true}},
+		{"inertia_share.kept", MetricInfo{Kind: CAMetric, Checked: true}},
 		{"nnz", MetricInfo{Kind: SizeMetric}},
 		{"something", MetricInfo{}},
 	} {

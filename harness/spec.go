@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +23,9 @@ type Spec struct {
 	Seed        uint64
 	Output      string  // output directory
 	Tolerance   float64 // -check: allowed fall of a score below the reference
+
+	// outputLine is the line of an output: key in the file (0 = not given).
+	outputLine int
 
 	// values holds, for every per-trial key, the list of values the spec gives
 	// (one element unless the key is a grid axis); defaults are filled in.
@@ -115,6 +119,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 				if err != nil {
 					return err
 				}
+				if err := distinctLabels(vs, fail); err != nil {
+					return err
+				}
 				spec.variants = vs
 				continue
 			}
@@ -140,6 +147,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			}
 			if line, err := checkBuiltinNames(key, v); err != nil {
 				return fail(line, "%v", err)
+			}
+			if key == "output" {
+				spec.outputLine = k.Line
 			}
 			if len(vals) > 1 || (v.Kind == yaml.SequenceNode && set.Kind != StringList) {
 				*axes = append(*axes, key)
@@ -209,7 +219,79 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			}
 		}
 	}
+	if err := spec.checkSetKeys(); err != nil {
+		return nil, fail(root.Line, "%v", err)
+	}
+	if err := spec.checkGridSize(); err != nil {
+		return nil, fail(root.Line, "%v", err)
+	}
 	return spec, nil
+}
+
+// checkSetKeys refuses a list of evaluation sets in which two files would
+// record their scores under one key (same base name in two folders): one
+// score would silently replace the other.
+func (s *Spec) checkSetKeys() error {
+	maps := []map[string][]any{s.values}
+	for _, v := range s.variants {
+		maps = append(maps, v.values)
+	}
+	for _, m := range maps {
+		for _, v := range m["eval.sets"] {
+			byKey := map[string]string{}
+			for _, name := range v.([]string) {
+				key := SetKey(name)
+				if other, ok := byKey[key]; ok && other != name {
+					return fmt.Errorf("eval.sets: %s and %s would both be scored as %q: give the files different names", other, name, key)
+				} else if ok {
+					return fmt.Errorf("eval.sets: %s is listed twice", name)
+				}
+				byKey[key] = name
+			}
+		}
+	}
+	return nil
+}
+
+// MaxTrials is the largest grid a spec may expand to. A grid is expanded in
+// memory before any trial runs, and a spec whose axes multiply past this is
+// almost always a mistake (an axis given a long list by accident).
+const MaxTrials = 10000
+
+// checkGridSize counts the trials before expanding the grid, so a huge grid
+// is refused with its axes named instead of exhausting memory.
+func (s *Spec) checkGridSize() error {
+	variants := s.variants
+	if len(variants) == 0 {
+		variants = []variant{{}}
+	}
+	total := 0
+	for _, v := range variants {
+		n := 1
+		var parts []string
+		count := func(key string, vals []any) {
+			n = min(n*len(vals), MaxTrials+1) // saturate: no overflow however many axes
+			parts = append(parts, fmt.Sprintf("%s: %d", key, len(vals)))
+		}
+		for _, a := range s.axes {
+			if _, over := v.values[a]; !over {
+				count(a, s.values[a])
+			}
+		}
+		for _, a := range v.axes {
+			count(a, v.values[a])
+		}
+		total = min(total+n, MaxTrials+1)
+		if total > MaxTrials {
+			where := ""
+			if v.line > 0 {
+				where = fmt.Sprintf(" (with the variant at line %d)", v.line)
+			}
+			return fmt.Errorf("the grid has more than %d trials%s: %s values multiply past the limit; shorten an axis or split the spec",
+				MaxTrials, where, strings.Join(parts, " × "))
+		}
+	}
+	return nil
 }
 
 // pathSettings are settings naming files, resolved relative to the spec file.
@@ -449,4 +531,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// distinctLabels refuses two different variants with the same label:
+// their rows would merge silently in the report. A repeated identical
+// variant is harmless (its trials run once).
+func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
+	first := map[string]variant{}
+	for _, v := range vs {
+		for _, l := range v.values["label"] {
+			label := l.(string)
+			if label == "" {
+				continue
+			}
+			if f, ok := first[label]; ok && !reflect.DeepEqual(f.values, v.values) {
+				return fail(v.line, "variants: label %q repeats the label of the variant at line %d with other settings: give each variant its own label", TermSafe(label), f.line)
+			}
+			if _, ok := first[label]; !ok {
+				first[label] = v
+			}
+		}
+	}
+	return nil
 }

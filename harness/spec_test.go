@@ -2,6 +2,8 @@ package harness
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -202,4 +204,60 @@ variants:
 	// The default list is never modified.
 	d, _ := lookupSetting("eval.sets")
 	assert.Equal(t, []string{"sim", "rel", "men", "mturk", "rare", "s999"}, d.Default)
+}
+
+// A grid whose axes multiply to 10^6 used to exhaust memory while it was
+// expanded; it is refused at decode, its axes named.
+func TestGridSizeLimit(t *testing.T) {
+	list := func(n, from int) string {
+		var parts []string
+		for i := 0; i < n; i++ {
+			parts = append(parts, strconv.Itoa(from+i))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"axes", "name: x\ndata: {window: " + list(100, 1) + "}\nsvd: {rank: " + list(100, 1) + ", oversample: " + list(100, 0) + "}\n",
+			"s.yaml:1: the grid has more than 10000 trials: data.window: 100 × svd.rank: 100 × svd.oversample: 100 values multiply past the limit"},
+		{"variants add up", "name: x\nsvd: {rank: " + list(100, 1) + "}\nvariants:\n  - {data: {window: " + list(60, 1) + "}}\n  - {data: {window: " + list(60, 100) + "}}\n",
+			"(with the variant at line 5): svd.rank: 100 × data.window: 60"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeSpec([]byte(tc.in), "s.yaml")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	s, err := DecodeSpec([]byte("name: x\ndata: {window: "+list(100, 1)+"}\nsvd: {rank: "+list(100, 1)+"}\n"), "s.yaml")
+	require.NoError(t, err, "exactly the limit is allowed")
+	assert.Len(t, s.Trials(), MaxTrials)
+}
+
+// Two set files with one base name used to lose a score silently, and a
+// user's men.txt was shown as the paper's MEN.
+func TestSetKeys(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"men", "men"},
+		{"men.txt", "men.txt"},
+		{"dir/men.txt", "men.txt"},
+		{"exp/pairs/mine.tsv", "mine.tsv"},
+	} {
+		assert.Equal(t, tc.want, SetKey(tc.in), tc.in)
+	}
+	assert.Equal(t, "men.txt", SetLabel(SetKey("a/men.txt")), "a user's file is never labelled as a built-in set")
+	assert.Equal(t, "MEN", SetLabel(SetKey("men")))
+
+	for _, tc := range []struct{ name, in, want string }{
+		{"same base name", "name: x\neval: {sets: [a/set.txt, b/set.txt]}\n", `eval.sets: a/set.txt and b/set.txt would both be scored as "set.txt"`},
+		{"in a variant", "name: x\nvariants:\n  - {eval: {sets: [men, a/set.txt, b/set.txt]}}\n", `would both be scored as "set.txt"`},
+		{"twice", "name: x\neval: {sets: [men, men]}\n", "eval.sets: men is listed twice"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := DecodeSpec([]byte(tc.in), "")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	_, err := DecodeSpec([]byte("name: x\neval: {sets: [men, a/men.txt]}\n"), "")
+	require.NoError(t, err, "a file named like a built-in set has its own key")
 }

@@ -128,12 +128,17 @@ func svdOptions(t Trial, rows, cols, maxRank int, autoBackend string) (svd.Backe
 	return b, opt, nil
 }
 
-// AnalyzeTable runs CA with a kernel on the trial's labelled table and
-// stores the full result in the record.
+// AnalyzeTable runs CA with a kernel on the trial's labelled table, its
+// supplementary rows and columns (data.supplementary_rows/cols) taken out
+// and projected afterwards, and stores the full result in the record.
 func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
-	t, tab := tr.Trial, tr.Table
-	if tab == nil {
+	t := tr.Trial
+	if tr.Table == nil {
 		return errors.New("no table: the data source is not a table")
+	}
+	tab, sup, err := tr.Table.Split(t.Data.SupRows, t.Data.SupCols)
+	if err != nil {
+		return fmt.Errorf("data.supplementary_rows/cols: %w", err)
 	}
 	if err := tab.Validate(); err != nil {
 		return err
@@ -154,21 +159,74 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		}
 		return err
 	}
-	tr.Record.CA = &CAResult{
+	out := &CAResult{
 		SingularValues: res.SingularValues,
 		Inertias:       res.Inertias,
 		InertiaShare:   res.InertiaShare,
 		TotalInertia:   res.TotalInertia,
+		Counts:         rows(tab.N.ToDense()),
 		RowLabels:      tab.RowLabels,
 		ColLabels:      tab.ColLabels,
 		RowPrincipal:   rows(res.RowPrincipal),
 		ColPrincipal:   rows(res.ColPrincipal),
 		RowStandard:    rows(res.RowStandard),
 		ColStandard:    rows(res.ColStandard),
+		RowMass:        res.RowMass,
+		ColMass:        res.ColMass,
+		RowDist:        res.RowDist,
+		ColDist:        res.ColDist,
+		RowInertia:     res.RowInertia,
+		ColInertia:     res.ColInertia,
+		RowCtr:         res.RowCtr,
+		ColCtr:         res.ColCtr,
+		RowCos2:        res.RowCos2,
+		ColCos2:        res.ColCos2,
+		RowQuality:     res.RowQuality,
+		ColQuality:     res.ColQuality,
+		Chi2:           res.Chi2,
+		DF:             res.DF,
 	}
+	if p := res.PValue; p == p { // not NaN (no degrees of freedom)
+		out.PValue = &p
+	}
+	if err := tr.Stage("supplementary", func() error { return project(res, sup, out) }); err != nil {
+		return err
+	}
+	tr.Record.CA = out
 	tr.SetMetric(MetricTotalInertia, res.TotalInertia)
 	for i, s := range res.InertiaShare {
 		tr.SetMetric(InertiaShareKey(i+1), s)
+	}
+	return nil
+}
+
+// project places the supplementary rows and columns on the axes of res.
+func project(res *ca.Result, sup *datasets.Supplement, out *CAResult) error {
+	if sup.Rows != nil {
+		p, err := res.RowProjector()
+		if err != nil {
+			return fmt.Errorf("supplementary rows: %w", err)
+		}
+		s, err := p.Project(sup.Rows)
+		if err != nil {
+			return fmt.Errorf("supplementary rows: %w", err)
+		}
+		out.SupRowLabels, out.SupRowPrincipal, out.SupRowDist, out.SupRowCos2, out.SupRowQuality =
+			sup.RowLabels, rows(s.Principal), s.Dist, s.Cos2, s.Quality
+		out.SupRowCounts = rows(sup.Rows.ToDense())
+	}
+	if sup.Cols != nil {
+		p, err := res.ColProjector()
+		if err != nil {
+			return fmt.Errorf("supplementary columns: %w", err)
+		}
+		s, err := p.Project(sup.Cols)
+		if err != nil {
+			return fmt.Errorf("supplementary columns: %w", err)
+		}
+		out.SupColLabels, out.SupColPrincipal, out.SupColDist, out.SupColCos2, out.SupColQuality =
+			sup.ColLabels, rows(s.Principal), s.Dist, s.Cos2, s.Quality
+		out.SupColCounts = rows(sup.Cols.ToDense())
 	}
 	return nil
 }

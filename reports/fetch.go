@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"kcalab/harness"
+	"kcalab/internal/atomicfile"
 )
 
 // The lock file is the one statement of which ECharts build the pages use:
@@ -262,5 +262,5 @@ func readCached(pin Pin, cacheDir string, warn io.Writer) []byte {
 // atomic, so a crash or a concurrent run never leaves a partial file that
 // would have to be detected.
 func storeCached(pin Pin, cacheDir string, lib []byte) error {
-	return harness.WriteFileAtomic(pin.cachePath(cacheDir), lib)
+	return atomicfile.WriteFile(pin.cachePath(cacheDir), lib)
 }

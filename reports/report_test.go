@@ -182,6 +182,10 @@ func TestWriteFile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, entries, 1, "no temporary file left behind")
 
-	err = WriteFile(filepath.Join(t.TempDir(), "missing", "report.html"), r)
-	require.Error(t, err)
+	// A missing directory is created (internal/atomicfile); a path under a
+	// regular file cannot be.
+	nested := filepath.Join(t.TempDir(), "missing", "report.html")
+	require.NoError(t, WriteFile(nested, r))
+	err = WriteFile(filepath.Join(path, "report.html"), r)
+	require.ErrorContains(t, err, "reports: creating "+path)
 }

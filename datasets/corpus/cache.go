@@ -13,6 +13,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"kcalab/internal/atomicfile"
 )
 
 // Cache files: magic, a header (file kind and the full key it was stored
@@ -93,23 +95,15 @@ func (w *cacheWriter) counts(s []float64) {
 	}
 }
 
-// writeCache stores a file atomically: a temporary file in dir, synced,
-// then renamed over the final name.
-func writeCache(dir, kind, key string, body func(w *cacheWriter)) (err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
+// writeCache stores a file atomically (see internal/atomicfile), so a
+// crash never leaves a half-written cache file under its final name.
+func writeCache(dir, kind, key string, body func(w *cacheWriter)) error {
 	path := cachePath(dir, kind, key)
-	f, err := os.CreateTemp(dir, ".tmp-"+kind+"-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
+	defer f.Discard()
 	w := &cacheWriter{bw: bufio.NewWriterSize(f, 1<<20), crc: crc32.New(castagnoli), buf: make([]byte, 0, 1<<16+64)}
 	w.buf = append(w.buf, cacheMagic...)
 	w.bytes([]byte(kind))
@@ -120,15 +114,9 @@ func writeCache(dir, kind, key string, body func(w *cacheWriter)) (err error) {
 	binary.LittleEndian.PutUint32(sum[:], w.crc.Sum32())
 	w.bw.Write(sum[:])
 	if err := w.bw.Flush(); err != nil {
-		return fmt.Errorf("cache: writing %s: %w", path, err)
+		return fmt.Errorf("cache: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("cache: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("cache: writing %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := f.Commit(); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	return nil

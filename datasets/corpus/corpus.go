@@ -15,7 +15,9 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -215,19 +217,41 @@ func (c *Corpus) probe() error {
 }
 
 func (c *Corpus) zipMember(zr *zip.Reader) (*zip.File, error) {
+	var files []*zip.File
 	for _, zf := range zr.File {
-		if c.Member != "" && zf.Name != c.Member {
-			continue
-		}
 		if zf.FileInfo().IsDir() {
 			continue
 		}
-		return zf, nil
+		if c.Member != "" {
+			if zf.Name == c.Member {
+				return zf, nil
+			}
+			continue
+		}
+		files = append(files, zf)
 	}
 	if c.Member != "" {
 		return nil, fmt.Errorf("zip has no member %q", c.Member)
 	}
-	return nil, errors.New("zip holds no file")
+	switch len(files) {
+	case 0:
+		return nil, errors.New("zip holds no file")
+	case 1:
+		return files[0], nil
+	}
+	// Several members: taking the first silently could read the wrong
+	// text. The member named like the archive (text8.zip → text8 or
+	// text8.txt) is the corpus; otherwise refuse, naming them.
+	base := strings.TrimSuffix(filepath.Base(c.Path), filepath.Ext(c.Path))
+	names := make([]string, len(files))
+	for i, zf := range files {
+		if n := path.Base(zf.Name); n == base || n == base+".txt" {
+			return zf, nil
+		}
+		names[i] = strconv.Quote(zf.Name)
+	}
+	return nil, fmt.Errorf("zip holds %d files (%s) and none is named %q or %q: keep one text file in the archive, or name the corpus member like the archive",
+		len(files), strings.Join(names, ", "), base, base+".txt")
 }
 
 // Format names the file's format: "plain text", "gzip" or "zip".

@@ -104,7 +104,8 @@ func TestOpenFormats(t *testing.T) {
 		{"gzip", "c.txt.gz", gzBytes(t, text), "gzip", ""},
 		{"gzip any name", "c.bin", gzBytes(t, text), "gzip", ""},
 		{"zip single", "c.zip", zipBytes(t, "c.txt", text), "zip", "c.txt"},
-		{"zip first file", "c2.zip", zipBytes(t, "dir/", "", "first", text, "second", "other words"), "zip", "first"},
+		{"zip: the member named like the archive", "c2.zip", zipBytes(t, "dir/", "", "notes", "other words", "c2", text), "zip", "c2"},
+		{"zip: one file besides a folder", "c3.zip", zipBytes(t, "dir/", "", "any", text), "zip", "any"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Open(ctx, "", writeBytes(t, dir, tc.file, tc.content), Options{})
@@ -248,4 +249,25 @@ func TestZipChecksumError(t *testing.T) {
 	require.NoError(t, err)
 	_, _, err = Build(context.Background(), c, VocabOptions{MinCount: 1})
 	require.ErrorContains(t, err, "fails its CRC-32 check (corrupt file; replace it)")
+}
+
+// A zip with several files and none named like the archive is refused,
+// naming the files, instead of reading the first one.
+func TestOpenZipSeveralMembers(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, file string
+		members    []string
+		want       string
+	}{
+		{"two files", "corpus.zip", []string{"a.txt", "x", "b.txt", "y"}, `zip holds 2 files ("a.txt", "b.txt") and none is named "corpus" or "corpus.txt"`},
+		{"three files in folders", "c.zip", []string{"d/a", "x", "d/b", "y", "e/c.md", "z"}, `zip holds 3 files ("d/a", "d/b", "e/c.md")`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Open(context.Background(), "", writeBytes(t, dir, tc.file, zipBytes(t, tc.members...)), Options{})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Contains(t, err.Error(), tc.file)
+		})
+	}
 }

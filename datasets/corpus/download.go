@@ -8,9 +8,9 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
+
+	"kcalab/internal/atomicfile"
 )
 
 // DefaultText8URL is where text8 is published.
@@ -33,7 +33,7 @@ var (
 // downloadText8 fetches text8.zip into dest: streamed to a temporary file in
 // the same directory, checked (size, member CRC-32 and length, and the CRC of
 // the decompressed data), then renamed, so dest is either absent or genuine.
-func downloadText8(ctx context.Context, dest, url string, log io.Writer) (err error) {
+func downloadText8(ctx context.Context, dest, url string, log io.Writer) error {
 	if url == "" {
 		url = DefaultText8URL
 	}
@@ -43,10 +43,13 @@ func downloadText8(ctx context.Context, dest, url string, log io.Writer) (err er
 	fail := func(err error) error {
 		return fmt.Errorf("corpus text8: download from %s: %w; %s", url, err, hint)
 	}
-	dir := filepath.Dir(dest)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The temporary file (and dest's directory) first: an unusable
+	// directory fails before any network traffic.
+	tmp, err := atomicfile.Create(dest)
+	if err != nil {
 		return fail(err)
 	}
+	defer tmp.Discard()
 	client := &http.Client{Transport: &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: dialTimeout}).DialContext,
@@ -72,16 +75,6 @@ func downloadText8(ctx context.Context, dest, url string, log io.Writer) (err er
 		return fail(fmt.Errorf("server announces %d bytes, want %d", resp.ContentLength, want.zipSize))
 	}
 
-	tmp, err := os.CreateTemp(dir, ".text8.zip.*.part")
-	if err != nil {
-		return fail(err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
 	p := newProgress(log, "downloading text8.zip", "B", want.zipSize)
 	pw := &progressWriter{w: tmp, p: p}
 	// One byte more than expected tells an oversized body from a complete one.
@@ -96,13 +89,7 @@ func downloadText8(ctx context.Context, dest, url string, log io.Writer) (err er
 	if err := verifyText8(tmp, n, want); err != nil {
 		return fail(fmt.Errorf("downloaded file fails its check: %w", err))
 	}
-	if err := tmp.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), dest); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return fail(err)
 	}
 	if log != nil {

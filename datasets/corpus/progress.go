@@ -7,18 +7,18 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	prog "kcalab/internal/progress"
 )
 
-// progress reports long work on a writer: a redrawn bar on a terminal,
-// occasional plain lines otherwise (logs and CI stay readable).
+// progress reports long work through internal/progress: a redrawn bar on
+// a terminal, occasional plain lines otherwise (logs and CI stay readable).
 type progress struct {
 	mu      sync.Mutex
-	w       io.Writer
-	tty     bool
+	r       *prog.Reporter
 	label   string
 	unit    string // "B" formats as bytes, anything else as a count
 	total   int64  // 0 when unknown
-	start   time.Time
 	last    time.Time
 	lastPct int
 	done    bool
@@ -29,80 +29,66 @@ func newProgress(w io.Writer, label, unit string, total int64) *progress {
 	if w == nil {
 		return nil
 	}
-	now := time.Now()
-	return &progress{w: w, tty: isTerminal(w), label: label, unit: unit, total: total, start: now, last: now, lastPct: -1}
+	return &progress{r: prog.New(w), label: label, unit: unit, total: total, last: time.Now(), lastPct: -1}
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// update reports that done units are finished; it prints at most every 100 ms
-// on a terminal and every 10 % or 5 s otherwise.
+// update reports that done units are finished, when a report is due.
 func (p *progress) update(done int64) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.done {
-		return
-	}
-	now := time.Now()
-	if p.tty {
-		if now.Sub(p.last) < 100*time.Millisecond {
-			return
-		}
-		p.last = now
-		fmt.Fprintf(p.w, "\r%s\x1b[K", p.line(done, now))
-		return
-	}
-	pct := -1
-	if p.total > 0 {
-		pct = int(100 * done / p.total)
-	}
-	since := now.Sub(p.last)
-	if (pct >= 0 && pct/10 > p.lastPct/10 && since >= time.Second) || since >= 5*time.Second {
-		p.last, p.lastPct = now, pct
-		fmt.Fprintln(p.w, p.line(done, now))
+	if !p.done && p.due(done, time.Now()) {
+		p.r.Update(p.line(done))
 	}
 }
 
-// finish prints the final state once.
+// due reports whether to print now, and notes it if so: at most every
+// 100 ms on a terminal; every 10 % (at most once a second) or 5 s
+// otherwise.
+func (p *progress) due(done int64, now time.Time) bool {
+	since := now.Sub(p.last)
+	if p.r.Terminal() {
+		if since < 100*time.Millisecond {
+			return false
+		}
+	} else {
+		pct := -1
+		if p.total > 0 {
+			pct = int(100 * done / p.total)
+		}
+		if !(pct >= 0 && pct/10 > p.lastPct/10 && since >= time.Second) && since < 5*time.Second {
+			return false
+		}
+		p.lastPct = pct
+	}
+	p.last = now
+	return true
+}
+
+// finish prints the final state once, as a line that stays.
 func (p *progress) finish(done int64) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.done {
-		return
-	}
-	p.done = true
-	line := p.line(done, time.Now())
-	if p.tty {
-		fmt.Fprintf(p.w, "\r%s\x1b[K\n", line)
-	} else {
-		fmt.Fprintln(p.w, line)
+	if !p.done {
+		p.done = true
+		p.r.Line(p.line(done))
 	}
 }
 
-func (p *progress) line(done int64, now time.Time) string {
+func (p *progress) line(done int64) string {
 	var b strings.Builder
 	b.WriteString(p.label)
-	el := now.Sub(p.start).Seconds()
+	el := p.r.Elapsed().Seconds()
 	if p.total > 0 {
 		frac := float64(done) / float64(p.total)
 		frac = min(max(frac, 0), 1)
-		if p.tty {
-			const width = 30
-			fill := int(frac * width)
-			b.WriteString(" [" + strings.Repeat("=", fill) + strings.Repeat(" ", width-fill) + "]")
+		if p.r.Terminal() {
+			b.WriteString(" " + prog.Bar(frac, 30))
 		}
 		fmt.Fprintf(&b, " %3.0f%% %s/%s", 100*frac, p.amount(done), p.amount(p.total))
 	} else {

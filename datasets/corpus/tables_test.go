@@ -304,7 +304,7 @@ func TestTablesCache(t *testing.T) {
 		_, err = os.Stat(k3)
 		require.NoError(t, err, "rebuilt file stored again")
 	}
-	tmp, _ := filepath.Glob(filepath.Join(cache, ".tmp-*"))
+	tmp, _ := filepath.Glob(filepath.Join(cache, ".*")) // temporary files are hidden
 	assert.Empty(t, tmp, "no temporary files left")
 
 	// A different vocabulary setting is a different address.

@@ -19,6 +19,13 @@
 // multiplies by a transpose built once and cached in the matrix (twice the
 // memory, same speed as MulDense).
 //
+// The sparse results (Mul for a·b, SumScaled and Add for weighted sums,
+// AddTranspose for m + mᵀ) are built in two parallel passes over the output
+// rows: one sizes each row, one fills it, so the arrays are allocated once
+// at their final size. T transposes by a counting sort, in parallel over
+// ranges of output rows. Every kernel gives each output row one writer and
+// a fixed summation order, so all of them are deterministic.
+//
 // # Serialisation
 //
 // WriteTo and ReadFrom (or Read) use a compact little-endian format: a

@@ -2,23 +2,11 @@ package sparse
 
 import (
 	"fmt"
-	"runtime"
-	"sort"
-	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
-
-// minParallelWork is the number of multiply-adds (nnz·k) below which a
-// product runs on the calling goroutine: spawning workers costs more.
-const minParallelWork = 1 << 16
-
-// chunksPerWorker over-splits the rows so that a slow worker (the machine is
-// shared) does not hold up the others.
-const chunksPerWorker = 4
 
 // MulDense sets dst = m·x, where x is c×k and m is r×c. A zero-value (empty)
 // dst is resized to r×k; otherwise it must be r×k. dst must not share memory
@@ -142,42 +130,4 @@ func overlaps(a, b []float64) bool {
 	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
 	b0, b1 := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[len(b)-1]))
 	return a0 <= b1 && b0 <= a1
-}
-
-// parallelRows runs body over consecutive row ranges covering all rows of a
-// matrix with the given indptr. The ranges balance stored values plus rows
-// (an empty row still costs clearing its output). Which goroutine handles a
-// range never affects the result, because body writes only its own rows.
-func parallelRows(indptr []int64, k int, body func(lo, hi int)) {
-	rows := len(indptr) - 1
-	nnz := indptr[rows]
-	workers := runtime.GOMAXPROCS(0)
-	if workers == 1 || (nnz+int64(rows))*int64(k) < minParallelWork || rows < 2 {
-		body(0, rows)
-		return
-	}
-	nChunks := min(rows, workers*chunksPerWorker)
-	bounds := make([]int, nChunks+1)
-	bounds[nChunks] = rows
-	cost := nnz + int64(rows)
-	for c := 1; c < nChunks; c++ {
-		target := cost * int64(c) / int64(nChunks)
-		bounds[c] = sort.Search(rows, func(i int) bool { return indptr[i]+int64(i) >= target })
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, nChunks) {
-		wg.Go(func() {
-			for {
-				c := int(next.Add(1) - 1)
-				if c >= nChunks {
-					return
-				}
-				if bounds[c] < bounds[c+1] {
-					body(bounds[c], bounds[c+1])
-				}
-			}
-		})
-	}
-	wg.Wait()
 }

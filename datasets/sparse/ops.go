@@ -3,15 +3,20 @@ package sparse
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// T returns the transpose of m as a new matrix (a counting sort by column, so
-// the rows of the result come out sorted without comparisons).
-// It panics when m has more than math.MaxInt32 rows, which cannot be column
-// indices of the transpose.
+// T returns the transpose of m as a new matrix, by a counting sort of the
+// entries by column, so the rows of the result come out sorted without
+// comparisons. Large matrices are transposed in parallel: each worker
+// writes the output rows (input columns) of its own range, scanning the
+// whole input; positions come from the counts, so the result does not
+// depend on the split. It panics when m has more than math.MaxInt32 rows,
+// which cannot be column indices of the transpose.
 func (m *CSR) T() *CSR {
 	if m.rows > math.MaxInt32 {
 		panic(fmt.Sprintf("sparse: T: %d rows do not fit int32 column indices", m.rows))
@@ -20,21 +25,36 @@ func (m *CSR) T() *CSR {
 	for _, j := range m.indices {
 		indptr[j+1]++
 	}
-	for j := 0; j < m.cols; j++ {
+	for j := range m.cols {
 		indptr[j+1] += indptr[j]
 	}
-	next := make([]int64, m.cols)
-	copy(next, indptr[:m.cols])
 	indices := make([]int32, len(m.indices))
 	data := make([]float64, len(m.data))
-	for i := 0; i < m.rows; i++ {
-		for p := m.indptr[i]; p < m.indptr[i+1]; p++ {
-			j := m.indices[p]
-			q := next[j]
-			next[j]++
-			indices[q] = int32(i)
-			data[q] = m.data[p]
+	workers := runtime.GOMAXPROCS(0)
+	if int64(len(m.data))+int64(m.rows) < minParallelWork {
+		workers = 1
+	}
+	part := func(lo, hi int32) {
+		next := make([]int64, hi-lo)
+		copy(next, indptr[lo:hi])
+		for i := range m.rows {
+			for p := m.indptr[i]; p < m.indptr[i+1]; p++ {
+				if j := m.indices[p]; j >= lo && j < hi {
+					indices[next[j-lo]] = int32(i)
+					data[next[j-lo]] = m.data[p]
+					next[j-lo]++
+				}
+			}
 		}
+	}
+	if workers == 1 {
+		part(0, int32(m.cols))
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { part(int32(m.cols*w/workers), int32(m.cols*(w+1)/workers)) })
+		}
+		wg.Wait()
 	}
 	return &CSR{rows: m.cols, cols: m.rows, indptr: indptr, indices: indices, data: data}
 }
@@ -100,61 +120,4 @@ func (m *CSR) ScaleCols(s []float64) *CSR {
 		panic(fmt.Sprintf("sparse: ScaleCols: %d factors for %d columns", len(s), m.cols))
 	}
 	return m.Map(func(_, j int, v float64) float64 { return s[j] * v })
-}
-
-// Add returns a + b[0] + b[1] + … for matrices of the same shape. Each sum
-// is taken in argument order, so the result does not depend on anything but
-// the inputs; entries that cancel to zero are dropped.
-func Add(a *CSR, b ...*CSR) (*CSR, error) {
-	ms := append([]*CSR{a}, b...)
-	for k, m := range ms {
-		if m == nil {
-			return nil, fmt.Errorf("sparse: Add: operand %d is nil", k)
-		}
-		if m.rows != a.rows || m.cols != a.cols {
-			return nil, fmt.Errorf("sparse: Add: operand %d is %d×%d, operand 0 is %d×%d", k, m.rows, m.cols, a.rows, a.cols)
-		}
-	}
-	total := 0
-	for _, m := range ms {
-		total += len(m.data)
-	}
-	capHint := total
-	if len(ms) > 1 {
-		// Overlap is usual (offset tables share their frequent pairs); grow if needed.
-		capHint = max(total/2, len(a.data))
-	}
-	indptr := make([]int64, a.rows+1)
-	indices := make([]int32, 0, capHint)
-	data := make([]float64, 0, capHint)
-	// Dense accumulator over columns: acc[j] holds the running sum for column
-	// j of the current row, seen[j] whether j is in touched.
-	acc := make([]float64, a.cols)
-	seen := make([]bool, a.cols)
-	var touched []int32
-	for i := 0; i < a.rows; i++ {
-		touched = touched[:0]
-		for _, m := range ms {
-			for p := m.indptr[i]; p < m.indptr[i+1]; p++ {
-				j := m.indices[p]
-				if !seen[j] {
-					seen[j] = true
-					touched = append(touched, j)
-					acc[j] = m.data[p]
-				} else {
-					acc[j] += m.data[p]
-				}
-			}
-		}
-		slices.Sort(touched)
-		for _, j := range touched {
-			if v := acc[j]; v != 0 {
-				indices = append(indices, j)
-				data = append(data, v)
-			}
-			seen[j] = false
-		}
-		indptr[i+1] = int64(len(indices))
-	}
-	return &CSR{rows: a.rows, cols: a.cols, indptr: indptr, indices: slices.Clip(indices), data: slices.Clip(data)}, nil
 }

@@ -3,19 +3,18 @@ package baselines
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
+
+	prog "kcalab/internal/progress"
 )
 
-// progress prints training progress: one line redrawn in place on a
-// terminal, plain lines every few seconds otherwise. Timing never feeds back
-// into training, so it cannot change the vectors.
+// progress prints training progress through internal/progress: one line
+// redrawn in place on a terminal, plain lines every few seconds otherwise.
+// Timing never feeds back into training, so it cannot change the vectors.
 type progress struct {
-	w     io.Writer
+	r     *prog.Reporter
 	name  string
-	tty   bool
 	every time.Duration
-	start time.Time
 	last  time.Time
 }
 
@@ -23,13 +22,10 @@ func newProgress(w io.Writer, name string) *progress {
 	if w == nil {
 		return nil
 	}
-	p := &progress{w: w, name: name, every: 5 * time.Second, start: time.Now()}
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.tty, p.every = true, 250*time.Millisecond
-		}
+	p := &progress{r: prog.New(w), name: name, every: 5 * time.Second, last: time.Now()}
+	if p.r.Terminal() {
+		p.every = 250 * time.Millisecond
 	}
-	p.last = p.start
 	return p
 }
 
@@ -44,17 +40,12 @@ func (p *progress) update(frac, rate float64, done int64, unit string) {
 		return
 	}
 	p.last = now
-	p.print(frac, rate, done, unit, now)
+	p.r.Update(p.line(frac, rate, done, unit))
 }
 
-func (p *progress) print(frac, rate float64, done int64, unit string, now time.Time) {
-	speed := float64(done) / now.Sub(p.start).Seconds()
-	line := fmt.Sprintf("%s: %5.1f%%  lr %.6f  %.1fk %s/s", p.name, 100*frac, rate, speed/1e3, unit)
-	if p.tty {
-		fmt.Fprintf(p.w, "\r%s\x1b[K", line)
-	} else {
-		fmt.Fprintln(p.w, line)
-	}
+func (p *progress) line(frac, rate float64, done int64, unit string) string {
+	speed := float64(done) / p.r.Elapsed().Seconds()
+	return fmt.Sprintf("%s: %5.1f%%  lr %.6f  %.1fk %s/s", p.name, 100*frac, rate, speed/1e3, unit)
 }
 
 // note prints a line of its own (e.g. GloVe's per-epoch cost).
@@ -62,18 +53,13 @@ func (p *progress) note(format string, args ...any) {
 	if p == nil {
 		return
 	}
-	if p.tty {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-	fmt.Fprintf(p.w, "%s: "+format+"\n", append([]any{p.name}, args...)...)
+	p.r.Line(fmt.Sprintf("%s: "+format, append([]any{p.name}, args...)...))
 }
 
+// done prints the final state as a line that stays.
 func (p *progress) done(rate float64, done int64, unit string) {
 	if p == nil {
 		return
 	}
-	p.print(1, rate, done, unit, time.Now())
-	if p.tty {
-		fmt.Fprintln(p.w)
-	}
+	p.r.Line(p.line(1, rate, done, unit))
 }

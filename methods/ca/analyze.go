@@ -34,7 +34,8 @@ type Result struct {
 	TotalInertia float64
 	InertiaShare []float64 // σ²/TotalInertia
 
-	RowMass, ColMass []float64 // r and c, the margins of P = N/n
+	RowMass []float64 `json:"row_mass"` // r, the row margins of P = N/n
+	ColMass []float64 `json:"col_mass"` // c, the column margins of P
 
 	// Coordinates, one row per table row or column, one column per
 	// dimension. For CA: RowStandard = D(r)^-1/2·U, RowPrincipal =
@@ -43,6 +44,12 @@ type Result struct {
 	// metric is the identity: standard = U (or V), principal = U·Σ (V·Σ).
 	RowStandard, RowPrincipal *mat.Dense
 	ColStandard, ColPrincipal *mat.Dense
+
+	// Statistics per point and of the table (see Statistics). The
+	// per-point fields are CA quantities (χ² metric) and are set for the
+	// ca kernel only; Chi2, DF and PValue describe the table and are set
+	// for both kernels.
+	Statistics
 }
 
 // Analyze runs the analysis of the count table n with opt.Rank dimensions,
@@ -102,6 +109,11 @@ func Analyze(ctx context.Context, n *sparse.CSR, kernel Kernel, backend svd.Back
 		if res.TotalInertia > 0 {
 			res.InertiaShare[l] = s * s / res.TotalInertia
 		}
+	}
+	if chi2 {
+		res.Statistics = caStatistics(n, m, res)
+	} else {
+		res.Chi2, res.DF, res.PValue = independence(m, caTotalInertia(n, m))
 	}
 	return res, nil
 }

@@ -18,7 +18,7 @@ const KernelPlain Kernel = "plain"
 // Decomposition is the memory-lean result of Decompose: what word vectors
 // need and nothing of size columns×k.
 type Decomposition struct {
-	Kernel Kernel    // "ca" ("lca" is reported as "ca"), "gini" or "plain"
+	Kernel Kernel    // "ca" ("lca" is reported as "ca"), "gini", "plain", or "sca-paper" (sca.DecomposePaper)
 	S      []float64 // σ_1 ≥ … ≥ σ_k
 	U      *mat.Dense
 	// RowMass is the row weighting w of the kernel's row metric K^r = D(w)^-1,

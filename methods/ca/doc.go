@@ -19,6 +19,25 @@
 // masses, and standard and principal coordinates of rows and columns.
 // At most min(rows, cols) − 1 dimensions exist: the trivial one is removed.
 //
+// # What statisticians read first
+//
+// A CA Result also carries the Statistics of R's summary.ca and
+// FactoMineR: per row and column the mass, the χ² distance to the centroid
+// and the inertia (over all dimensions, from the table), the contribution
+// (ctr) to and squared correlation (cos²) with each kept axis, and quality
+// (Σ cos² over the kept axes); for the table Pearson's χ², its degrees of
+// freedom and p-value. testdata/ca_reference.R wrote the R numbers the
+// tests match them to (Fisher's and the smoking tables).
+//
+// # Supplementary points
+//
+// A Projector places supplementary rows or columns on the axes by the
+// transition formula (R's ca(…, suprow=, supcol=)): Result.RowProjector and
+// ColProjector for an analysed table, Decomposition.RowProjector (V
+// recovered from U by one delayed product) and ColProjector for a word
+// table. Project takes sparse count rows and returns principal and
+// standard coordinates, distance, cos² and quality.
+//
 // # Word tables
 //
 // Decompose is the lean path for word tables (V up to 70,000): it keeps only

@@ -4,7 +4,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"kcalab/datasets/sparse"
+	"kcalab/methods/ca"
+	"kcalab/methods/svd"
 )
 
 // zipfTable is a v×v word table with about perRow entries per row, whose
@@ -48,4 +52,47 @@ func BenchmarkApply(b *testing.B) {
 	}
 	b.ReportMetric(float64(n.NNZ()), "nnz-in")
 	b.ReportMetric(float64(out.NNZ()), "nnz-out")
+}
+
+// BenchmarkPaperOperator compares one product of the paper-form operator
+// (MEN-like tuning of a 20,000-word table, both sides) with the CA
+// operator's, for a block of k = 50 vectors: the delayed terms should add
+// little to the one product with N both share.
+func BenchmarkPaperOperator(b *testing.B) {
+	n := zipfTable(20000, 200)
+	rng := rand.New(rand.NewPCG(2, 2))
+	pairs := make([]Pair, 3000)
+	for i := range pairs {
+		pairs[i] = Pair{A: rng.IntN(2000), B: rng.IntN(2000), Score: rng.Float64() * 50}
+	}
+	ts, err := PaperTuning(20000, pairs, DefaultPaperOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	paper, err := NewPaperOperator(n, ts, ts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	caOp, err := ca.NewCAOperator(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := mat.NewDense(20000, 50, nil)
+	for i := 0; i < 20000; i++ {
+		for l := 0; l < 50; l++ {
+			x.Set(i, l, rng.NormFloat64())
+		}
+	}
+	for _, op := range []struct {
+		name string
+		op   svd.Operator
+	}{{"ca", caOp}, {"paper", paper}} {
+		b.Run(op.name, func(b *testing.B) {
+			dst := mat.NewDense(20000, 50, nil)
+			for b.Loop() {
+				op.op.MulTo(dst, x)
+				op.op.MulTTo(dst, x)
+			}
+		})
+	}
 }

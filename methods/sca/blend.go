@@ -81,7 +81,7 @@ func Blend(n *sparse.CSR, pairs []Pair, alpha float64) (*sparse.CSR, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sca: %w", err)
 	}
-	moved, err := Mul(left, n)
+	moved, err := sparse.Mul(left, n)
 	if err != nil {
 		return nil, fmt.Errorf("sca: %w", err)
 	}

@@ -113,11 +113,11 @@ func Apply(n *sparse.CSR, gamma *sparse.CSR) (*sparse.CSR, error) {
 	if gr != r || gc != r {
 		return nil, fmt.Errorf("sca: Γ is %d×%d, want %d×%d for a table of %d words", gr, gc, r, r, r)
 	}
-	gn, err := Mul(gamma, n)
+	gn, err := sparse.Mul(gamma, n)
 	if err != nil {
 		return nil, fmt.Errorf("sca: Γ·N: %w", err)
 	}
-	out, err := Mul(gn, gamma.T())
+	out, err := sparse.Mul(gn, gamma.T())
 	if err != nil {
 		return nil, fmt.Errorf("sca: Γ·N·Γᵀ: %w", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -141,37 +140,6 @@ func mustGamma(t *testing.T, v int, pairs []Pair) *sparse.CSR {
 	g, err := Gamma(v, pairs, 1)
 	require.NoError(t, err)
 	return g
-}
-
-// TestMulDeterministic: the parallel sparse product gives the same bits
-// whatever GOMAXPROCS is, and matches the dense product.
-func TestMulDeterministic(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	a := randomSparse(rng, 700, 300, 0.05) // several chunks of rows
-	b := randomSparse(rng, 300, 500, 0.05)
-	prev := runtime.GOMAXPROCS(1)
-	one, err := Mul(a, b)
-	runtime.GOMAXPROCS(max(prev, 4))
-	require.NoError(t, err)
-	many, err := Mul(a, b)
-	runtime.GOMAXPROCS(prev)
-	require.NoError(t, err)
-	assert.Equal(t, one, many)
-	var want mat.Dense
-	want.Mul(a.ToDense(), b.ToDense())
-	assert.True(t, mat.EqualApprox(&want, one.ToDense(), 1e-9))
-
-	_, err = Mul(a, a)
-	require.ErrorContains(t, err, "sparse product of 700×300 and 700×300: inner dimensions differ")
-
-	// Terms that cancel leave no stored zero, and later rows move up.
-	x := sparse.FromDense(3, 2, []float64{1, -1, 0, 0, 2, 1})
-	y := sparse.FromDense(2, 3, []float64{1, 2, 5, 1, 3, 5})
-	got, err := Mul(x, y)
-	require.NoError(t, err)
-	assert.Equal(t, [][]float64{{0, -1, 0}, {0, 0, 0}, {3, 7, 15}}, dense(got))
-	indptr, _, _ := got.Raw()
-	assert.Equal(t, []int64{0, 1, 1, 4}, indptr)
 }
 
 func TestApplyErrors(t *testing.T) {

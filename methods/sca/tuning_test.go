@@ -81,17 +81,29 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{vocab: v, n: n, set: set, pairs: pairs}
 }
 
-// forms are the two SCA tables with their default-like weights.
+// forms are the SCA forms with their default-like weights (for paper, the
+// strength λ of DefaultPaperOptions).
 var forms = []struct {
 	name   string
 	weight float64
-}{{"blend", 0.5}, {"sum", 1}}
+}{{"blend", 0.5}, {"sum", 1}, {"paper", sca.DefaultPaperOptions().Strength}}
 
 // vectorsOf is CA of the SCA table tuned by pairs in the given form
 // (weight 0: plain CA).
 func (fx *fixture) vectorsOf(t *testing.T, form string, pairs []sca.Pair, weight float64) *vectors.Set {
 	t.Helper()
 	var tuned *sparse.CSR
+	if form == "paper" {
+		opt := sca.DefaultPaperOptions()
+		opt.Strength = weight
+		dec, err := sca.DecomposePaper(context.Background(), fx.n, pairs, opt, svd.DSSVD{}, svd.DefaultOptions(tuningCorpus.Clusters-1))
+		require.NoError(t, err)
+		f, err := vectors.Coordinates(dec.U, dec.S, dec.RowMass, vectors.Principal)
+		require.NoError(t, err)
+		vs, err := vectors.New(fx.vocab.Words, f)
+		require.NoError(t, err)
+		return vs
+	}
 	if form == "blend" {
 		var err error
 		tuned, err = sca.Blend(fx.n, pairs, weight)

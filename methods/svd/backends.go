@@ -42,11 +42,8 @@ func (b Dense) Decompose(ctx context.Context, op Operator, opt Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	s, u, vt, err := thinSVD(a) // overwrites a
+	s, u, vt, err := thinSVDCtx(ctx, a) // overwrites a
 	if err != nil {
-		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
-	}
-	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
 	}
 	k := opt.Rank
@@ -208,4 +205,31 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 	res := &Result{S: s[:p.k:p.k], U: mulRightInPlace(y, vr.Data, vr.Stride, p.k), V: ub}
 	fixSigns(res.U, res.V)
 	return res, nil
+}
+
+// thinSVDCtx is thinSVD that returns as soon as ctx is done. LAPACK's dense
+// SVD cannot be interrupted, so it runs on its own goroutine and, on
+// cancel, is left to finish unobserved (its result is dropped): Ctrl-C or a
+// time budget then takes effect at once instead of after minutes.
+func thinSVDCtx(ctx context.Context, a *mat.Dense) (s []float64, u, vt *mat.Dense, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	type out struct {
+		s     []float64
+		u, vt *mat.Dense
+		err   error
+	}
+	done := make(chan out, 1)
+	go func() {
+		var o out
+		o.s, o.u, o.vt, o.err = thinSVD(a)
+		done <- o
+	}()
+	select {
+	case o := <-done:
+		return o.s, o.u, o.vt, o.err
+	case <-ctx.Done():
+		return nil, nil, nil, ctx.Err()
+	}
 }

@@ -1,0 +1,99 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// alive reports whether a process exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
+
+func readInt(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	require.NoError(t, err)
+	return n
+}
+
+// An external trial over budget.seconds, measured or not, is stopped: the
+// tool and what it started are killed, its temporary directory removed.
+func TestExternalOverTimeBudget(t *testing.T) {
+	tests := []struct {
+		name     string
+		measured bool
+	}{
+		{"in process", false},
+		{"measured child process", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			probe := t.TempDir()
+			script := fmt.Sprintf(`echo $$ > %[1]s/sh; pwd > %[1]s/dir; sleep 60 & echo $! > %[1]s/sleep; wait`, probe)
+			body := fmt.Sprintf(`name: slow
+data: {source: synthetic}
+synthetic: {tokens: 2000}
+eval: {sets: [synthetic]}
+method: external
+external: {command: [sh, -c, %q]}
+budget: {seconds: 1}
+measure: {process: %v}
+`, script, tt.measured)
+			var log bytes.Buffer
+			start := time.Now()
+			res, err := (&Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+			require.NoError(t, err, log.String())
+			assert.Less(t, time.Since(start), 20*time.Second)
+			rec := res.Records[0]
+			assert.Equal(t, "over_budget", rec.Status, rec.Error)
+			assert.Contains(t, rec.Error, "budget.seconds")
+			assert.Contains(t, log.String(), "runs external command: sh -c", "the command is shown before it runs")
+			sh, sleep := readInt(t, filepath.Join(probe, "sh")), readInt(t, filepath.Join(probe, "sleep"))
+			dir, err := os.ReadFile(filepath.Join(probe, "dir"))
+			require.NoError(t, err)
+			assert.Eventually(t, func() bool { return !alive(sh) && !alive(sleep) }, 5*time.Second, 50*time.Millisecond, "tool left running")
+			assert.NoDirExists(t, strings.TrimSpace(string(dir)), "temporary directory left")
+		})
+	}
+}
+
+// budget.seconds holds for a trial that is not measured in its own
+// process too.
+func TestTimeBudgetWithoutMeasure(t *testing.T) {
+	tests := []struct {
+		name   string
+		budget string
+		want   string
+	}{
+		{"over", "0.000001", "over_budget"},
+		{"within", "60", "ok"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := "name: b\ndata: {source: synthetic}\nsynthetic: {tokens: 200000, words: 200}\neval: {sets: [synthetic]}\nmethod: lca\ndata: {table: flat, window: 5}\nbudget: {seconds: " + tt.budget + "}\n"
+			body = strings.Replace(body, "data: {source: synthetic}\n", "", 1)
+			body = strings.Replace(body, "data: {table: flat, window: 5}", "data: {source: synthetic, table: flat, window: 5}", 1)
+			res, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, res.Records[0].Status, res.Records[0].Error)
+		})
+	}
+}

@@ -1,0 +1,48 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// cleanupGrace is how long a trial that was stopped (budget, Ctrl-C) gets
+// to kill its processes and remove its temporary files before the runner
+// stops waiting for it.
+const cleanupGrace = 3 * time.Second
+
+// executeWithin runs a trial under its time budget (budget.seconds) and
+// returns promptly when the budget runs out or the run is interrupted,
+// even while the trial is inside a kernel that cannot be interrupted (the
+// dense SVD): the runner stops waiting for it and records the trial over
+// budget (or leaves it for the next run). The abandoned computation ends
+// with the process, or at its next context check.
+func (r *Runner) executeWithin(ctx context.Context, spec *Spec, t Trial, prog *Progress) Record {
+	budget := t.Budget.Seconds
+	tctx, cancel := context.WithCancel(ctx)
+	if budget > 0 {
+		tctx, cancel = context.WithTimeout(ctx, time.Duration(budget*float64(time.Second)))
+	}
+	defer cancel()
+	res := make(chan Record, 1)
+	go func() { res <- r.execute(tctx, spec, t, prog) }()
+	var rec Record
+	select {
+	case rec = <-res:
+	case <-tctx.Done():
+		// Give the trial a moment to clean up (kill an external tool's
+		// process group, remove its temporary directory).
+		select {
+		case rec = <-res:
+		case <-time.After(cleanupGrace):
+			rec = Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
+				Metrics: map[string]float64{}, Timings: map[string]float64{}, Status: "error", Error: tctx.Err().Error()}
+		}
+	}
+	if budget > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && rec.Status != "ok" {
+		rec.Status = "over_budget"
+		rec.Error = fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", errOverBudget, budget)
+	}
+	return rec
+}

@@ -1,0 +1,192 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// doneLine is a progress line of a finished trial.
+var doneLine = regexp.MustCompile(`(?m)^kcalab: \[\d+/\d+\] `)
+
+// cancelAfter is a progress log that cancels the run once n trials have
+// been reported finished: a Ctrl-C at a known moment.
+type cancelAfter struct {
+	mu     sync.Mutex
+	n      int
+	cancel context.CancelFunc
+	buf    bytes.Buffer
+}
+
+func (c *cancelAfter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.buf.Write(p)
+	if doneLine.Match(p) && !strings.Contains(string(p), "reused") {
+		if c.n--; c.n == 0 {
+			c.cancel()
+		}
+	}
+	return len(p), nil
+}
+
+// An interrupted -fresh run replaces an old record only by its new result:
+// the trials it did not redo keep their records.
+func TestFreshInterruptedKeepsOldRecords(t *testing.T) {
+	tests := []struct {
+		name  string
+		fresh bool
+		after int // trials finished before the interrupt
+	}{
+		{"fresh, interrupted after 1", true, 1},
+		{"fresh, interrupted after 2", true, 2},
+		{"resume after a spec change, interrupted after 1", false, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
+			first, err := (&Runner{}).Run(context.Background(), spec)
+			require.NoError(t, err)
+			path := filepath.Join(out, ResultsFile)
+			if !tt.fresh {
+				// Make every old record stale (status error), so the run redoes them.
+				recs := first.Records
+				for i := range recs {
+					recs[i].Status, recs[i].Error = "error", "old"
+				}
+				require.NoError(t, WriteResults(path, recs))
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			log := &cancelAfter{n: tt.after, cancel: cancel}
+			_, err = (&Runner{Jobs: 1, Fresh: tt.fresh, Log: log}).Run(ctx, spec)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "interrupted")
+			recs, err := ReadResults(path)
+			require.NoError(t, err)
+			require.Len(t, recs, 6, "every trial keeps a record:\n%s", log.buf.String())
+			for i, rec := range recs {
+				assert.Equal(t, first.Records[i].ID, rec.ID, "grid order")
+			}
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, 6, strings.Count(string(b), "\n"), "compacted")
+		})
+	}
+}
+
+// A failed write of results.jsonl stops the run at once and says so,
+// instead of computing every trial for nothing.
+func TestRunnerStopsOnWriteFailure(t *testing.T) {
+	tests := []struct {
+		name   string
+		failAt int // the append that fails (1 = the first)
+		saved  int
+	}{
+		{"first write fails", 1, 0},
+		{"third write fails", 3, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			orig := appendWrite
+			defer func() { appendWrite = orig }()
+			calls := 0
+			appendWrite = func(f *os.File, b []byte) (int, error) {
+				if calls++; calls >= tt.failAt {
+					return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+				}
+				return f.Write(b)
+			}
+			out := t.TempDir()
+			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
+			var log bytes.Buffer
+			_, err := (&Runner{Jobs: 1, Log: &log}).Run(context.Background(), spec)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrResultsWrite)
+			assert.Contains(t, err.Error(), "no space left on device")
+			assert.Contains(t, err.Error(), "the run stopped at once")
+			assert.Equal(t, tt.failAt, calls, "no trial is computed after the failure")
+			assert.Equal(t, tt.saved, len(doneLine.FindAllString(log.String(), -1)), "progress reports only saved trials")
+			recs, err := ReadResults(filepath.Join(out, ResultsFile))
+			require.NoError(t, err)
+			assert.Len(t, recs, tt.saved)
+		})
+	}
+}
+
+// An output directory belongs to one spec: another spec's run there is
+// refused before any trial, and the first spec's results stay.
+func TestRunnerRefusesAnotherSpecsOutput(t *testing.T) {
+	tests := []struct {
+		name    string
+		second  string
+		wantErr string
+	}{
+		{"another spec", strings.Replace(fisherSpec, "name: fisher", "name: other", 1), `holds results of spec "fisher"`},
+		{"same spec, other grid", fisherSpec + "method: [ca, gini]\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			_, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+			require.NoError(t, err)
+			path := filepath.Join(out, ResultsFile)
+			before, err := os.ReadFile(path)
+			require.NoError(t, err)
+			_, err = (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tt.second), out))
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+			assert.Contains(t, err.Error(), "belongs to one spec")
+			after, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, string(before), string(after), "nothing deleted")
+		})
+	}
+}
+
+// An unwritable cache directory costs the cache, not the trials: one
+// warning, and every trial runs.
+func TestRunnerUnwritableCache(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	tests := []struct {
+		name  string
+		cache string
+		warn  bool
+	}{
+		{"cache below a file", filepath.Join(file, "cache"), true},
+		{"cache is a file", file, true},
+		{"writable cache", filepath.Join(t.TempDir(), "cache"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := "name: c\ndata: {source: synthetic, table: flat, window: [2, 3]}\nsynthetic: {tokens: 5000}\neval: {sets: [synthetic]}\nmethod: lca\nsvd: {rank: 5}\n"
+			var log bytes.Buffer
+			res, err := (&Runner{Jobs: 2, CacheDir: tt.cache, Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+			require.NoError(t, err, log.String())
+			for _, rec := range res.Records {
+				assert.Equal(t, "ok", rec.Status, rec.Error)
+			}
+			n := strings.Count(log.String(), "running without the cache")
+			if tt.warn {
+				assert.Equal(t, 1, n, log.String())
+			} else {
+				assert.Zero(t, n)
+			}
+		})
+	}
+}

@@ -1,0 +1,110 @@
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// entries lists the names in dir, hidden temporary files included.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestWriteFile(t *testing.T) {
+	old := syscall.Umask(0o077) // the mode must not depend on the umask
+	defer syscall.Umask(old)
+	tests := []struct {
+		name     string
+		existing []byte // nil: no file before
+		data     []byte
+	}{
+		{"new file", nil, []byte("hello\n")},
+		{"replace", []byte("old contents, longer"), []byte("new")},
+		{"empty", []byte("x"), []byte{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "a", "b") // created on the way
+			path := filepath.Join(dir, "out.txt")
+			if tc.existing != nil {
+				require.NoError(t, os.MkdirAll(dir, 0o755))
+				require.NoError(t, os.WriteFile(path, tc.existing, 0o600))
+			}
+			require.NoError(t, WriteFile(path, tc.data))
+			got, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, tc.data, got)
+			st, err := os.Stat(path)
+			require.NoError(t, err)
+			assert.Equal(t, Mode, st.Mode().Perm())
+			assert.Equal(t, []string{"out.txt"}, entries(t, dir), "no temporary file left")
+		})
+	}
+}
+
+func TestCreateDiscard(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.bin")
+	require.NoError(t, os.WriteFile(path, []byte("previous"), 0o644))
+
+	// Written and read back, then dropped: the destination is untouched.
+	f, err := Create(path)
+	require.NoError(t, err)
+	_, err = f.Write([]byte("partial data"))
+	require.NoError(t, err)
+	buf := make([]byte, 7)
+	_, err = f.ReadAt(buf, 0)
+	require.NoError(t, err)
+	assert.Equal(t, "partial", string(buf))
+	assert.Len(t, entries(t, dir), 2, "the temporary file sits next to the destination")
+	f.Discard()
+	got, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "previous", string(got))
+	assert.Equal(t, []string{"big.bin"}, entries(t, dir))
+
+	// Discard after Commit does nothing.
+	f, err = Create(path)
+	require.NoError(t, err)
+	_, err = f.Write([]byte("final"))
+	require.NoError(t, err)
+	require.NoError(t, f.Commit())
+	f.Discard()
+	got, err = os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "final", string(got))
+}
+
+func TestErrorsNameThePath(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	tests := []struct {
+		name, path, want string
+	}{
+		{"directory is a file", filepath.Join(file, "sub", "x"), "creating " + filepath.Join(file, "sub") + ": "},
+		{"destination is a directory", dir, "writing " + dir + ": "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := WriteFile(tc.path, []byte("x"))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NotNil(t, errors.Unwrap(err), "the cause is wrapped")
+		})
+	}
+	assert.Equal(t, []string{"file"}, entries(t, dir), "no temporary file left")
+}

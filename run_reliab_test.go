@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+)
+
+// An unwritable output directory is refused before the first trial, with
+// the runner's reason, not a report error after all the work.
+func TestRunUnwritableOutput(t *testing.T) {
+	tests := []struct {
+		name string
+		out  func(t *testing.T) string
+		want string
+	}{
+		{"parent is a file", func(t *testing.T) string {
+			f := filepath.Join(t.TempDir(), "file")
+			require.NoError(t, os.WriteFile(f, nil, 0o644))
+			return filepath.Join(f, "out")
+		}, "not a directory"},
+		{"read-only directory", func(t *testing.T) string {
+			if os.Geteuid() == 0 {
+				t.Skip("root writes to read-only directories")
+			}
+			d := t.TempDir()
+			require.NoError(t, os.Chmod(d, 0o555))
+			t.Cleanup(func() { os.Chmod(d, 0o755) })
+			return d
+		}, "is not writable"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, err := runCLI(t, "-out", tt.out(t), "experiments/fisher.yaml")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), "-out")
+			assert.NotContains(t, err.Error(), "report")
+			assert.NotContains(t, stderr, "kcalab: [", "no trial ran")
+		})
+	}
+}
+
+// A spec's output: stays under results/ or the spec's directory unless the
+// command line gives -out.
+func TestRunSpecOutputConfined(t *testing.T) {
+	tests := []struct {
+		name    string
+		output  string // "" = no output: key
+		withOut bool
+		wantErr bool
+	}{
+		{name: "default", output: ""},
+		{name: "absolute elsewhere", output: "/etc", wantErr: true},
+		{name: "climbs out of the spec dir", output: "../../elsewhere", wantErr: true},
+		{name: "under the spec dir", output: "{dir}/out/here"},
+		{name: "under results/ (relative to the working directory)", output: "results/mine"},
+		{name: "relative, outside results/", output: "mine", wantErr: true},
+		{name: "absolute elsewhere with -out", output: "/etc", withOut: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			body := "name: confined\ndata: {source: fisher}\nsvd: {rank: 2, backend: dense}\n"
+			if tt.output != "" {
+				body += "output: " + strings.ReplaceAll(tt.output, "{dir}", dir) + "\n"
+			}
+			spec := filepath.Join(dir, "spec.yaml")
+			require.NoError(t, os.WriteFile(spec, []byte(body), 0o644))
+			args := []string{spec}
+			if tt.withOut {
+				args = []string{"-out", filepath.Join(dir, "cli"), spec}
+			}
+			t.Chdir(t.TempDir()) // relative outputs are relative to the working directory
+			_, stderr, err := runCLI(t, args...)
+			if tt.wantErr {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), spec+":4: output")
+				assert.Contains(t, err.Error(), "allowed: under results/ or "+dir+"/")
+				assert.Contains(t, err.Error(), "-out")
+				return
+			}
+			require.NoError(t, err, stderr)
+		})
+	}
+}
+
+// An interrupted run ends with "interrupted" and what was kept, never a
+// report error (the report is not written for a partial run).
+func TestRunInterruptedMessage(t *testing.T) {
+	tests := []struct {
+		name  string
+		prior bool // a complete earlier run in the directory
+		want  string
+	}{
+		{"nothing done yet", false, "interrupted: 0 trial(s) finished in this run, 0 reused, 3 of 3 not done"},
+		{"after a complete run, with -fresh", true, "interrupted: 0 trial(s) finished in this run, 0 reused, 3 of 3 not done"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "new")
+			if tt.prior {
+				_, stderr, err := runCLI(t, "-out", out, "experiments/fisher.yaml")
+				require.NoError(t, err, stderr)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			var o, e bytes.Buffer
+			err := run(ctx, []string{"-cache", "off", "-fresh", "-out", out, "experiments/fisher.yaml"}, &o, &e)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), "saved in "+filepath.Join(out, "results.jsonl"))
+			assert.NotContains(t, err.Error(), "report")
+			if tt.prior {
+				recs, err := harness.ReadResults(filepath.Join(out, "results.jsonl"))
+				require.NoError(t, err)
+				assert.Len(t, recs, 3, "the earlier results are kept")
+			}
+		})
+	}
+}
+
+// -h succeeds; flags may follow the spec; names reach the terminal escaped.
+func TestRunCommandLine(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string
+		stderr   string
+		noStderr string
+	}{
+		{name: "-h", args: []string{"-h"}, code: 0, stderr: "usage: kcalab"},
+		{name: "flags after the spec", args: []string{"-cache", "off", "-out", "{tmp}", "experiments/fisher.yaml", "-jobs", "2"}, code: 0, stdout: "fisher: 3 trials"},
+		{name: "unknown flag", args: []string{"-nope"}, code: 1, stderr: "flag provided but not defined: -nope"},
+		{name: "control characters in a name", args: []string{"-cache", "off", "no\x1b[2Jsuch.yaml"}, code: 1, stderr: `no\x1b[2Jsuch.yaml`, noStderr: "\x1b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := make([]string, len(tt.args))
+			tmp := t.TempDir()
+			for i, a := range tt.args {
+				args[i] = strings.ReplaceAll(a, "{tmp}", tmp)
+			}
+			var o, e bytes.Buffer
+			code := exitCode(run(context.Background(), args, &o, &e), &e)
+			assert.Equal(t, tt.code, code, e.String())
+			assert.Contains(t, o.String(), tt.stdout)
+			assert.Contains(t, e.String(), tt.stderr)
+			if tt.noStderr != "" {
+				assert.NotContains(t, e.String(), tt.noStderr)
+			}
+		})
+	}
+}
