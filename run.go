@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data", "", "data directory (default $KCALAB_DATA, else ./data)")
 	out := fs.String("out", "", "output directory (default: the spec's output, results/<name>)")
 	settings := fs.Bool("settings", false, "print the reference of every spec setting (Markdown) and exit")
-	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies and offset tables (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
+	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies, offset tables and the fetched ECharts (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
 	vectorsDir := fs.String("vectors", "", "write every word-vector trial's vectors (word2vec text format) to this directory")
 	check := fs.String("check", "", "compare a fresh run of the spec with the reference results in this directory")
 	// Flags may also follow the specs (spec.yaml -jobs 2): parse, take the
@@ -127,7 +127,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		specs = append(specs, spec)
 	}
 	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr}
-	js, err := reports.FindECharts(reports.FindOptions{Warn: stderr})
+	// The page inlines ECharts from reports/node_modules, else from the
+	// cache, else fetched (verified) from the npm registry, so a report
+	// works offline without an npm step; only with none of them does it
+	// fall back to a CDN.
+	js, err := reports.FindEChartsContext(ctx, reports.FindOptions{Warn: stderr, CacheDir: *cacheDir, Fetch: true, Pin: echartsPin})
 	if err != nil {
 		return err
 	}
@@ -168,6 +172,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	return nil
 }
+
+// echartsPin is the ECharts build reports fetch; the zero Pin is the one of
+// reports/package-lock.json. Tests swap in a package they serve.
+var echartsPin reports.Pin
 
 // defaultCacheDir is $KCALAB_CACHE, else <user cache dir>/kcalab, else none.
 func defaultCacheDir() string {
@@ -224,5 +232,5 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 // buildReport is the page of a run: everything comes from the spec and the
 // records, so rendering the same results again gives the same bytes.
 func buildReport(spec *harness.Spec, recs []harness.Record, js reports.Script) reports.Report {
-	return reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js}
+	return reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: harness.ResultsFile}
 }

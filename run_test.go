@@ -15,6 +15,7 @@ import (
 
 	"kcalab/datasets/datatest"
 	"kcalab/harness"
+	"kcalab/reports"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -27,6 +28,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	// No test reaches npm's registry: without reports/node_modules a run
+	// would fetch ECharts, so point it at a port that refuses (the run then
+	// warns and falls back to the CDN). Tests that fetch serve their own.
+	if os.Getenv(reports.EnvRegistry) == "" {
+		os.Setenv(reports.EnvRegistry, "http://127.0.0.1:1")
 	}
 	if args := os.Getenv(envTestRun); args != "" {
 		os.Exit(runAsChild(args)) // the kill test's runner process

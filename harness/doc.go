@@ -28,7 +28,11 @@
 // reuses complete trials on a rerun (a recorded trial is reused when the
 // settings it read are unchanged). Trials with measure.process run one at
 // a time, each in a re-executed child process (RunChild), so their wall
-// time, CPU time and max RSS are the operating system's figures.
+// time, CPU time and max RSS are the operating system's figures. Each
+// computed record carries a RunInfo: start and end time, host, the git
+// commit of the working directory (and whether it was dirty) and the
+// SHA-256 of every data file read; a reused record keeps its own. Spec
+// names of built-in corpora and sets are checked when the spec is decoded.
 //
 // # Checks
 //

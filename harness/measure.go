@@ -91,6 +91,7 @@ type measurement struct {
 // CPU time and peak resident memory. The trial's own metrics come from the
 // last run (they are identical across runs: same seed).
 func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog *Progress) Record {
+	run := beginRun()
 	rec := Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
 		Metrics: map[string]float64{}, Timings: map[string]float64{}}
 	if spec.Path == "" {
@@ -113,9 +114,13 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog 
 			return child
 		}
 		rec.Metrics, rec.Timings, rec.Files, rec.Backend, rec.CA = child.Metrics, child.Timings, child.Files, child.Backend, child.CA
+		if child.Run != nil {
+			run.Inputs = child.Run.Inputs // hashed by the child, which read them
+		}
 		ms = append(ms, m)
 	}
 	rec.Status = "ok"
+	rec.Run = run.end(nil)
 	put := func(name string, get func(measurement) float64) {
 		v := make([]float64, len(ms))
 		for i, m := range ms {

@@ -12,8 +12,9 @@ type Record struct {
 	Timings  map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
 	Env      *Env               `json:"env,omitempty"`
 	CA       *CAResult          `json:"ca,omitempty"`
-	Files    []string           `json:"files,omitempty"`       // files the trial wrote (e.g. its word vectors)
+	Files    []string           `json:"files,omitempty"`       // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
 	Backend  string             `json:"svd_backend,omitempty"` // the SVD backend used (svd.backend "auto" resolved)
+	Run      *RunInfo           `json:"run,omitempty"`         // when, where, which commit and data files; see RunInfo
 }
 
 // Env describes where a trial ran.

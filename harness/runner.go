@@ -23,7 +23,7 @@ type Runner struct {
 	// CacheDir keeps vocabularies and offset tables between runs ("" = no cache).
 	CacheDir string
 	// VectorsDir, when set, receives every word-vector trial's vectors
-	// (word2vec text format, <trial id>.txt).
+	// (word2vec text format, <spec>-<label>-<trial id>.txt, see VectorsFileName).
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
 
@@ -214,6 +214,8 @@ feed:
 // error record, so one bad trial cannot take the others down.
 func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progress) (rec Record) {
 	start := time.Now()
+	run := beginRun()
+	var tr *TrialRun
 	rec = Record{
 		ID:       t.ID,
 		Spec:     spec.Name,
@@ -230,8 +232,9 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 			rec.Status, rec.Error = "error", fmt.Sprintf("internal error (please report): %v\n%s", p, buf)
 		}
 		rec.Timings["total"] = time.Since(start).Seconds()
+		rec.Run = run.end(tr.Inputs())
 	}()
-	tr := &TrialRun{runner: r, Spec: spec, Trial: t, Record: &rec, prog: prog}
+	tr = &TrialRun{runner: r, Spec: spec, Trial: t, Record: &rec, prog: prog}
 	if err := tr.run(ctx); err != nil {
 		rec.Status = "error"
 		rec.Error = err.Error()

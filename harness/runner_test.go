@@ -36,12 +36,13 @@ func loadSpecTo(t *testing.T, path, out string) *Spec {
 	return s
 }
 
-// stable strips what legitimately differs between runs: timings and env.
+// stable strips what legitimately differs between runs: timings, env and
+// run metadata.
 // Records pass through JSON so in-memory and on-disk ones compare equal.
 func stable(recs []Record) []Record {
 	out := make([]Record, len(recs))
 	for i, r := range recs {
-		r.Timings, r.Env = nil, nil
+		r.Timings, r.Env, r.Run = nil, nil, nil
 		b, err := json.Marshal(r)
 		if err != nil {
 			panic(err)

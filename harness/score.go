@@ -65,6 +65,13 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 	if err != nil {
 		return NamedSet{}, err
 	}
+	if in, err := wordsim.Lookup(name); err == nil {
+		if dataDir, err := corpus.DataDir(r.DataDir); err == nil {
+			tr.noteInput(filepath.Join(dataDir, "wordsim", in.File))
+		}
+	} else {
+		tr.noteInput(name)
+	}
 	return NamedSet{Key: SetKey(name), Set: s}, nil
 }
 
@@ -123,12 +130,17 @@ func (tr *TrialRun) saveVectors(vs *vectors.Set) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("vectors: %w", err)
 	}
-	path := filepath.Join(dir, tr.Trial.ID+".txt")
+	t := tr.Trial
+	path := filepath.Join(dir, VectorsFileName(tr.Spec.Name, t.Label, t.Method, t.ID))
 	return tr.Stage("save", func() error {
-		if err := vectors.WriteTextFile(path, vs, 32); err != nil {
+		out, err := withoutUnk(vs)
+		if err != nil {
+			return err
+		}
+		if err := vectors.WriteTextFile(path, out, 32); err != nil {
 			return fmt.Errorf("vectors: %w", err)
 		}
-		tr.Record.Files = append(tr.Record.Files, path)
+		tr.Record.Files = append(tr.Record.Files, outputRel(tr.Spec.Output, path))
 		return nil
 	})
 }

@@ -89,7 +89,7 @@ type SCASettings struct {
 type VectorsSettings struct {
 	Alpha     float64 `key:"alpha" default:"1" min:"-4" max:"4" doc:"word vectors F = D(r)^-1/2 U Σ^α: 1 = principal coordinates (paper), 0 = standard, 0.5 = symmetric"`
 	Normalize bool    `key:"normalize" default:"false" doc:"scale each word vector to unit length"`
-	Save      bool    `key:"save" default:"false" doc:"write the vectors in word2vec text format to <output>/vectors/<trial id>.txt (or the -vectors directory)"`
+	Save      bool    `key:"save" default:"false" doc:"write the vectors in word2vec text format to <output>/vectors/<spec>-<label>-<trial id>.txt (or the -vectors directory); the <unk> row is never written"`
 }
 
 // EvalSettings say how word vectors are scored.

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"kcalab/datasets/wordsim"
 )
 
 // Spec is a decoded experiment specification.
@@ -143,6 +145,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			if err != nil {
 				return fail(v.Line, "%s: %v", key, err)
 			}
+			if line, err := checkBuiltinNames(key, v); err != nil {
+				return fail(line, "%v", err)
+			}
 			if key == "output" {
 				spec.outputLine = k.Line
 			}
@@ -191,6 +196,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 		}
 		for _, m := range maps {
 			rel := func(p string) string {
+				if _, err := wordsim.Lookup(p); err == nil {
+					return p // a set's display name ("M.Turk"), not a file
+				}
 				if p != "" && !filepath.IsAbs(p) && isLocalPath(p) {
 					return filepath.Join(filepath.Dir(path), p)
 				}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -28,6 +29,9 @@ type TrialRun struct {
 	prog   *Progress
 	words  *WordData  // the corpus section, once loaded
 	sets   []NamedSet // the evaluation sets, loaded with the corpus
+
+	inputsMu sync.Mutex
+	inputs   []string // data files read, for RunInfo.Inputs
 }
 
 // Stage times fn under the given stage name (Record.Timings) and shows it
@@ -73,6 +77,9 @@ func (tr *TrialRun) run(ctx context.Context) error {
 			return err
 		}); err != nil {
 			return err
+		}
+		if t.Data.Source == "csv" {
+			tr.noteInput(t.Data.CSV)
 		}
 	case CorpusInput:
 		wd, err := tr.Words(ctx)

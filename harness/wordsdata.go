@@ -24,6 +24,8 @@ type WordData struct {
 	// Synthetic is, for a synthetic corpus, the word-pair set of its planted
 	// clusters (eval.sets name "synthetic").
 	Synthetic *wordsim.Set
+	// Path is the corpus file read ("" for a synthetic corpus).
+	Path string
 }
 
 // memo computes each keyed value once per Runner, even when trials ask for
@@ -89,6 +91,9 @@ func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
 		return nil, err
 	}
 	tr.words = wd
+	if wd.Synthetic == nil {
+		tr.noteInput(wd.Path)
+	}
 	return wd, nil
 }
 
@@ -140,7 +145,11 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 	if err != nil {
 		return nil, err
 	}
-	return &WordData{Vocab: v, IDs: ids, Tables: tabs, Synthetic: synthetic}, nil
+	wd := &WordData{Vocab: v, IDs: ids, Tables: tabs, Synthetic: synthetic}
+	if synthetic == nil {
+		wd.Path = c.Path
+	}
+	return wd, nil
 }
 
 // clusterPairs is the word-similarity set of a synthetic corpus: each word

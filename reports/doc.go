@@ -13,7 +13,9 @@
 //     not finish listed and marked, and DSSVD's ratios next to the paper's
 //     claim.
 //   - Trials: a compact table of every trial (settings that vary, status,
-//     measurements, stage timings).
+//     measurements, stage timings) and relative links to the files the
+//     trials wrote (their word vectors); Report.ResultsFile links the
+//     results file in the header.
 //   - Correspondence analysis: the CA map, scree chart and singular values
 //     of trials with a CA result.
 //
@@ -25,7 +27,11 @@
 // element and chart ids are fixed. The same Report always renders to the
 // same bytes.
 //
-// ECharts itself is inlined from reports/node_modules (npm ci in reports/,
-// pinned by package-lock.json) so pages work offline; FindECharts falls back
-// to a CDN <script src> with a warning when the library is not installed.
+// ECharts itself is inlined so pages work offline: the build pinned by
+// package-lock.json (embedded in the program), taken from reports/node_modules
+// when npm ci installed it, else from a verified copy in the cache directory,
+// else fetched once from the npm registry, checked against the lock file's
+// integrity hash and cached. With none of them (no network, no cache)
+// FindEChartsContext warns once and the page loads the pinned build from a
+// CDN with an integrity attribute.
 package reports

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
 // EChartsVersion is the ECharts version that package.json pins and the pages
@@ -25,9 +24,6 @@ const EnvECharts = "KCALAB_ECHARTS"
 // the module root.
 const EChartsRelPath = "reports/node_modules/echarts/dist/echarts.min.js"
 
-// CDNURL is the fallback: go-echarts' default assets host.
-const CDNURL = "https://go-echarts.github.io/go-echarts-assets/assets/" + opts.EchartsJS
-
 // Script says how a page loads ECharts: the library inlined in a <script>
 // element, or a <script src> that needs the network when the page is viewed.
 // The zero Script is invalid: Write refuses it, so that no page silently
@@ -35,6 +31,7 @@ const CDNURL = "https://go-echarts.github.io/go-echarts-assets/assets/" + opts.E
 type Script struct {
 	inline string // library source
 	src    string // URL, when not inlined
+	sri    string // its Subresource Integrity hash
 	about  string // shown in the page footer
 }
 
@@ -59,9 +56,13 @@ func InlineScript(src, about string) (Script, error) {
 	return Script{inline: src, about: about}, nil
 }
 
-// CDNScript returns a Script that loads ECharts from CDNURL.
-func CDNScript() Script {
-	return Script{src: CDNURL, about: "ECharts loaded from " + CDNURL + " (needs network)"}
+// CDNScript returns a Script that loads the pinned ECharts from a CDN. The
+// element carries the file's integrity hash, so the browser runs exactly the
+// pinned build or nothing.
+func CDNScript() Script { return cdnScript(Pinned()) }
+
+func cdnScript(p Pin) Script {
+	return Script{src: p.CDNURL(), sri: p.SRI, about: "ECharts " + p.Version + " loaded from " + p.CDNURL() + " (needs network)"}
 }
 
 // unsafeInScript returns the index of the first "</script" or "<!--" in s
@@ -88,16 +89,38 @@ type FindOptions struct {
 	// Dir is where the search for the module root starts; "" means the
 	// current directory.
 	Dir string
-	// Warn receives the warning when FindECharts falls back to the CDN;
-	// nil means os.Stderr.
+	// CacheDir holds a verified copy of the pinned library
+	// (<CacheDir>/echarts-<version>/echarts.min.js), looked up after the
+	// module's node_modules and written after a fetch. "" means no cache.
+	CacheDir string
+	// Fetch allows downloading the pinned package from the npm registry
+	// when it is neither installed nor cached. Off by default so that a
+	// library caller or a test never reaches the network unasked.
+	Fetch bool
+	// Registry is the npm registry to fetch from; "" means $KCALAB_NPM_REGISTRY,
+	// else DefaultRegistry.
+	Registry string
+	// Pin is the build to fetch and verify; the zero Pin means Pinned(),
+	// the build of package-lock.json.
+	Pin Pin
+	// Warn receives the warning when FindECharts falls back to the CDN, and
+	// a download's progress; nil means os.Stderr.
 	Warn io.Writer
 }
 
-// FindECharts locates echarts.min.js and returns a Script that inlines it.
-// An explicit Path or $KCALAB_ECHARTS that cannot be read is an error. When
-// the library is simply not installed it returns CDNScript and writes a
-// warning saying so to o.Warn.
+// FindECharts is FindEChartsContext without a context.
 func FindECharts(o FindOptions) (Script, error) {
+	return FindEChartsContext(context.Background(), o)
+}
+
+// FindEChartsContext returns a Script that inlines ECharts, taken from the
+// first of: o.Path or $KCALAB_ECHARTS; reports/node_modules (npm ci); the
+// verified copy in o.CacheDir; a download of the pinned package (when
+// o.Fetch), verified against package-lock.json and then cached. An explicit
+// Path or $KCALAB_ECHARTS that cannot be read is an error. When none of
+// them gives the library it returns CDNScript (the pinned build, with its
+// integrity hash) and writes one warning saying why to o.Warn.
+func FindEChartsContext(ctx context.Context, o FindOptions) (Script, error) {
 	warn := o.Warn
 	if warn == nil {
 		warn = os.Stderr
@@ -125,6 +148,7 @@ func FindECharts(o FindOptions) (Script, error) {
 	if err != nil {
 		return Script{}, fmt.Errorf("reports: looking for ECharts: %w", err)
 	}
+	var missing string // why the library is not installed, for the warning
 	if root != "" {
 		p := filepath.Join(root, filepath.FromSlash(EChartsRelPath))
 		if _, err := os.Stat(p); err == nil {
@@ -132,13 +156,56 @@ func FindECharts(o FindOptions) (Script, error) {
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return Script{}, fmt.Errorf("reports: looking for ECharts: %w", err)
 		}
-		fmt.Fprintf(warn, "reports: warning: %s not found (run `npm ci` in %s, or set %s); the report loads ECharts from %s and shows no charts offline\n",
-			p, filepath.Join(root, "reports"), EnvECharts, CDNURL)
+		missing = fmt.Sprintf("%s not found (run `npm ci` in %s, or set %s)", p, filepath.Join(root, "reports"), EnvECharts)
 	} else {
-		fmt.Fprintf(warn, "reports: warning: no go.mod at or above %s, so %s cannot be found (set %s); the report loads ECharts from %s and shows no charts offline\n",
-			dir, EChartsRelPath, EnvECharts, CDNURL)
+		missing = fmt.Sprintf("no go.mod at or above %s, so %s cannot be found (set %s)", dir, EChartsRelPath, EnvECharts)
 	}
-	return CDNScript(), nil
+
+	pin := o.Pin
+	if pin == (Pin{}) {
+		pin = Pinned()
+	}
+	inline := func(lib []byte, how string) (Script, error) {
+		s, err := InlineScript(string(lib), "ECharts "+pin.Version+", inlined ("+how+")")
+		if err != nil {
+			return Script{}, fmt.Errorf("reports: ECharts %s (%s): %w", pin.Version, how, err)
+		}
+		return s, nil
+	}
+	if o.CacheDir != "" {
+		if lib := readCached(pin, o.CacheDir, warn); lib != nil {
+			return inline(lib, "verified copy in "+filepath.Dir(pin.cachePath(o.CacheDir)))
+		}
+	}
+	if o.Fetch {
+		registry := o.Registry
+		if registry == "" {
+			registry = os.Getenv(EnvRegistry)
+		}
+		if registry == "" {
+			registry = DefaultRegistry
+		}
+		lib, err := fetchECharts(ctx, pin, registry, warn)
+		if err == nil {
+			if o.CacheDir == "" {
+				return inline(lib, "fetched from "+registry+" and verified; not cached")
+			}
+			if err := storeCached(pin, o.CacheDir, lib); err != nil {
+				// The library is verified; only the next run pays for this.
+				fmt.Fprintf(warn, "reports: warning: could not cache ECharts: %v\n", err)
+			} else {
+				fmt.Fprintf(warn, "reports: ECharts %s verified and cached in %s\n", pin.Version, filepath.Dir(pin.cachePath(o.CacheDir)))
+			}
+			return inline(lib, "fetched from "+registry+" and verified")
+		}
+		missing += fmt.Sprintf("; fetching it failed: %v", err)
+		if o.CacheDir == "" {
+			missing += "; no cache directory"
+		}
+	}
+	fmt.Fprintf(warn, "reports: warning: ECharts is not available to inline: %s. The report loads ECharts %s from %s instead (integrity-checked) and shows no charts offline\n",
+		missing, pin.Version, pin.CDNURL())
+	return cdnScript(pin), nil
 }
 
 // moduleRoot returns the nearest directory at or above dir holding a go.mod,

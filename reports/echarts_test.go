@@ -60,7 +60,7 @@ func TestFindECharts(t *testing.T) {
 		assert.Contains(t, warn.String(), EnvECharts)
 		var page bytes.Buffer
 		require.NoError(t, Write(&page, Report{Title: "t", ECharts: s}))
-		assert.Contains(t, page.String(), `<script src="`+CDNURL+`"></script>`)
+		assert.Contains(t, page.String(), `<script src="`+Pinned().CDNURL()+`" integrity="`+EChartsSRI+`" crossorigin="anonymous"></script>`)
 	})
 	t.Run("no module: CDN with a warning", func(t *testing.T) {
 		var warn bytes.Buffer

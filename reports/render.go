@@ -12,14 +12,16 @@ import (
 
 // page is everything the page template needs.
 type page struct {
-	Title  string
-	Meta   []string
-	TOC    []tocEntry
-	Body   template.HTML
-	About  string
-	Inline template.JS // the ECharts library, or ""
-	Src    string      // its URL when not inlined
-	Charts template.JS // the chart data and the code that draws it
+	Title   string
+	Meta    []string
+	Results map[string]string // link to the results file: Path, Href; nil for none
+	TOC     []tocEntry
+	Body    template.HTML
+	About   string
+	Inline  template.JS       // the ECharts library, or ""
+	Src     string            // its URL when not inlined
+	SRI     template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
+	Charts  template.JS       // the chart data and the code that draws it
 }
 
 type tocEntry struct {
@@ -91,6 +93,12 @@ func (r *renderer) block(b Block) error {
 		return r.exec(tplParagraph, string(b))
 	case List:
 		return r.exec(tplList, []string(b))
+	case Links:
+		items := make([]map[string]string, len(b))
+		for i, l := range b {
+			items[i] = map[string]string{"Text": l.Text, "Path": l.Path, "Href": l.href()}
+		}
+		return r.exec(tplLinks, items)
 	case Row:
 		r.buf.WriteString("<div class=\"row\">\n")
 		for _, e := range b {
@@ -269,6 +277,10 @@ var (
 `)
 	tplParagraph = mustTpl("p", `<p>{{.}}</p>
 `)
+	tplLinks = mustTpl("links", `<ul class="files">
+{{range .}}<li>{{.Text}}: {{if .Href}}<a href="{{.Href}}">{{.Path}}</a>{{else}}{{.Path}}{{end}}</li>
+{{end}}</ul>
+`)
 	tplList = mustTpl("list", `<ul>
 {{range .}}<li>{{.}}</li>
 {{end}}</ul>
@@ -338,12 +350,13 @@ figure.chart-box figcaption { font-weight: 600; margin-bottom: 4px; }
 footer { margin-top: 36px; color: #777; font-size: 13px; }
 </style>
 {{if .Inline}}<script>{{.Inline}}</script>
-{{else}}<script src="{{.Src}}"></script>
+{{else}}<script src="{{.Src}}"{{with .SRI}} {{.}}{{end}} crossorigin="anonymous"></script>
 {{end}}</head>
 <body>
 <header>
 <h1>{{.Title}}</h1>
 {{range .Meta}}<p class="meta">{{.}}</p>
+{{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a></p>
 {{end}}</header>
 {{.Body}}
 <footer>Charts: {{.About}}.</footer>

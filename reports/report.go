@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +46,9 @@ type Report struct {
 	Sections []Section
 	// ECharts says how the page loads the chart library; see FindECharts.
 	ECharts Script
+	// ResultsFile, when set, is the results file the page shows, relative
+	// to the page (harness.ResultsFile beside it); the header links it.
+	ResultsFile string
 }
 
 // WriteFile writes the page to path, replacing it only once the whole page
@@ -68,6 +72,16 @@ func Write(w io.Writer, r Report) error {
 	}
 	if !r.ECharts.valid() {
 		return errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
+	}
+	// The hash goes into the attribute unescaped (html/template would write
+	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
+	// with), so it must be nothing but an SRI value.
+	var sri template.HTMLAttr
+	if h := r.ECharts.sri; h != "" {
+		if !sriPattern.MatchString(h) {
+			return fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
+		}
+		sri = template.HTMLAttr(`integrity="` + h + `"`)
 	}
 	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
 		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
@@ -120,7 +134,12 @@ func Write(w io.Writer, r Report) error {
 		About:  r.ECharts.about,
 		Inline: template.JS(r.ECharts.inline),
 		Src:    r.ECharts.src,
+		SRI:    sri,
 		Charts: script,
+	}
+	if r.ResultsFile != "" {
+		l := Link{Path: r.ResultsFile}
+		p.Results = map[string]string{"Path": l.Path, "Href": l.href()}
 	}
 	var out bytes.Buffer
 	if err := tplPage.Execute(&out, p); err != nil {
@@ -131,6 +150,8 @@ func Write(w io.Writer, r Report) error {
 	}
 	return nil
 }
+
+var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
 
 // statusOrder fixes where the usual statuses appear in counts; others follow
 // alphabetically.
@@ -323,6 +344,7 @@ func trialsSection(recs []harness.Record) Section {
 		t.Rows = append(t.Rows, row)
 	}
 	s.Blocks = append(s.Blocks, t)
+	s.Blocks = append(s.Blocks, filesBlock(recs)...)
 
 	envs := map[string]int{}
 	for _, rec := range recs {

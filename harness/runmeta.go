@@ -1,0 +1,184 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// RunInfo says when, where and from which code and data a trial's numbers
+// were computed. A reused trial keeps the RunInfo of the run that computed
+// it; records written before it existed have none.
+type RunInfo struct {
+	Start string `json:"start"` // RFC 3339, UTC
+	End   string `json:"end"`
+	// Commit is the git commit checked out in the working directory (absent
+	// outside a checkout, or without git); Dirty says tracked files other
+	// than results.jsonl files differed from it when the run started.
+	Commit string `json:"commit,omitempty"`
+	Dirty  bool   `json:"dirty,omitempty"`
+	Host   string `json:"host,omitempty"`
+	// Inputs maps every data file the trial read (corpus, word-similarity
+	// sets, CSV table) to the SHA-256 of its bytes. Embedded and generated
+	// data (Fisher's table, a synthetic corpus) are not files and not listed.
+	Inputs map[string]string `json:"inputs,omitempty"`
+}
+
+// timeFormat is RFC 3339 to the second: the precision a reader compares
+// runs by, and the same width in every record.
+const timeFormat = time.RFC3339
+
+// beginRun starts a trial's RunInfo.
+func beginRun() *RunInfo {
+	g := currentGit()
+	host, _ := os.Hostname()
+	return &RunInfo{Start: time.Now().UTC().Format(timeFormat), Commit: g.commit, Dirty: g.dirty, Host: host}
+}
+
+// end stamps the end time and hashes the inputs. A file that can no longer
+// be read is listed with the error instead of a hash, so the record says
+// which file it was.
+func (ri *RunInfo) end(inputs []string) *RunInfo {
+	ri.End = time.Now().UTC().Format(timeFormat)
+	for _, p := range inputs {
+		if ri.Inputs == nil {
+			ri.Inputs = map[string]string{}
+		}
+		sum, err := fileSHA256(p)
+		if err != nil {
+			sum = "error: " + err.Error()
+		}
+		ri.Inputs[p] = sum
+	}
+	return ri
+}
+
+// noteInput records that the trial read a data file (once per path).
+func (tr *TrialRun) noteInput(path string) {
+	if path == "" {
+		return
+	}
+	tr.inputsMu.Lock()
+	defer tr.inputsMu.Unlock()
+	for _, p := range tr.inputs {
+		if p == path {
+			return
+		}
+	}
+	tr.inputs = append(tr.inputs, path)
+	sort.Strings(tr.inputs)
+}
+
+// Inputs are the data files the trial has read so far.
+func (tr *TrialRun) Inputs() []string {
+	tr.inputsMu.Lock()
+	defer tr.inputsMu.Unlock()
+	return append([]string(nil), tr.inputs...)
+}
+
+// gitState is the checkout a process runs in.
+type gitState struct {
+	commit string
+	dirty  bool
+}
+
+var (
+	gitOnce sync.Once
+	gitVal  gitState
+)
+
+// gitTimeout bounds the git calls: a metadata field must never hold up or
+// fail a run (a huge checkout, a network file system).
+const gitTimeout = 10 * time.Second
+
+// currentGit reads the working directory's checkout once per process. git
+// itself is asked, because telling a dirty tree needs the index; without
+// git, or outside a checkout, the state is empty.
+func currentGit() gitState {
+	gitOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+		defer cancel()
+		out, err := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "HEAD").Output()
+		if err != nil {
+			return
+		}
+		gitVal.commit = strings.TrimSpace(string(out))
+		out, err = exec.CommandContext(ctx, "git", "status", "--porcelain", "--untracked-files=no").Output()
+		if err != nil {
+			return
+		}
+		gitVal.dirty = dirtyBeyondResults(out)
+	})
+	return gitVal
+}
+
+// dirtyBeyondResults reports whether `git status --porcelain` lists a
+// change to anything but a results.jsonl: the results are what runs write
+// (an interrupted run leaves its file changed), not the code or data that
+// made the numbers.
+func dirtyBeyondResults(porcelain []byte) bool {
+	sc := bufio.NewScanner(bytes.NewReader(porcelain))
+	for sc.Scan() {
+		line := sc.Text()
+		if len(line) < 4 {
+			continue
+		}
+		path := line[3:]
+		if _, to, ok := strings.Cut(path, " -> "); ok {
+			path = to
+		}
+		if filepath.Base(strings.Trim(path, `"`)) != ResultsFile {
+			return true
+		}
+	}
+	return false
+}
+
+// fileHashes memoizes hashes by path, size and modification time, so that
+// a corpus read by a hundred trials is hashed once per process.
+var fileHashes struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func fileSHA256(path string) (string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", err
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%d", path, st.Size(), st.ModTime().UnixNano())
+	fileHashes.mu.Lock()
+	sum, ok := fileHashes.m[key]
+	fileHashes.mu.Unlock()
+	if ok {
+		return sum, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hashing %s: %w", path, err)
+	}
+	sum = hex.EncodeToString(h.Sum(nil))
+	fileHashes.mu.Lock()
+	if fileHashes.m == nil {
+		fileHashes.m = map[string]string{}
+	}
+	fileHashes.m[key] = sum
+	fileHashes.mu.Unlock()
+	return sum, nil
+}

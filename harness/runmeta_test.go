@@ -1,0 +1,132 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sha256File(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// Every computed record says when and where it ran, from which commit, and
+// the hash of every data file it read; a reused record keeps its own.
+func TestRunInfo(t *testing.T) {
+	dir := t.TempDir()
+	corpusPath := filepath.Join(dir, "c.txt")
+	var text strings.Builder
+	for i := 0; i < 400; i++ {
+		text.WriteString("the cat sat on the mat a dog ran in the park ")
+	}
+	require.NoError(t, os.WriteFile(corpusPath, []byte(text.String()), 0o644))
+	pairsPath := filepath.Join(dir, "pairs.tsv")
+	require.NoError(t, os.WriteFile(pairsPath, []byte("cat\tdog\t5\nmat\tpark\t2\nthe\ta\t7\n"), 0o644))
+	csvPath := filepath.Join(dir, "t.csv")
+	require.NoError(t, os.WriteFile(csvPath, []byte(",a,b,c\nx,1,2,3\ny,3,1,4\nz,2,5,1\n"), 0o644))
+	spec := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`name: meta
+data: {source: corpus, corpus: c.txt, min_count: 1, window: 2}
+eval: {sets: [pairs.tsv]}
+svd: {rank: 2}
+variants:
+  - {method: lca}
+  - {method: ca, data: {source: csv, csv: t.csv}, svd: {rank: 1}}
+  - {method: ca, data: {source: fisher}, svd: {rank: 1}}
+`), 0o644))
+	s := loadSpecTo(t, spec, filepath.Join(dir, "out"))
+	before := time.Now().UTC().Truncate(time.Second)
+	res, err := (&Runner{Jobs: 1}).Run(context.Background(), s)
+	require.NoError(t, err)
+	require.Len(t, res.Records, 3)
+	host, _ := os.Hostname()
+	var commit string
+	if out, err := exec.Command("git", "rev-parse", "--verify", "HEAD").Output(); err == nil {
+		commit = strings.TrimSpace(string(out))
+	}
+	for _, r := range res.Records {
+		require.NotNil(t, r.Run, r.ID)
+		start, err := time.Parse(time.RFC3339, r.Run.Start)
+		require.NoError(t, err)
+		end, err := time.Parse(time.RFC3339, r.Run.End)
+		require.NoError(t, err)
+		assert.True(t, strings.HasSuffix(r.Run.Start, "Z"), "UTC: %s", r.Run.Start)
+		assert.False(t, start.Before(before))
+		assert.False(t, end.Before(start))
+		assert.Equal(t, host, r.Run.Host)
+		assert.Equal(t, commit, r.Run.Commit, "the checkout the test runs in (none outside one)")
+	}
+	assert.Equal(t, map[string]string{corpusPath: sha256File(t, corpusPath), pairsPath: sha256File(t, pairsPath)}, res.Records[0].Run.Inputs)
+	assert.Equal(t, map[string]string{csvPath: sha256File(t, csvPath)}, res.Records[1].Run.Inputs)
+	assert.Nil(t, res.Records[2].Run.Inputs, "Fisher's table is embedded, not a file")
+
+	// The file keeps it; a second run reuses every trial with its metadata.
+	recs, err := ReadResults(filepath.Join(s.Output, ResultsFile))
+	require.NoError(t, err)
+	assert.Equal(t, res.Records[0].Run, recs[0].Run)
+	time.Sleep(1100 * time.Millisecond) // a new start time would differ
+	again, err := (&Runner{Jobs: 1}).Run(context.Background(), s)
+	require.NoError(t, err)
+	assert.Equal(t, 3, again.Reused)
+	for i := range recs {
+		assert.Equal(t, recs[i].Run, again.Records[i].Run)
+	}
+}
+
+// A record written before RunInfo existed loads, without one.
+func TestRunInfoOldRecords(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ResultsFile)
+	require.NoError(t, os.WriteFile(path, []byte(`{"id":"a","spec":"s","seed":1,"settings":{"method":"ca"},"status":"ok"}`+"\n"), 0o644))
+	recs, err := ReadResults(path)
+	require.NoError(t, err)
+	require.Len(t, recs, 1)
+	assert.Nil(t, recs[0].Run)
+}
+
+func TestDirtyBeyondResults(t *testing.T) {
+	for in, want := range map[string]bool{
+		"":                                          false,
+		" M results/ci/results.jsonl\n":             false,
+		"M  results/a/results.jsonl\n":              false,
+		" M harness/runner.go\n":                    true,
+		" M results/a/results.jsonl\nD  x\n":        true,
+		"R  a.go -> b.go\n":                         true,
+		"R  old.jsonl -> results/x/results.jsonl\n": false,
+	} {
+		assert.Equal(t, want, dirtyBeyondResults([]byte(in)), "%q", in)
+	}
+	var buf bytes.Buffer
+	buf.WriteString(" M \"results/we ird/results.jsonl\"\n")
+	assert.False(t, dirtyBeyondResults(buf.Bytes()))
+}
+
+// A measured trial's record has the parent's times and the inputs the
+// child read.
+func TestRunInfoMeasured(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "t.csv")
+	require.NoError(t, os.WriteFile(csvPath, []byte(",a,b,c\nx,1,2,3\ny,3,1,4\nz,2,5,1\n"), 0o644))
+	spec := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte("name: m\ndata: {source: csv, csv: t.csv}\nsvd: {rank: 1}\nmeasure: {process: true}\n"), 0o644))
+	res, err := (&Runner{Jobs: 1}).Run(context.Background(), loadSpecTo(t, spec, filepath.Join(dir, "out")))
+	require.NoError(t, err)
+	r := res.Records[0]
+	require.NotNil(t, r.Run)
+	assert.NotEmpty(t, r.Run.Start)
+	assert.NotEmpty(t, r.Run.End)
+	assert.Equal(t, map[string]string{csvPath: sha256File(t, csvPath)}, r.Run.Inputs)
+}

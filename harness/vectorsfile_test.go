@@ -1,0 +1,62 @@
+package harness
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestVectorsFileName(t *testing.T) {
+	for _, tc := range []struct{ spec, label, method, want string }{
+		{"quickstart", "tail-cut", "kca", "quickstart-tail-cut-abc.txt"},
+		{"quickstart", "", "sgns", "quickstart-sgns-abc.txt"},
+		{"q", "LCA N^flat", "lca", "q-LCA-N-flat-abc.txt"},
+		{"q", "SGNS kernel (SPPMI)", "kca", "q-SGNS-kernel-SPPMI-abc.txt"},
+		{"q", "../../etc/passwd", "ca", "q-etc-passwd-abc.txt"},
+		{"q", "§§§", "ca", "q-ca-abc.txt"},
+		{"q", "W=5, d=300 ✓", "ca", "q-W-5-d-300-abc.txt"},
+		{"q", strings.Repeat("x", 100), "ca", "q-" + strings.Repeat("x", 60) + "-abc.txt"},
+	} {
+		assert.Equal(t, tc.want, VectorsFileName(tc.spec, tc.label, tc.method, "abc"), "%q", tc.label)
+	}
+}
+
+// vectors.save writes <spec>-<label>-<id>.txt without the <unk> row, and
+// the record names the file relative to the output directory.
+func TestVectorsSaved(t *testing.T) {
+	dir := t.TempDir()
+	var text strings.Builder
+	for i := 0; i < 300; i++ {
+		text.WriteString("the cat sat on the mat a dog ran in the park ")
+	}
+	text.WriteString("rare1 rare2 rare3\n") // below min_count: <unk>
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.txt"), []byte(text.String()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.tsv"), []byte("cat\tdog\t5\nmat\tpark\t2\nthe\ta\t7\n"), 0o644))
+	spec := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`name: vec
+data: {source: corpus, corpus: c.txt, min_count: 2, window: 2}
+eval: {sets: [p.tsv]}
+svd: {rank: 3}
+vectors: {save: true}
+variants:
+  - {method: lca, label: "LCA N^flat", data: {table: flat}}
+  - {method: lca}
+`), 0o644))
+	s := loadSpecTo(t, spec, filepath.Join(dir, "out"))
+	res, err := (&Runner{Jobs: 1}).Run(context.Background(), s)
+	require.NoError(t, err)
+	for i, label := range []string{"LCA-N-flat", "lca"} {
+		r := res.Records[i]
+		want := "vectors/vec-" + label + "-" + r.ID + ".txt"
+		require.Equal(t, []string{want}, r.Files)
+		b, err := os.ReadFile(filepath.Join(s.Output, want))
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), "<unk>")
+		assert.True(t, strings.HasPrefix(string(b), "10 3\n"), "10 words (no <unk>), 3 dimensions: %q", strings.SplitN(string(b), "\n", 2)[0])
+	}
+}
