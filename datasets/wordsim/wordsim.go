@@ -178,3 +178,36 @@ func Parse(r io.Reader, name string, opts ...Option) (*Set, error) {
 	}
 	return s, nil
 }
+
+// MergeRepeats returns a copy of s in which every word pair listed more
+// than once (in either order) appears once, at its first place, with the
+// mean of its scores; n is the number of lines merged away. A repeated pair
+// would otherwise count twice in ρ, and in SCA could tune one fold and be
+// scored by another.
+func (s *Set) MergeRepeats() (out *Set, n int) {
+	type acc struct {
+		at    int
+		sum   float64
+		count int
+	}
+	byPair := map[[2]string]*acc{}
+	out = &Set{Name: s.Name}
+	for _, p := range s.Pairs {
+		k := [2]string{p.W1, p.W2}
+		if k[1] < k[0] {
+			k[0], k[1] = k[1], k[0]
+		}
+		if a, ok := byPair[k]; ok {
+			a.sum += p.Score
+			a.count++
+			n++
+			continue
+		}
+		byPair[k] = &acc{at: len(out.Pairs), sum: p.Score, count: 1}
+		out.Pairs = append(out.Pairs, p)
+	}
+	for _, a := range byPair {
+		out.Pairs[a.at].Score = a.sum / float64(a.count)
+	}
+	return out, n
+}

@@ -168,3 +168,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestMergeRepeats(t *testing.T) {
+	s := &Set{Name: "t", Pairs: []Pair{{"a", "b", 1}, {"c", "d", 5}, {"b", "a", 3}, {"a", "b", 5}, {"e", "f", 2}}}
+	got, n := s.MergeRepeats()
+	assert.Equal(t, 2, n)
+	assert.Equal(t, []Pair{{"a", "b", 3}, {"c", "d", 5}, {"e", "f", 2}}, got.Pairs)
+	assert.Len(t, s.Pairs, 5, "the input is not changed")
+	same, n := got.MergeRepeats()
+	assert.Zero(t, n)
+	assert.Equal(t, got.Pairs, same.Pairs)
+}
