@@ -108,31 +108,32 @@ func orthonormalizeGram(y *mat.Dense) {
 		return
 	}
 	for range 2 {
-		if !cholQRStep(g) {
+		if cholQRStep(g) == nil {
 			orthonormalize(y)
 			return
 		}
 	}
 }
 
-// cholQRStep does y ← y·R⁻¹ with yᵀy = RᵀR, unless the Cholesky
-// factorisation fails or is too ill-conditioned; then it leaves y as it
-// was and reports false.
-func cholQRStep(g blas64.General) bool {
+// cholQRStep does y ← y·R⁻¹ with yᵀy = RᵀR and returns R (l×l, upper
+// triangular, row-major), unless the Cholesky factorisation fails or is too
+// ill-conditioned; then it leaves y as it was and returns nil. The Krylov
+// backend needs R: it is the coupling of a Lanczos block to the next one.
+func cholQRStep(g blas64.General) []float64 {
 	m, l := g.Rows, g.Cols
 	gram := gramOf(g)
 	var chol mat.Cholesky
 	if !chol.Factorize(mat.NewSymDense(l, gram)) || chol.Cond() > cholQRMaxCond {
-		return false
+		return nil
 	}
 	var r, rinv mat.TriDense
 	chol.UTo(&r)
 	if err := rinv.InverseTri(&r); err != nil {
-		return false
+		return nil
 	}
 	w := mat.DenseCopyOf(&rinv).RawMatrix()
 	mulRightInPlace(mat.NewDense(m, l, g.Data[:m*l]), w.Data, w.Stride, l)
-	return true
+	return mat.DenseCopyOf(&r).RawMatrix().Data
 }
 
 // luNormalize replaces y (m×l, m ≥ l) by P·L of its LU factorisation
