@@ -35,6 +35,21 @@ import (
 //
 //	KCALAB_DATA=/work/shared/data go test ./methods/ca -run '^$' -bench DSSVDWords -benchtime=1x
 func BenchmarkDSSVDWords(b *testing.B) {
+	benchWords(b, svd.DSSVD{}, func(d int) svd.Options {
+		return svd.Options{Rank: d, Oversample: 10, PowerIters: -1, Normalizer: "lu", Seed: 1}
+	})
+}
+
+// BenchmarkKrylovWords is BenchmarkDSSVDWords for the converged krylov
+// backend at its default tolerance (seed 1). It also reports the column
+// products, the largest residual relative to σ_1 and σ_1, σ_d.
+//
+//	KCALAB_DATA=/work/shared/data go test ./methods/ca -run '^$' -bench KrylovWords -benchtime=1x
+func BenchmarkKrylovWords(b *testing.B) {
+	benchWords(b, svd.Krylov{}, svd.DefaultOptions)
+}
+
+func benchWords(b *testing.B, backend svd.Backend, options func(d int) svd.Options) {
 	n := wordsTable(b)
 	op, err := ca.NewCAOperator(n)
 	if err != nil {
@@ -42,18 +57,20 @@ func BenchmarkDSSVDWords(b *testing.B) {
 	}
 	for _, d := range []int{300, 1000} {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
-			opt := svd.Options{Rank: d, Oversample: 10, PowerIters: -1, Normalizer: "lu", Seed: 1}
+			opt := options(d)
 			var peak, growth, rss uint64
 			var cpu time.Duration
+			var res *svd.Result
 			for b.Loop() {
 				b.StopTimer()
+				res = nil
 				runtime.GC()
 				resetPeakRSS()
 				base := heapObjects()
 				p := startHeapPeak()
 				c0 := cpuTime()
 				b.StartTimer()
-				res, err := svd.DSSVD{}.Decompose(context.Background(), op, opt)
+				res, err = backend.Decompose(context.Background(), op, opt)
 				b.StopTimer()
 				cpu += cpuTime() - c0
 				pk := p.end()
@@ -72,6 +89,13 @@ func BenchmarkDSSVDWords(b *testing.B) {
 			b.ReportMetric(float64(growth)/1e6, "peak_growth_MB")
 			b.ReportMetric(float64(rss)/1e6, "max_rss_MB")
 			b.ReportMetric(float64(n.NNZ()), "nnz")
+			b.ReportMetric(float64(res.Products), "products")
+			if res.Accuracy != nil {
+				b.ReportMetric(res.Accuracy.RelResidual, "rel_residual")
+			}
+			b.ReportMetric(res.S[0], "σ_1")
+			b.ReportMetric(res.S[d-1], "σ_d")
+			b.Logf("%s d=%d: σ_1..5 = %.5f, σ_%d = %.5f, %d products", backend.Name(), d, res.S[:5], d, res.S[d-1], res.Products)
 		})
 	}
 }
