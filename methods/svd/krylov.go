@@ -61,7 +61,7 @@ func newKrylovPlan(opt Options, c int) (krylovPlan, error) {
 
 // Decompose returns the leading opt.Rank singular triplets of op to
 // opt.Tol. It never materialises op, except that an operator with at most
-// k + 4·block dimensions on its smaller side (too few for a Krylov basis)
+// k + 5 blocks of dimensions on its smaller side (too few for a Krylov basis)
 // is built from products with the identity and decomposed densely.
 func (b Krylov) Decompose(ctx context.Context, op Operator, opt Options) (*Result, error) {
 	r, c := op.Dims()
@@ -148,7 +148,7 @@ func denseByProducts(ctx context.Context, op Operator, k int) (*Result, error) {
 //
 // Within a cycle, each block step multiplies the newest block X by M,
 // orthogonalises M·X against the whole basis (locked and active) by
-// classical Gram–Schmidt twice on the GEMM kernel, keeps the coefficients
+// classical Gram–Schmidt twice on the GEMM kernel (see project), keeps the coefficients
 // on the active basis as the projected matrix T = Vᵀ·M·V, and
 // orthonormalises what is left into the next block (M·X_last = … +
 // X_next·R). When the active basis is full, the Rayleigh–Ritz step
@@ -204,7 +204,7 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 			scale := maxColumnNorm(wd, c, b)
 			jcols := nlock + nb
 			clear(coef[:jcols*b])
-			project(wd, c, b, basis, ld, jcols, coef, scratch)
+			project(wd, c, b, basis, ld, nlock, jcols, coef, scratch)
 			// The coefficients on the active basis are T's new columns
 			// (upper triangle; the diagonal block is symmetrised).
 			for i := 0; i < nb; i++ {
@@ -363,20 +363,29 @@ func maxColumnNorm(w []float64, c, b int) float64 {
 }
 
 // project removes from w (c×b, compact) its components along basis
-// columns [0, jcols), by classical Gram–Schmidt twice ("twice is enough":
-// Giraud, Langou & Rozložník 2005), adding the coefficients into coef
-// (jcols×b). Both halves of each pass are GEMMs on the FMA kernel.
-func project(w []float64, c, b int, basis []float64, ld, jcols int, coef, tmp []float64) {
+// columns [0, jcols) and adds the coefficients into coef (jcols×b): a first
+// classical Gram–Schmidt pass against columns [lo, jcols) and a second
+// against all of them ("twice is enough": Giraud, Langou & Rozložník
+// 2005). Columns before lo are the locked vectors: M·X has only
+// residual-sized components along them (M·L = L·Θ + residuals and X ⟂ L),
+// so the second pass alone takes those out to rounding, and the first pass
+// skips them, a third to a half of the work once many are locked. Each
+// pass is two GEMMs on the FMA kernel.
+func project(w []float64, c, b int, basis []float64, ld, lo, jcols int, coef, tmp []float64) {
 	if jcols == 0 {
 		return
 	}
-	tmp = tmp[:jcols*b]
-	for range 2 {
-		clear(tmp)
-		gemmAdd(jcols, b, c, view{data: basis, rs: 1, cs: ld}, view{data: w, rs: b, cs: 1}, tmp, b, false)
-		gemmAdd(c, b, jcols, view{data: basis, rs: ld, cs: 1}, view{data: tmp, rs: b, cs: 1}, w, b, true)
-		for i, v := range tmp {
-			coef[i] += v
+	for _, from := range []int{lo, 0} {
+		n := jcols - from
+		if n == 0 {
+			continue
+		}
+		t := tmp[:n*b]
+		clear(t)
+		gemmAdd(n, b, c, view{data: basis[from:], rs: 1, cs: ld}, view{data: w, rs: b, cs: 1}, t, b, false)
+		gemmAdd(c, b, n, view{data: basis[from:], rs: ld, cs: 1}, view{data: t, rs: b, cs: 1}, w, b, true)
+		for i, v := range t {
+			coef[from*b+i] += v
 		}
 	}
 }
@@ -561,4 +570,3 @@ func rotate(basis []float64, ld, c, nlock, na int, yv []float64, m int) {
 		gemmAdd(hi-lo, m, na, view{data: tmp, rs: na, cs: 1}, view{data: yv, rs: na, cs: 1}, basis[lo*ld+nlock:], ld, false)
 	}
 }
-
