@@ -7,6 +7,10 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -172,13 +176,14 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 	coef := make([]float64, ld*b)
 	scratch := make([]float64, ld*b)
 	rng := rand.New(rand.NewPCG(p.seed, pcgStream))
+	ws := newKrylovWork(c, b, tdim)
 
 	// Start: a Gaussian block, orthonormalised.
 	wd := w.RawMatrix().Data
 	for i := range wd {
 		wd[i] = rng.NormFloat64()
 	}
-	blockQR(wd, c, b, basis, ld, 0, 1, rng)
+	blockQR(wd, c, b, basis, ld, 0, 1, rng, ws)
 	setColumns(basis, ld, 0, wd, b)
 
 	var locked []float64 // θ of the locked vectors, in their column order
@@ -221,14 +226,14 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 					}
 				}
 			}
-			lastR = blockQR(wd, c, b, basis, ld, jcols, scale, rng)
+			lastR = blockQR(wd, c, b, basis, ld, jcols, scale, rng, ws)
 			setColumns(basis, ld, nlock+nb, wd, b)
 			next, nb = nb, nb+b
 		}
 
 		// Rayleigh–Ritz on the active basis [0, na).
 		na := next
-		theta, yv, err := ritz(t, tdim, na)
+		theta, yv, err := ritz(t, tdim, na, ws)
 		if err != nil {
 			return nil, err
 		}
@@ -253,7 +258,7 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 		}
 		// Rotate: the first conv+keep active columns become the Ritz
 		// vectors V·Y; then the pending block moves up behind them.
-		rotate(basis, ld, c, nlock, na, yv, conv+keep)
+		rotate(basis, ld, c, nlock, na, yv, conv+keep, ws.rot)
 		locked = append(locked, theta[:conv]...)
 		if want == 0 {
 			nlock += conv
@@ -306,13 +311,13 @@ func finishLanczos(ctx context.Context, op *counter, basis []float64, ld, c, k i
 	u := mat.NewDense(r, k, nil)
 	s := make([]float64, k)
 	fwd := make([]float64, k)
+	ch := newChunks(c, r, k)
 	for j0 := 0; j0 < k; j0 += checkChunk {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		j1 := min(k, j0+checkChunk)
-		xc := mat.DenseCopyOf(v.Slice(0, c, j0, j1))
-		yc := mat.NewDense(r, j1-j0, nil)
+		xc, yc := ch.load(v, j0, j1)
 		op.MulTo(yc, xc)
 		n := make([]float64, j1-j0)
 		for j := range n {
@@ -398,16 +403,16 @@ func project(w []float64, c, b int, basis []float64, ld, lo, jcols int, coef, tm
 // replaced by a random direction orthogonal to the basis and the block,
 // with a zero row in R: the Krylov space has (nearly) closed, as it does
 // on an invariant subspace, and the basis grows on in a fresh direction.
-func blockQR(w []float64, c, b int, basis []float64, ld, jcols int, scale float64, rng *rand.Rand) []float64 {
+func blockQR(w []float64, c, b int, basis []float64, ld, jcols int, scale float64, rng *rand.Rand, ws *krylovWork) []float64 {
 	g := mat.NewDense(c, b, w).RawMatrix()
 	rt := identity(b)
 	for pass := range 2 {
-		r1 := cholQRStep(g)
+		r1 := cholQRStep(g, ws.qr)
 		if r1 == nil {
 			if pass == 1 {
 				scale = 1 // w is already orthonormal up to the failure
 			}
-			r1 = mgsQR(w, c, b, basis, ld, jcols, scale, rng)
+			r1 = mgsQR(w, c, b, basis, ld, jcols, scale, rng, ws.mgs)
 			return mulUpper(r1, rt, b)
 		}
 		rt = mulUpper(r1, rt, b)
@@ -440,10 +445,10 @@ func mulUpper(x, y []float64, b int) []float64 {
 
 // mgsQR is blockQR's fallback: modified Gram–Schmidt twice per column on a
 // transposed copy, with random replacement of noise columns.
-func mgsQR(w []float64, c, b int, basis []float64, ld, jcols int, scale float64, rng *rand.Rand) []float64 {
+func mgsQR(w []float64, c, b int, basis []float64, ld, jcols int, scale float64, rng *rand.Rand, buf []float64) []float64 {
 	cols := make([][]float64, b)
 	for j := range cols {
-		cols[j] = make([]float64, c)
+		cols[j] = buf[j*c : (j+1)*c]
 		for i := 0; i < c; i++ {
 			cols[j][i] = w[i*b+j]
 		}
@@ -513,30 +518,57 @@ func scal(a float64, x []float64) {
 
 // ritz returns the eigenvalues of T's leading na×na block (upper triangle
 // stored with stride tdim) in decreasing order and their eigenvectors as
-// the columns of a row-major na×na matrix in the same order.
-func ritz(t []float64, tdim, na int) ([]float64, []float64, error) {
-	sym := mat.NewSymDense(na, nil)
+// the columns of a row-major na×na matrix in the same order (in ws, valid
+// until the next call). LAPACK's Dsyev runs on ws's buffers, so the
+// restarts make no garbage.
+func ritz(t []float64, tdim, na int, ws *krylovWork) ([]float64, []float64, error) {
+	a := ws.sym[:na*na]
 	for i := 0; i < na; i++ {
-		for j := i; j < na; j++ {
-			sym.SetSym(i, j, t[i*tdim+j])
-		}
+		copy(a[i*na+i:(i+1)*na], t[i*tdim+i:i*tdim+na])
 	}
-	var eig mat.EigenSym
-	if !eig.Factorize(sym, true) {
+	vals := ws.vals[:na]
+	if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: na, Stride: na, Data: a}, vals, ws.work, len(ws.work)) {
 		return nil, nil, fmt.Errorf("eigendecomposition of the %d×%d projected matrix failed", na, na)
 	}
-	vals := eig.Values(nil)
-	var vecs mat.Dense
-	eig.VectorsTo(&vecs)
 	theta := make([]float64, na)
-	yv := make([]float64, na*na)
+	yv := ws.vecs[:na*na]
 	for j := 0; j < na; j++ {
 		theta[j] = vals[na-1-j]
-		for i := 0; i < na; i++ {
-			yv[i*na+j] = vecs.At(i, na-1-j)
+	}
+	for i := 0; i < na; i++ {
+		src := a[i*na : (i+1)*na]
+		dst := yv[i*na : (i+1)*na]
+		for j := range dst {
+			dst[j] = src[na-1-j]
 		}
 	}
 	return theta, yv, nil
+}
+
+// krylovWork holds the scratch buffers that the Lanczos loop reuses, so
+// that its garbage (and, through the collector's pacing, its peak memory)
+// stays small: a k = 1000 run would otherwise throw away about 1 GB.
+type krylovWork struct {
+	qr, mgs, rot          []float64
+	sym, vecs, vals, work []float64
+}
+
+// rotateRows is the row block of rotate's scratch.
+const rotateRows = 2048
+
+func newKrylovWork(c, b, tdim int) *krylovWork {
+	ws := &krylovWork{
+		qr:   make([]float64, min(mulRightInPlaceRows, c)*b),
+		mgs:  make([]float64, c*b),
+		rot:  make([]float64, min(rotateRows, c)*tdim),
+		sym:  make([]float64, tdim*tdim),
+		vecs: make([]float64, tdim*tdim),
+		vals: make([]float64, tdim),
+	}
+	q := []float64{0}
+	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: tdim, Stride: tdim, Data: ws.sym}, ws.vals, q, -1)
+	ws.work = make([]float64, int(q[0]))
+	return ws
 }
 
 // ritzResidual is ‖M·V·y_j − θ_j·V·y_j‖ = ‖R·y_last‖ for Ritz vector j,
@@ -555,12 +587,11 @@ func ritzResidual(rr []float64, b int, yv []float64, na, j int) float64 {
 
 // rotate sets basis columns [nlock, nlock+m) to V·Y[:, :m], V being the
 // na active columns, in place a block of rows at a time.
-func rotate(basis []float64, ld, c, nlock, na int, yv []float64, m int) {
+func rotate(basis []float64, ld, c, nlock, na int, yv []float64, m int, tmp []float64) {
 	if m == 0 {
 		return
 	}
-	const rowBlock = 2048
-	tmp := make([]float64, min(rowBlock, c)*na)
+	const rowBlock = rotateRows
 	for lo := 0; lo < c; lo += rowBlock {
 		hi := min(lo+rowBlock, c)
 		for i := lo; i < hi; i++ {
