@@ -110,6 +110,16 @@
 // it the backend fails with ErrNotConverged, saying how many triplets had
 // converged. The context is checked before every block step.
 //
+// Measured on text8_prefix's tail-cut table (BenchmarkKrylovWords, seed 1,
+// Tol 1e-8, a 2-core machine shared with other jobs, so times are upper
+// bounds): k = 300 in 4,524 column-products, 28 s wall and CPU, 0.62 GB
+// peak RSS (DSSVD q = 7 in the same run: 4,960 products, 21 s, and a
+// residual of 1.2e-2·σ_1); k = 1000 in 12,264 products, 115 s of CPU,
+// 0.89 GB. σ_1..5, σ_300 and σ_1000 agree with ARPACK's to the 5 digits
+// given in issue 13. ARPACK (scipy svds) needs 2,111 products at k = 300:
+// single-vector Lanczos gets more out of a product, each product costing
+// 14 times more. Tol = 1e-6 takes about 20% fewer products.
+//
 // # Accuracy
 //
 // Result.Products counts column-products (each column of a block
