@@ -66,6 +66,11 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 // inertia.
 func (tr *TrialRun) WordVectors(wd *WordData, dec *ca.Decomposition) (*vectors.Set, error) {
 	t := tr.Trial
+	if a := dec.Accuracy; a != nil {
+		tr.Record.SVD = &SVDAccuracy{S: a.S, MaxResidual: a.MaxResidual, RelResidual: a.RelResidual, Products: dec.Products}
+		tr.SetMetric(MetricSVDResidual, a.RelResidual)
+		tr.SetMetric(MetricSVDProducts, float64(dec.Products))
+	}
 	if dec.TotalInertia > 0 {
 		tr.SetMetric(MetricTotalInertia, dec.TotalInertia)
 		sum := 0.0

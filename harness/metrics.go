@@ -19,6 +19,8 @@ const (
 	MetricTokens       = "tokens"             // corpus tokens read
 	MetricTotalInertia = "total_inertia"      // total inertia of a CA
 	MetricInertiaKept  = "inertia_share.kept" // share of the total inertia on the kept axes
+	MetricSVDResidual  = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
+	MetricSVDProducts  = "svd_products"       // operator column-products of the word decomposition
 
 	prefixScore        = "spearman."
 	prefixCoverage     = "coverage."
@@ -51,6 +53,7 @@ const (
 	MeasurementMetric            // the machine's time and memory: differs between identical runs
 	CAMetric                     // inertias of a correspondence analysis
 	SizeMetric                   // size of the analysed data (vocab, nnz, tokens)
+	SolverMetric                 // how the SVD converged (residual, products)
 )
 
 // MetricInfo is what a metric key means.
@@ -117,6 +120,9 @@ func ParseMetric(key string) MetricInfo {
 	switch key {
 	case MetricVocab, MetricNNZ, MetricTokens:
 		m.Kind = SizeMetric
+		return m
+	case MetricSVDResidual, MetricSVDProducts:
+		m.Kind = SolverMetric
 		return m
 	case MetricTotalInertia, MetricInertiaKept:
 		m.Kind, m.Checked = CAMetric, true

@@ -14,6 +14,7 @@ type Record struct {
 	CA       *CAResult          `json:"ca,omitempty"`
 	Files    []string           `json:"files,omitempty"`       // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
 	Backend  string             `json:"svd_backend,omitempty"` // the SVD backend used (svd.backend "auto" resolved)
+	SVD      *SVDAccuracy       `json:"svd,omitempty"`         // how converged the word decomposition is
 	Run      *RunInfo           `json:"run,omitempty"`         // when, where, which commit and data files; see RunInfo
 }
 
@@ -75,4 +76,15 @@ type CAResult struct {
 	SupColCos2      [][]float64 `json:"sup_col_cos2,omitempty"`
 	SupColQuality   []float64   `json:"sup_col_quality,omitempty"`
 	SupColCounts    [][]float64 `json:"sup_col_counts,omitempty"` // one list per column, over the active rows
+}
+
+// SVDAccuracy is a word decomposition's measured accuracy: its singular
+// values and the largest residual sqrt(‖A v − σ u‖² + ‖Aᵀ u − σ v‖²) of
+// its triplets, absolute and relative to σ_1, and the operator
+// column-products it took.
+type SVDAccuracy struct {
+	S           []float64 `json:"s"`
+	MaxResidual float64   `json:"max_residual"`
+	RelResidual float64   `json:"rel_residual"`
+	Products    int       `json:"products"`
 }

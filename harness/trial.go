@@ -121,6 +121,10 @@ func svdOptions(t Trial, rows, cols, maxRank int, autoBackend string) (svd.Backe
 		PowerIters: t.SVD.PowerIters,
 		Normalizer: t.SVD.Normalizer,
 		Seed:       t.Seed,
+		Tol:        t.SVD.Tol,
+		// Every backend measures its residuals, so a record says how far a
+		// sketch is from converged (k products each way; krylov's are free).
+		Check: true,
 	}
 	if mb := t.Budget.MemoryMB; mb > 0 {
 		opt.MaxDenseBytes = int64(mb * (1 << 20))

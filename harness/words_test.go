@@ -88,3 +88,30 @@ func TestWordSpecErrors(t *testing.T) {
 		})
 	}
 }
+
+// Every word decomposition records how converged it is: krylov meets
+// svd.tol, a sketch reports its (larger) residual; both give the same
+// leading singular values.
+func TestSVDAccuracyRecorded(t *testing.T) {
+	path := writeSpec(t, `name: acc
+data: {source: synthetic, table: flat, window: 3}
+synthetic: {clusters: 4, words: 30, tokens: 30000}
+eval: {sets: [synthetic]}
+method: lca
+svd: {rank: 20, backend: [krylov, dssvd], tol: 1e-9}
+`)
+	s := loadSpecTo(t, path, t.TempDir())
+	res, err := (&Runner{}).Run(context.Background(), s)
+	require.NoError(t, err)
+	require.Len(t, res.Records, 2)
+	kr, sk := res.Records[0], res.Records[1]
+	require.Equal(t, "krylov", kr.Backend)
+	require.NotNil(t, kr.SVD)
+	require.NotNil(t, sk.SVD)
+	assert.LessOrEqual(t, kr.SVD.RelResidual, 1e-9)
+	assert.Equal(t, kr.SVD.RelResidual, kr.Metrics[MetricSVDResidual])
+	assert.Greater(t, sk.SVD.RelResidual, kr.SVD.RelResidual, "the sketch is not converged")
+	assert.Positive(t, kr.Metrics[MetricSVDProducts])
+	require.Len(t, kr.SVD.S, 20)
+	assert.InDelta(t, kr.SVD.S[0], sk.SVD.S[0], 1e-6)
+}

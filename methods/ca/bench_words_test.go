@@ -5,6 +5,7 @@ package ca_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -35,6 +36,21 @@ import (
 //
 //	KCALAB_DATA=/work/shared/data go test ./methods/ca -run '^$' -bench DSSVDWords -benchtime=1x
 func BenchmarkDSSVDWords(b *testing.B) {
+	benchWords(b, svd.DSSVD{}, func(d int) svd.Options {
+		return svd.Options{Rank: d, Oversample: 10, PowerIters: -1, Normalizer: "lu", Seed: 1, Check: true}
+	})
+}
+
+// BenchmarkKrylovWords is BenchmarkDSSVDWords for the converged krylov
+// backend at its default tolerance (seed 1). It also reports the column
+// products, the largest residual relative to σ_1 and σ_1, σ_d.
+//
+//	KCALAB_DATA=/work/shared/data go test ./methods/ca -run '^$' -bench KrylovWords -benchtime=1x
+func BenchmarkKrylovWords(b *testing.B) {
+	benchWords(b, svd.Krylov{}, svd.DefaultOptions)
+}
+
+func benchWords(b *testing.B, backend svd.Backend, options func(d int) svd.Options) {
 	n := wordsTable(b)
 	op, err := ca.NewCAOperator(n)
 	if err != nil {
@@ -42,18 +58,23 @@ func BenchmarkDSSVDWords(b *testing.B) {
 	}
 	for _, d := range []int{300, 1000} {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
-			opt := svd.Options{Rank: d, Oversample: 10, PowerIters: -1, Normalizer: "lu", Seed: 1}
+			opt := options(d)
+			// The sketch's residuals too, measured after the timed part.
+			check := opt.Check
+			opt.Check = false
 			var peak, growth, rss uint64
 			var cpu time.Duration
+			var res *svd.Result
 			for b.Loop() {
 				b.StopTimer()
+				res = nil
 				runtime.GC()
 				resetPeakRSS()
 				base := heapObjects()
 				p := startHeapPeak()
 				c0 := cpuTime()
 				b.StartTimer()
-				res, err := svd.DSSVD{}.Decompose(context.Background(), op, opt)
+				res, err = backend.Decompose(context.Background(), op, opt)
 				b.StopTimer()
 				cpu += cpuTime() - c0
 				pk := p.end()
@@ -65,6 +86,11 @@ func BenchmarkDSSVDWords(b *testing.B) {
 				if len(res.S) != d {
 					b.Fatalf("%d singular values, want %d", len(res.S), d)
 				}
+				if check && res.Accuracy == nil {
+					if res.Accuracy, err = svd.Check(context.Background(), op, res); err != nil {
+						b.Fatal(err)
+					}
+				}
 				b.StartTimer()
 			}
 			b.ReportMetric(cpu.Seconds()/float64(b.N), "cpu_s/op")
@@ -72,6 +98,16 @@ func BenchmarkDSSVDWords(b *testing.B) {
 			b.ReportMetric(float64(growth)/1e6, "peak_growth_MB")
 			b.ReportMetric(float64(rss)/1e6, "max_rss_MB")
 			b.ReportMetric(float64(n.NNZ()), "nnz")
+			b.ReportMetric(float64(res.Products), "products")
+			rel := math.NaN()
+			if res.Accuracy != nil {
+				rel = res.Accuracy.RelResidual
+				b.ReportMetric(rel*1e9, "residual_ppb_of_σ1")
+			}
+			b.ReportMetric(res.S[0], "σ_1")
+			b.ReportMetric(res.S[d-1], "σ_d")
+			b.Logf("%s d=%d: σ_1..5 = %.5f, σ_%d = %.5f, %d products, largest residual %.2e·σ_1",
+				backend.Name(), d, res.S[:5], d, res.S[d-1], res.Products, rel)
 		})
 	}
 }

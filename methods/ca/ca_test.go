@@ -32,7 +32,7 @@ const (
 )
 
 func backends() []svd.Backend {
-	return []svd.Backend{svd.Dense{}, svd.Randomized{}, svd.DSSVD{}}
+	return []svd.Backend{svd.Dense{}, svd.Randomized{}, svd.DSSVD{}, svd.Krylov{}}
 }
 
 func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

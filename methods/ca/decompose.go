@@ -31,6 +31,13 @@ type Decomposition struct {
 	// kernel matrix, from the table: χ²/n for ca, ‖P − r·cᵀ‖_F² for gini,
 	// ‖N‖_F² for plain.
 	TotalInertia float64
+	// Products is the backend's column-products with the kernel matrix or
+	// its transpose (svd.Result.Products).
+	Products int
+	// Accuracy is the backend's measured residuals: always for krylov, for
+	// the others when svd.Options.Check is set (it needs V, which
+	// Decompose then drops); nil otherwise.
+	Accuracy *svd.Accuracy
 }
 
 // Decompose computes the leading opt.Rank singular values and left singular
@@ -93,6 +100,7 @@ func Decompose(ctx context.Context, n *sparse.CSR, kernel Kernel, backend svd.Ba
 		return nil, fmt.Errorf("ca: %s of a %d×%d table: %w", dec.Kernel, r, c, err)
 	}
 	dec.S, dec.U = res.S, res.U
+	dec.Products, dec.Accuracy = res.Products, res.Accuracy
 	res.V = nil // c×k: not needed for word vectors; let it go
 	zeroEmptyRows(dec.U, n)
 	return dec, nil

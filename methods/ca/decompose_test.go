@@ -241,3 +241,44 @@ func BenchmarkWordTable(b *testing.B) {
 		}
 	})
 }
+
+// TestKrylovMatchesDenseCA: the krylov backend on the delayed CA operator of
+// a sparse 800×800 table (39 planted dimensions above a noise floor whose
+// values are a fraction of a percent apart) gives the dense CA's singular
+// values and row coordinates, past the planted ones into the floor, and
+// records its accuracy and products in the Decomposition.
+func TestKrylovMatchesDenseCA(t *testing.T) {
+	o := synth.TableOptions{Groups: 40, RowsPerGroup: 20, ColsPerGroup: 20, Total: 200_000, Noise: 0.5, Seed: 3}
+	tab, err := synth.Table(o)
+	require.NoError(t, err)
+	ctx := context.Background()
+	const k = 60
+	want, err := Decompose(ctx, tab.N, KernelCA, svd.Dense{}, svd.DefaultOptions(k))
+	require.NoError(t, err)
+	got, err := Decompose(ctx, tab.N, KernelCA, svd.Krylov{}, svd.DefaultOptions(k))
+	require.NoError(t, err)
+	for i := range k {
+		require.InDelta(t, want.S[i], got.S[i], 1e-12, "σ_%d", i+1)
+	}
+	require.NotNil(t, got.Accuracy)
+	assert.LessOrEqual(t, got.Accuracy.RelResidual, svd.DefaultTol)
+	assert.Positive(t, got.Products)
+	assert.Equal(t, got.Products, got.Accuracy.Products)
+	assert.Nil(t, want.Accuracy, "dense without Check")
+	wp, err := vectors.Coordinates(want.U, want.S, want.RowMass, vectors.Principal)
+	require.NoError(t, err)
+	gp, err := vectors.Coordinates(got.U, got.S, got.RowMass, vectors.Principal)
+	require.NoError(t, err)
+	requireEqualUpToSign(t, "row principal", wp, gp, 1e-6)
+	t.Logf("σ_1 %.4f σ_39 %.4f σ_40 %.4f σ_60 %.4f; %d products, residual %.1e·σ_1",
+		got.S[0], got.S[38], got.S[39], got.S[59], got.Products, got.Accuracy.RelResidual)
+
+	// Check through Decompose for a sketch: its residual is recorded.
+	opt := svd.DefaultOptions(k)
+	opt.Check = true
+	ds, err := Decompose(ctx, tab.N, KernelCA, svd.DSSVD{}, opt)
+	require.NoError(t, err)
+	require.NotNil(t, ds.Accuracy)
+	assert.Greater(t, ds.Accuracy.RelResidual, 100*svd.DefaultTol)
+	assert.Equal(t, 70*16, ds.Products)
+}

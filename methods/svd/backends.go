@@ -49,7 +49,7 @@ func (b Dense) Decompose(ctx context.Context, op Operator, opt Options) (*Result
 	k := opt.Rank
 	res := &Result{S: s[:k:k], U: keepColumns(u, k), V: firstRowsT(vt, k)}
 	fixSigns(res.U, res.V)
-	return res, nil
+	return finish(ctx, b.Name(), op, res, 0, opt)
 }
 
 // Decompose materialises op (a Materializer) and runs the randomized SVD on
@@ -64,11 +64,12 @@ func (b Randomized) Decompose(ctx context.Context, op Operator, opt Options) (*R
 	if err != nil {
 		return nil, err
 	}
-	res, err := randomizedSVD(ctx, DenseOperator{A: a}, p)
+	cnt := &counter{Operator: DenseOperator{A: a}}
+	res, err := randomizedSVD(ctx, cnt, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
 	}
-	return res, nil
+	return finish(ctx, b.Name(), op, res, cnt.n, opt)
 }
 
 // Decompose runs the randomized SVD through op's products alone.
@@ -78,11 +79,12 @@ func (b DSSVD) Decompose(ctx context.Context, op Operator, opt Options) (*Result
 	if err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
 	}
-	res, err := randomizedSVD(ctx, op, p)
+	cnt := &counter{Operator: op}
+	res, err := randomizedSVD(ctx, cnt, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
 	}
-	return res, nil
+	return finish(ctx, b.Name(), op, res, cnt.n, opt)
 }
 
 func checkRank(k, r, c int) error {

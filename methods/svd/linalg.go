@@ -108,31 +108,35 @@ func orthonormalizeGram(y *mat.Dense) {
 		return
 	}
 	for range 2 {
-		if !cholQRStep(g) {
+		if cholQRStep(g, nil) == nil {
 			orthonormalize(y)
 			return
 		}
 	}
 }
 
-// cholQRStep does y ← y·R⁻¹ with yᵀy = RᵀR, unless the Cholesky
-// factorisation fails or is too ill-conditioned; then it leaves y as it
-// was and reports false.
-func cholQRStep(g blas64.General) bool {
+// cholQRStep does y ← y·R⁻¹ with yᵀy = RᵀR and returns R (l×l, upper
+// triangular, row-major), unless the Cholesky factorisation fails or is too
+// ill-conditioned; then it leaves y as it was and returns nil. The Krylov
+// backend needs R: it is the coupling of a Lanczos block to the next one.
+//
+// tmp, when long enough (min(4096, m)·l), is the row scratch of the
+// product, so that repeated calls (one a Lanczos block) make no garbage.
+func cholQRStep(g blas64.General, tmp []float64) []float64 {
 	m, l := g.Rows, g.Cols
 	gram := gramOf(g)
 	var chol mat.Cholesky
 	if !chol.Factorize(mat.NewSymDense(l, gram)) || chol.Cond() > cholQRMaxCond {
-		return false
+		return nil
 	}
 	var r, rinv mat.TriDense
 	chol.UTo(&r)
 	if err := rinv.InverseTri(&r); err != nil {
-		return false
+		return nil
 	}
 	w := mat.DenseCopyOf(&rinv).RawMatrix()
-	mulRightInPlace(mat.NewDense(m, l, g.Data[:m*l]), w.Data, w.Stride, l)
-	return true
+	mulRightInPlaceTmp(mat.NewDense(m, l, g.Data[:m*l]), w.Data, w.Stride, l, tmp)
+	return mat.DenseCopyOf(&r).RawMatrix().Data
 }
 
 // luNormalize replaces y (m×l, m ≥ l) by P·L of its LU factorisation
@@ -305,10 +309,21 @@ func luPanel(g blas64.General, c0, n int, ipiv []int, buf []float64) {
 // y_i·w for w l×k (row-major, stride ws) and returns them as a compact r×k
 // matrix sharing y's storage. Rows go through a scratch block.
 func mulRightInPlace(y *mat.Dense, w []float64, ws, k int) *mat.Dense {
-	const rowBlock = 4096
+	return mulRightInPlaceTmp(y, w, ws, k, nil)
+}
+
+// mulRightInPlaceRows is the row block of mulRightInPlace's scratch.
+const mulRightInPlaceRows = 4096
+
+// mulRightInPlaceTmp is mulRightInPlace with the scratch tmp (allocated
+// when shorter than min(mulRightInPlaceRows, r)·l).
+func mulRightInPlaceTmp(y *mat.Dense, w []float64, ws, k int, tmp []float64) *mat.Dense {
+	const rowBlock = mulRightInPlaceRows
 	g := y.RawMatrix()
 	r, l := g.Rows, g.Cols
-	tmp := make([]float64, min(rowBlock, r)*l)
+	if len(tmp) < min(rowBlock, r)*l {
+		tmp = make([]float64, min(rowBlock, r)*l)
+	}
 	wv := view{data: w, rs: ws, cs: 1}
 	for lo := 0; lo < r; lo += rowBlock {
 		hi := min(lo+rowBlock, r)

@@ -39,13 +39,36 @@ type Options struct {
 	// MaxDenseBytes, when > 0, makes a backend that materialises the r×c matrix
 	// refuse before allocating when r·c·8 exceeds it (ErrOverBudget).
 	MaxDenseBytes int64
+	// Tol is the krylov backend's stopping tolerance: it stops when every
+	// one of the Rank triplets has residual ≤ Tol·σ_1 (see Accuracy). It
+	// must be in (0, 1); DefaultOptions sets DefaultTol. Other backends
+	// ignore it.
+	Tol float64
+	// MaxProducts bounds the krylov backend's work in column-products (each
+	// column of a block multiplied by A or Aᵀ counts one); when it is
+	// reached before convergence the backend fails with ErrNotConverged.
+	// ≤ 0 means 100·(Rank + 64). Other backends ignore it.
+	MaxProducts int
+	// Check makes every backend measure its result's residuals after
+	// decomposing and store them in Result.Accuracy (see Check; it costs
+	// Rank products with A and Rank with Aᵀ). The krylov backend always
+	// does, at the cost of Rank products with Aᵀ.
+	Check bool
 }
+
+// DefaultTol is the krylov backend's default tolerance. Residuals of
+// 1e-8·σ_1 put the singular values of word tables within about 1e-12
+// relative of the exact ones (the error of a singular value is of the
+// order of the squared residual over the gap) and their vectors within
+// about 1e-7, far below anything the evaluations see, and the last
+// factor of 100 costs only part of one restart cycle.
+const DefaultTol = 1e-8
 
 // DefaultOptions returns the paper's settings for rank k. The harness's
 // svd.* settings carry the same defaults in their tags (they fix trial ids);
 // a harness test keeps the two equal.
 func DefaultOptions(k int) Options {
-	return Options{Rank: k, Oversample: 10, PowerIters: -1, Normalizer: "lu", Seed: 1}
+	return Options{Rank: k, Oversample: 10, PowerIters: -1, Normalizer: "lu", Seed: 1, Tol: DefaultTol}
 }
 
 // Result holds a truncated SVD A ≈ U·diag(S)·Vᵀ with S in decreasing order.
@@ -53,6 +76,13 @@ type Result struct {
 	S []float64
 	U *mat.Dense // r×k
 	V *mat.Dense // c×k
+	// Products is the number of column-products the backend made: each
+	// column of a block multiplied by A or by Aᵀ counts one (the dense
+	// backends, which never multiply through the operator, report 0).
+	Products int
+	// Accuracy holds the measured residuals when Options.Check was set, and
+	// always for the krylov backend; nil otherwise.
+	Accuracy *Accuracy
 }
 
 // Backend computes truncated SVDs.
@@ -64,8 +94,12 @@ type Backend interface {
 // ErrOverBudget reports that a backend refused to allocate beyond Options.MaxDenseBytes.
 var ErrOverBudget = errors.New("over memory budget")
 
+// ErrNotConverged reports that the krylov backend used up
+// Options.MaxProducts before every triplet met Options.Tol.
+var ErrNotConverged = errors.New("did not converge")
+
 // Names lists the backends in the order reports show them.
-var Names = []string{"dense", "randomized", "dssvd"}
+var Names = []string{"dense", "randomized", "dssvd", "krylov"}
 
 // Get returns the backend with the given name.
 func Get(name string) (Backend, error) {
@@ -76,6 +110,8 @@ func Get(name string) (Backend, error) {
 		return Randomized{}, nil
 	case "dssvd":
 		return DSSVD{}, nil
+	case "krylov":
+		return Krylov{}, nil
 	}
-	return nil, fmt.Errorf("unknown SVD backend %q (allowed: dense, randomized, dssvd)", name)
+	return nil, fmt.Errorf("unknown SVD backend %q (allowed: dense, randomized, dssvd, krylov)", name)
 }

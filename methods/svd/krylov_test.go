@@ -1,0 +1,325 @@
+package svd_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+
+	"kcalab/datasets/sparse"
+	"kcalab/methods/ca"
+	"kcalab/methods/svd"
+)
+
+// csrOp is a sparse matrix as an operator (and Materializer, for the
+// dense reference).
+type csrOp struct{ n *sparse.CSR }
+
+func (o csrOp) Dims() (r, c int)         { return o.n.Dims() }
+func (o csrOp) MulTo(dst, x *mat.Dense)  { o.n.MulDense(dst, x) }
+func (o csrOp) MulTTo(dst, x *mat.Dense) { o.n.MulTDense(dst, x) }
+func (o csrOp) Materialize() *mat.Dense  { return o.n.ToDense() }
+
+// sparseOrthogonal returns the n×n sparse orthogonal matrix P·B, B block
+// diagonal with random orthogonal 4×4 blocks and P a random permutation.
+func sparseOrthogonal(rng *rand.Rand, n int) []sparse.Triplet {
+	perm := rng.Perm(n)
+	var ts []sparse.Triplet
+	for b0 := 0; b0 < n; b0 += 4 {
+		m := min(4, n-b0)
+		q := orthonormal(rng, m, m)
+		for i := 0; i < m; i++ {
+			for j := 0; j < m; j++ {
+				ts = append(ts, sparse.Triplet{I: int32(perm[b0+i]), J: int32(b0 + j), V: q.At(i, j)})
+			}
+		}
+	}
+	return ts
+}
+
+// sparseWithSpectrum returns a sparse r×c matrix Q1·D·Q2ᵀ (about 16 stored
+// values a row) whose singular values are exactly s (zero beyond), with
+// Q1, Q2 sparse orthogonal: the spectrum is prescribed, not estimated.
+func sparseWithSpectrum(seed uint64, r, c int, s []float64) *sparse.CSR {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	q1 := toDense(r, r, sparseOrthogonal(rng, r))
+	q2 := toDense(c, c, sparseOrthogonal(rng, c))
+	var qd, a mat.Dense
+	d := mat.NewDense(r, c, nil)
+	for i, v := range s {
+		d.Set(i, i, v)
+	}
+	qd.Mul(q1, d)
+	a.Mul(&qd, q2.T())
+	return sparse.FromDense(r, c, a.RawMatrix().Data)
+}
+
+func toDense(r, c int, ts []sparse.Triplet) *mat.Dense {
+	m, err := sparse.FromTriplets(r, c, ts)
+	if err != nil {
+		panic(err)
+	}
+	return m.ToDense()
+}
+
+// slowDecay is σ_i = i^-0.25: neighbouring values 0.5% apart near i = 50,
+// the regime of word tables, where a sketch is far from converged.
+func slowDecay(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = math.Pow(float64(i+1), -0.25)
+	}
+	return s
+}
+
+// clustered has groups of 4 singular values 1e-6 (relative) apart, the
+// groups 3% apart, above a slowly decaying floor that starts just below.
+func clustered(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		if i < 40 {
+			s[i] = math.Pow(0.97, float64(i/4)) * (1 - 1e-6*float64(i%4))
+		} else {
+			s[i] = 0.72 * math.Pow(float64(i-39), -0.1)
+		}
+	}
+	return s
+}
+
+// requireSubspace checks span(got) = span(want) to tol: the singular values
+// of wantᵀ·got, the cosines of the principal angles, are all ≥ 1 − tol.
+// For clustered values only the cluster's subspace is well defined.
+func requireSubspace(t *testing.T, want, got *mat.Dense, tol float64, msg string) {
+	t.Helper()
+	var p mat.Dense
+	p.Mul(want.T(), got)
+	var f mat.SVD
+	require.True(t, f.Factorize(&p, mat.SVDNone))
+	for _, c := range f.Values(nil) {
+		require.InDelta(t, 1, c, tol, msg)
+	}
+}
+
+// TestKrylovMatchesDense compares krylov with gonum's dense SVD on sparse
+// matrices with prescribed slowly decaying and clustered spectra, where
+// the q = 7 sketch (DSSVD) is visibly off, and checks that the tolerance
+// is honoured: both the backend's own residuals and an independent Check.
+func TestKrylovMatchesDense(t *testing.T) {
+	tests := []struct {
+		name string
+		r, c int
+		s    []float64
+		k    int
+		tol  float64
+	}{
+		{"slow decay k=50", 700, 600, slowDecay(600), 50, 1e-8},
+		{"slow decay k=50 tol 1e-5", 700, 600, slowDecay(600), 50, 1e-5},
+		{"slow decay k=10 tol 1e-11", 600, 700, slowDecay(600), 10, 1e-11},
+		{"clustered k=20", 600, 600, clustered(600), 20, 1e-8},
+		{"clustered k=40", 650, 600, clustered(600), 40, 1e-10},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n := sparseWithSpectrum(uint64(i+1), tc.r, tc.c, tc.s)
+			op := csrOp{n}
+			want := exactSVD(t, n.ToDense(), tc.k)
+			for j := range tc.k {
+				require.InDelta(t, tc.s[j], want.S[j], 1e-13, "the dense SVD sees the prescribed σ_%d", j+1)
+			}
+			opt := svd.DefaultOptions(tc.k)
+			opt.Tol = tc.tol
+			got, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+			require.NoError(t, err)
+			require.NotNil(t, got.Accuracy)
+			assert.LessOrEqual(t, got.Accuracy.RelResidual, tc.tol, "own residuals")
+			chk, err := svd.Check(context.Background(), op, got)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, chk.RelResidual, tc.tol, "independent check")
+			assert.InDelta(t, got.Accuracy.MaxResidual, chk.MaxResidual, 1e-14)
+			assert.Equal(t, got.Products, chk.Products)
+			for j := range tc.k {
+				// σ errors are of the order of the squared residual.
+				require.InDelta(t, want.S[j], got.S[j], max(1e-12, tc.tol*tc.tol*10)*want.S[0], "σ_%d", j+1)
+			}
+			// Vectors: per cluster of four when clustered, else each.
+			step := 1
+			if tc.s[1]/tc.s[0] > 1-1e-5 {
+				step = 4
+			}
+			for j := 0; j < tc.k; j += step {
+				e := min(tc.k, j+step)
+				requireSubspace(t, colSlice(want.U, j, e), colSlice(got.U, j, e), max(1e-10, tc.tol*10), fmt.Sprintf("u_%d..%d", j+1, e))
+				requireSubspace(t, colSlice(want.V, j, e), colSlice(got.V, j, e), max(1e-10, tc.tol*10), fmt.Sprintf("v_%d..%d", j+1, e))
+			}
+
+			// The q = 7 sketch of the same width is visibly off.
+			sk := svd.DefaultOptions(tc.k)
+			sk.PowerIters, sk.Check = 7, true
+			ds, err := svd.DSSVD{}.Decompose(context.Background(), op, sk)
+			require.NoError(t, err)
+			assert.Greater(t, (want.S[tc.k-1]-ds.S[tc.k-1])/want.S[tc.k-1], 1e-5, "sketch σ_k")
+			assert.Greater(t, ds.Accuracy.RelResidual, 1e-3, "sketch residual")
+			t.Logf("krylov: %d products, residual %.1e·σ_1; dssvd q=7: %d products, residual %.1e·σ_1, σ_k %.1e low",
+				got.Products, got.Accuracy.RelResidual, ds.Products, ds.Accuracy.RelResidual, (want.S[tc.k-1]-ds.S[tc.k-1])/want.S[tc.k-1])
+		})
+	}
+}
+
+func colSlice(m *mat.Dense, j0, j1 int) *mat.Dense {
+	r, _ := m.Dims()
+	return mat.DenseCopyOf(m.Slice(0, r, j0, j1))
+}
+
+// TestKrylovSmallAndWide covers the dense route of operators too small for
+// a Krylov basis and the transposed route of wide ones.
+func TestKrylovSmallAndWide(t *testing.T) {
+	tests := []struct {
+		name string
+		a    *mat.Dense
+		k    int
+	}{
+		{"tiny tall", withSpectrum(1, 60, 40, geometric(40, 0.6)), 5},
+		{"tiny square rank 1", withSpectrum(3, 50, 50, geometric(50, 0.5)), 1},
+		{"full rank", withSpectrum(4, 9, 6, []float64{6, 5, 4, 3, 2, 1}), 6},
+		{"wide", withSpectrum(5, 150, 400, geometric(150, 0.97)), 12},
+		{"tall", withSpectrum(6, 400, 150, geometric(150, 0.97)), 12},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := exactSVD(t, tc.a, tc.k)
+			got, err := svd.Krylov{}.Decompose(context.Background(), svd.DenseOperator{A: tc.a}, svd.DefaultOptions(tc.k))
+			require.NoError(t, err)
+			requireClose(t, want, got, 1e-12, 1e-7)
+			assert.LessOrEqual(t, got.Accuracy.RelResidual, svd.DefaultTol)
+		})
+	}
+}
+
+// TestKrylovDeterministic checks bit-identical results for GOMAXPROCS 1, 2
+// and 4 on the CA operator of a sparse table (products and GEMMs then
+// split over goroutines), and that the seed only moves the result within
+// the tolerance.
+func TestKrylovDeterministic(t *testing.T) {
+	op, err := ca.NewCAOperator(plantedTable(2, 2000, 11, 200_000))
+	require.NoError(t, err)
+	opt := svd.DefaultOptions(30)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var ref *svd.Result
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		got, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+		require.NoError(t, err)
+		if ref == nil {
+			ref = got
+			continue
+		}
+		require.Equal(t, ref.S, got.S, "GOMAXPROCS=%d", procs)
+		require.Equal(t, ref.U.RawMatrix().Data, got.U.RawMatrix().Data, "GOMAXPROCS=%d", procs)
+		require.Equal(t, ref.V.RawMatrix().Data, got.V.RawMatrix().Data, "GOMAXPROCS=%d", procs)
+		require.Equal(t, ref.Accuracy, got.Accuracy, "GOMAXPROCS=%d", procs)
+	}
+	other := opt
+	other.Seed = 99
+	got, err := svd.Krylov{}.Decompose(context.Background(), op, other)
+	require.NoError(t, err)
+	assert.NotEqual(t, ref.U.RawMatrix().Data, got.U.RawMatrix().Data, "the seed matters")
+	for i := range ref.S {
+		require.InDelta(t, ref.S[i], got.S[i], 1e-12*ref.S[0], "σ_%d", i+1)
+	}
+}
+
+// TestKrylovCancel cancels the context during the first cycle: the backend
+// stops at the next block step with ctx's error.
+func TestKrylovCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a := csrOp{sparseWithSpectrum(9, 500, 500, slowDecay(500))}
+	op := &cancelAfter{Operator: a, at: 3, cancel: cancel}
+	_, err := svd.Krylov{}.Decompose(ctx, op, svd.DefaultOptions(20))
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Contains(t, err.Error(), "krylov SVD: cycle 1, 0 of 20 triplets converged")
+	assert.Equal(t, 3, op.calls, "stops at the next check")
+}
+
+func TestKrylovErrors(t *testing.T) {
+	a := csrOp{sparseWithSpectrum(10, 500, 500, slowDecay(500))}
+	mod := func(f func(*svd.Options)) svd.Options {
+		o := svd.DefaultOptions(20)
+		f(&o)
+		return o
+	}
+	tests := []struct {
+		name string
+		opt  svd.Options
+		want string
+		is   error
+	}{
+		{"rank 0", mod(func(o *svd.Options) { o.Rank = 0 }), "rank 0: must be at least 1", nil},
+		{"rank too large", mod(func(o *svd.Options) { o.Rank = 501 }), "rank 501 exceeds", nil},
+		{"no tolerance", mod(func(o *svd.Options) { o.Tol = 0 }), "tolerance 0: must be in (0, 1) (DefaultOptions sets 1e-08)", nil},
+		{"tolerance 1", mod(func(o *svd.Options) { o.Tol = 1 }), "tolerance 1: must be in (0, 1)", nil},
+		{"product limit", mod(func(o *svd.Options) { o.MaxProducts = 100 }), "0 of 20 triplets within tolerance 1e-08 after 100 column-products (limit 100): did not converge", svd.ErrNotConverged},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := svd.Krylov{}.Decompose(context.Background(), a, tc.opt)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "krylov SVD: "+tc.want[:0])
+			assert.Contains(t, err.Error(), tc.want)
+			if tc.is != nil {
+				assert.ErrorIs(t, err, tc.is)
+			}
+		})
+	}
+	b, err := svd.Get("krylov")
+	require.NoError(t, err)
+	assert.Equal(t, "krylov", b.Name())
+	assert.Contains(t, svd.Names, "krylov")
+}
+
+// TestAccuracyEveryBackend checks Options.Check: exact backends read
+// rounding-level residuals, the sketch its real (larger) one, and the
+// product counts are what each algorithm makes.
+func TestAccuracyEveryBackend(t *testing.T) {
+	n := sparseWithSpectrum(11, 300, 250, slowDecay(250))
+	op := csrOp{n}
+	for _, b := range []svd.Backend{svd.Dense{}, svd.Randomized{}, svd.DSSVD{}, svd.Krylov{}} {
+		t.Run(b.Name(), func(t *testing.T) {
+			opt := svd.DefaultOptions(8)
+			opt.Check = true
+			res, err := b.Decompose(context.Background(), op, opt)
+			require.NoError(t, err)
+			acc := res.Accuracy
+			require.NotNil(t, acc)
+			assert.Equal(t, res.S, acc.S)
+			assert.Len(t, acc.Residuals, 8)
+			assert.InDelta(t, acc.MaxResidual/res.S[0], acc.RelResidual, 1e-15)
+			assert.Equal(t, res.Products, acc.Products)
+			switch b.Name() {
+			case "dense":
+				assert.Zero(t, res.Products)
+				assert.Less(t, acc.RelResidual, 1e-13)
+				assert.Equal(t, 16, acc.CheckProducts)
+			case "randomized", "dssvd":
+				assert.Equal(t, 18*(2*7+2), res.Products, "l·(2q+2), l = 18, q = 7")
+				assert.Greater(t, acc.RelResidual, 1e-4)
+				assert.Equal(t, 16, acc.CheckProducts)
+			case "krylov":
+				assert.LessOrEqual(t, acc.RelResidual, svd.DefaultTol)
+				assert.Equal(t, 8, acc.CheckProducts, "A·v_i = σ_i·u_i by construction: only Aᵀ·U")
+			}
+		})
+	}
+	// Without Check the sketches leave Accuracy nil.
+	res, err := svd.DSSVD{}.Decompose(context.Background(), op, svd.DefaultOptions(8))
+	require.NoError(t, err)
+	assert.Nil(t, res.Accuracy)
+	_, err = svd.Check(context.Background(), op, &svd.Result{S: res.S, U: res.U})
+	require.ErrorContains(t, err, "without U or V")
+}
