@@ -8,6 +8,7 @@ type Record struct {
 	Settings map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); see Trial.RecordSettings
 	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
 	Error    string             `json:"error,omitempty"`
+	Warnings []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
 	Metrics  map[string]float64 `json:"metrics,omitempty"` // keys from metrics.go, e.g. "spearman.zero.men", "coverage.men"
 	Timings  map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
 	Env      *Env               `json:"env,omitempty"`

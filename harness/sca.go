@@ -148,6 +148,9 @@ func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
 				if err != nil && !errors.Is(err, eval.ErrUndefined) {
 					return fmt.Errorf("%s: %w", ns.Key, err)
 				}
+				if err != nil {
+					tr.Warn("%s: no ρ under the %s rule: %v", ns.Key, rule, err)
+				}
 				tr.SetScore(ns.Key, rule, rho, len(ns.Set.Pairs), nCov)
 			}
 		}

@@ -60,7 +60,16 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 		if !isLocalPath(name) {
 			return nil, fmt.Errorf("%q is neither a set name (%s) nor a file path", name, strings.Join(wordsim.Names(), ", "))
 		}
-		return wordsim.LoadFile(name)
+		set, err := wordsim.LoadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		merged, n := set.MergeRepeats()
+		if n > 0 {
+			// Once per runner (the memo): a repeat would count twice in ρ.
+			fmt.Fprintf(r.log(), "kcalab: warning: %s: %d repeated word pair(s) merged into one with their mean score\n", TermSafeText(name), n)
+		}
+		return merged, nil
 	})
 	if err != nil {
 		return NamedSet{}, err
@@ -100,6 +109,9 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 				sc, err := eval.Evaluate(vs, s.Set, sim, rule)
 				if err != nil && !errors.Is(err, eval.ErrUndefined) {
 					return err
+				}
+				if err != nil {
+					tr.Warn("%s: no ρ under the %s rule: %v", s.Key, rule, err)
 				}
 				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
 			}

@@ -44,6 +44,13 @@ func (tr *TrialRun) Stage(name string, fn func() error) error {
 	return err
 }
 
+// Warn records a warning in the trial's record and prints it.
+func (tr *TrialRun) Warn(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	tr.Record.Warnings = append(tr.Record.Warnings, msg)
+	fmt.Fprintf(tr.Log(), "kcalab: warning: trial %s: %s\n", tr.Trial.ID, TermSafeText(msg))
+}
+
 // SetMetric records one metric of the trial.
 func (tr *TrialRun) SetMetric(key string, v float64) { tr.Record.Metrics[key] = v }
 
@@ -147,6 +154,7 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 	if err := tab.Validate(); err != nil {
 		return err
 	}
+	tr.warnDegenerate(tab)
 	r, c := tab.N.Dims()
 	b, opt, err := svdOptions(t, r, c, min(r, c)-1, "dense")
 	if err != nil {
@@ -202,6 +210,46 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		tr.SetMetric(InertiaShareKey(i+1), s)
 	}
 	return nil
+}
+
+// warnDegenerate warns of a table whose analysis is partly noise: a row
+// or column with no counts gets zero coordinates, and an independent
+// (rank-1) table has no inertia, so its axes are rounding noise.
+func (tr *TrialRun) warnDegenerate(tab *datasets.Table) {
+	for _, side := range []struct {
+		what   string
+		labels []string
+		sums   []float64
+	}{{"row", tab.RowLabels, tab.N.RowSums()}, {"column", tab.ColLabels, tab.N.ColSums()}} {
+		for i, s := range side.sums {
+			if s == 0 {
+				tr.Warn("%s %q has no counts: it takes no part in the analysis and gets zero coordinates", side.what, side.labels[i])
+			}
+		}
+	}
+	if ti := independenceInertia(tab); ti < 1e-12 {
+		tr.Warn("the table is independent (rows and columns proportional; total inertia %.3g): it has no axes, its coordinates are rounding noise", ti)
+	}
+}
+
+// independenceInertia is the table's total inertia χ²/n.
+func independenceInertia(tab *datasets.Table) float64 {
+	d := tab.N.ToDense()
+	r, c := d.Dims()
+	n := tab.N.Sum()
+	rs, cs := tab.N.RowSums(), tab.N.ColSums()
+	total := 0.0
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if rs[i] == 0 || cs[j] == 0 {
+				continue
+			}
+			e := rs[i] * cs[j] / n
+			x := d.At(i, j) - e
+			total += x * x / e
+		}
+	}
+	return total / n
 }
 
 // project places the supplementary rows and columns on the axes of res.

@@ -319,6 +319,9 @@ func trialsSection(recs []harness.Record) Section {
 		if rec.Error != "" {
 			status += ": " + rec.Error
 		}
+		if len(rec.Warnings) > 0 {
+			status += " with warnings: " + strings.Join(rec.Warnings, "; ")
+		}
 		row = append(row, status)
 		for _, k := range mkeys {
 			v, ok := rec.Metrics[k]
