@@ -9,8 +9,8 @@ type Record struct {
 	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
 	Error    string             `json:"error,omitempty"`
 	Warnings []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
-	Metrics  map[string]float64 `json:"metrics,omitempty"` // keys from metrics.go, e.g. "spearman.zero.men", "coverage.men"
-	Timings  map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
+	Metrics  map[string]float64 `json:"metrics,omitempty"`  // keys from metrics.go, e.g. "spearman.zero.men", "coverage.men"
+	Timings  map[string]float64 `json:"timings,omitempty"`  // seconds, by stage ("table", "svd", "total")
 	Env      *Env               `json:"env,omitempty"`
 	CA       *CAResult          `json:"ca,omitempty"`
 	Files    []string           `json:"files,omitempty"`       // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
