@@ -26,6 +26,8 @@ const CATolerance = 1e-6
 // values and inertias, and the inertia metrics) must equal the reference's
 // within CATolerance, relative. It returns one message per failure, sorted.
 func CheckScores(ref, got []Record, tol float64) []string {
+	// Replicates are compared by their means: one seed's draw is noise.
+	ref, got = means(ref), means(got)
 	byID := map[string]Record{}
 	for _, r := range got {
 		byID[r.ID] = r
@@ -66,6 +68,15 @@ func CheckScores(ref, got []Record, tol float64) []string {
 	}
 	sort.Strings(fails)
 	return fails
+}
+
+// means folds replicates into one record each (MergeReplicates).
+func means(recs []Record) []Record {
+	out := make([]Record, 0, len(recs))
+	for _, r := range MergeReplicates(recs) {
+		out = append(out, r.Record)
+	}
+	return out
 }
 
 // checkCA compares the CA results of a reference trial and a rerun.

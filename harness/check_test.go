@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func scoreRec(id, label string, men float64) Record {
@@ -93,4 +94,30 @@ func TestCheckCA(t *testing.T) {
 	scores, ca := CheckedCounts(got)
 	assert.Equal(t, 0, scores)
 	assert.Equal(t, 4+3+3+1, ca)
+}
+
+// -check compares the means of replicates, not each seed's draw.
+func TestCheckReplicateMeans(t *testing.T) {
+	rep := func(id string, r int, men float64) Record {
+		rec := scoreRec(id, "sketch", men)
+		if r > 0 {
+			rec.Settings["replicate"] = r
+		}
+		return rec
+	}
+	ref := []Record{rep("a", 0, 0.50), rep("b", 1, 0.52), rep("c", 2, 0.54)}
+	// One replicate falls by 0.03, the mean by 0.005: passes.
+	got := []Record{rep("a", 0, 0.515), rep("b", 1, 0.52), rep("c", 2, 0.52)}
+	assert.Empty(t, CheckScores(ref, got, 0.01))
+	got = []Record{rep("a", 0, 0.49), rep("b", 1, 0.50), rep("c", 2, 0.51)}
+	fails := CheckScores(ref, got, 0.01)
+	require.Len(t, fails, 1)
+	assert.Contains(t, fails[0], "fell to 0.5000 from the reference 0.5200")
+
+	m := MergeReplicates(ref)
+	require.Len(t, m, 1)
+	assert.Equal(t, 3, m[0].N)
+	assert.InDelta(t, 0.52, m[0].Record.Metrics["spearman.zero.men"], 1e-12)
+	assert.InDelta(t, 0.02, m[0].SD["spearman.zero.men"], 1e-12)
+	assert.Equal(t, "a", m[0].Record.ID)
 }

@@ -35,7 +35,7 @@ var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov"}
 var wordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice"}
 
 // generalKeys matter to every trial.
-var generalKeys = []string{"label", "method", "data.source", "measure", "budget"}
+var generalKeys = []string{"label", "replicate", "method", "data.source", "measure", "budget"}
 
 // loadTable loads the labelled table of a table source.
 func loadTable(t Trial) (*datasets.Table, error) {
@@ -93,5 +93,11 @@ func readsKey(reads []string, key string) bool {
 func (t Trial) RecordSettings() map[string]any {
 	method, _ := t.Values[KeyMethod].(string)
 	source, _ := t.Values["data.source"].(string)
-	return keep(t.Values, readKeys(method, source))
+	out := keep(t.Values, readKeys(method, source))
+	if t.Replicate == 0 {
+		// Replicate 0 is the trial itself: its record is the one it had
+		// before replicates existed.
+		delete(out, "replicate")
+	}
+	return out
 }

@@ -63,6 +63,25 @@ func (s *Spec) Trials() []Trial {
 				t.Title = strings.TrimSpace(t.Label + " " + t.Title)
 			}
 			trials = append(trials, t)
+			// Replicates differ only in their seed: the replicate number
+			// enters the id, and the seed derives from the id.
+			for r := 1; r < t.Replicates; r++ {
+				rt := Trial{Values: make(map[string]any, len(t.Values))}
+				for k, v := range t.Values {
+					rt.Values[k] = v
+				}
+				rt.Values["replicate"] = r
+				rt.ID = TrialID(rt.Values)
+				if seen[rt.ID] {
+					continue
+				}
+				seen[rt.ID] = true
+				rt.Seed = TrialSeed(s.Seed, rt.ID)
+				rt.Index = len(trials)
+				rt.Settings = typedSettings(rt.Values)
+				rt.Title = strings.TrimSpace(fmt.Sprintf("%s replicate=%d", t.Title, r))
+				trials = append(trials, rt)
+			}
 		}
 	}
 	return trials
@@ -107,7 +126,7 @@ func TrialID(settings map[string]any) string {
 	sort.Strings(keys)
 	h := sha256.New()
 	for _, k := range keys {
-		if s, ok := lookupSetting(k); ok && reflect.DeepEqual(normalise(s.Default), normalise(settings[k])) {
+		if s, ok := lookupSetting(k); ok && (s.NoID || reflect.DeepEqual(normalise(s.Default), normalise(settings[k]))) {
 			continue
 		}
 		b, _ := json.Marshal(settings[k])

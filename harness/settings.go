@@ -25,6 +25,9 @@ package harness
 type Settings struct {
 	Label string `key:"label" default:"" doc:"the trial's row label in reports (e.g. in a variant: label: tail-cut)"`
 
+	Replicates int `key:"replicates" default:"1" min:"1" max:"100" noid:"true" doc:"run each trial this many times, differing only in their seeds (replicate 0 is the trial itself, its id unchanged); reports show mean ± standard deviation and -check compares means"`
+	Replicate  int `key:"replicate" default:"0" min:"0" max:"99" doc:"the replicate's number, set by replicates (0 = the trial itself)"`
+
 	Data      DataSettings      `key:"data"`
 	Synthetic SyntheticSettings `key:"synthetic"`
 

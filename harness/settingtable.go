@@ -60,6 +60,7 @@ type Setting struct {
 	SizeAxis  bool              // the scaling x axis when the vocabulary size is unknown
 	Series    bool              // scaling figures draw one line per value of it first
 	Intro     string            // the score tables' introduction names its value under this title
+	NoID      bool              // not part of the trial id (how many replicates, not what a trial is)
 	Labels    map[string]string // display names of enum values
 
 	index []int // field path in Settings (or RunSettings)
@@ -156,7 +157,8 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 		}
 		s := Setting{Key: key, Doc: f.Tag.Get("doc"), Short: f.Tag.Get("short"), Order: -1, index: idx,
 			Required: f.Tag.Get("required") == "true", Size: f.Tag.Get("size") != "",
-			SizeAxis: f.Tag.Get("size") == "axis", Series: f.Tag.Get("series") == "true", Intro: f.Tag.Get("intro")}
+			SizeAxis: f.Tag.Get("size") == "axis", Series: f.Tag.Get("series") == "true", Intro: f.Tag.Get("intro"),
+			NoID: f.Tag.Get("noid") == "true"}
 		switch f.Type {
 		case reflect.TypeOf(""):
 			s.Kind = String

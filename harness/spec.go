@@ -281,6 +281,18 @@ func (s *Spec) checkGridSize() error {
 		for _, a := range v.axes {
 			count(a, v.values[a])
 		}
+		reps := s.values["replicates"]
+		if r, ok := v.values["replicates"]; ok {
+			reps = r
+		}
+		most := 1
+		for _, r := range reps {
+			most = max(most, r.(int))
+		}
+		if most > 1 {
+			n = min(n*most, MaxTrials+1)
+			parts = append(parts, fmt.Sprintf("replicates: %d", most))
+		}
 		total = min(total+n, MaxTrials+1)
 		if total > MaxTrials {
 			where := ""

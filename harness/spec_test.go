@@ -261,3 +261,26 @@ func TestSetKeys(t *testing.T) {
 	_, err := DecodeSpec([]byte("name: x\neval: {sets: [men, a/men.txt]}\n"), "")
 	require.NoError(t, err, "a file named like a built-in set has its own key")
 }
+
+// Replicates differ only in their seed; replicate 0 keeps the trial's id,
+// so asking for replicates recomputes nothing that exists.
+func TestReplicates(t *testing.T) {
+	one, err := DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\n"), "")
+	require.NoError(t, err)
+	three, err := DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\nvariants:\n  - {replicates: 3}\n"), "")
+	require.NoError(t, err)
+	a, b := one.Trials(), three.Trials()
+	require.Len(t, a, 2)
+	require.Len(t, b, 6)
+	assert.Equal(t, a[0].ID, b[0].ID, "replicate 0 is the trial itself")
+	assert.Equal(t, a[0].Seed, b[0].Seed)
+	assert.Equal(t, a[1].ID, b[3].ID)
+	assert.NotEqual(t, b[0].Seed, b[1].Seed)
+	assert.Equal(t, 2, b[2].Replicate)
+	assert.Equal(t, "svd.backend=dense replicate=2", b[2].Title)
+	assert.NotContains(t, b[0].RecordSettings(), "replicate")
+	assert.Equal(t, 1, b[1].RecordSettings()["replicate"])
+	_, err = DecodeSpec([]byte("name: r\ndata: {window: [1,2,3,4,5,6,7,8,9,10]}\nsvd: {rank: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50]}\nreplicates: 30\n"), "")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "replicates: 30")
+}

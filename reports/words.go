@@ -216,6 +216,7 @@ func scoreSection(recs []harness.Record) *Section {
 	if len(scored) == 0 {
 		return nil
 	}
+	scored, nums, spread := foldReplicates(scored, nums)
 	sets := wordSets(scored)
 	labels := trialLabels(scored, nums)
 	cols := make([]string, len(sets))
@@ -266,6 +267,9 @@ func scoreSection(recs []harness.Record) *Section {
 				if s == trained {
 					note = append(note, "†")
 					inSample = true
+				}
+				if sp := spread[rec.ID]; sp.n > 1 {
+					note = append(note, sp.text(harness.ScoreKey(rule, s)))
 				}
 				r.Notes[j] = strings.Join(note, " ")
 			}

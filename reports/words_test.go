@@ -282,3 +282,20 @@ func TestPaperScores(t *testing.T) {
 	rows[0].Scores[0] = 1
 	assert.Equal(t, 0.075, PaperScores([]string{"s999"})[0].Scores[0], "a fresh copy each time")
 }
+
+// Replicates fold into one row of means with their spread in the cell.
+func TestScoreReplicates(t *testing.T) {
+	rec := func(id string, r int, men float64) harness.Record {
+		s := map[string]any{"method": "ca", "svd.backend": "dssvd"}
+		if r > 0 {
+			s["replicate"] = r
+		}
+		return harness.Record{ID: id, Status: "ok", Settings: s, Metrics: map[string]float64{"spearman.zero.men": men, "spearman.skip.men": men}}
+	}
+	sec := scoreSection([]harness.Record{rec("a", 0, 0.50), rec("b", 1, 0.52), rec("c", 2, 0.54)})
+	require.NotNil(t, sec)
+	zero := sec.Blocks[1].(ScoreTable)
+	require.Len(t, zero.Rows, 1)
+	assert.InDelta(t, 0.52, zero.Rows[0].Scores[0], 1e-12)
+	assert.Equal(t, "± 0.02 (n = 3)", zero.Rows[0].Notes[0])
+}
