@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -208,8 +209,11 @@ func TestRefusesFinishedDir(t *testing.T) {
 	}
 }
 
+var text8Window = flag.Int("text8_window", 5, "window of the text8_prefix pipeline test")
+
 // text8_prefix in 4 shards: the pipeline's files are the harness's, byte
-// for byte. W = 5 keeps the run short on a shared 2-core machine.
+// for byte. W = 5 keeps the run near a minute on a shared 2-core machine;
+// -args -text8_window 24 runs the paper's window.
 func TestText8PrefixShards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the text8_prefix pipeline run")
@@ -224,7 +228,8 @@ func TestText8PrefixShards(t *testing.T) {
 	if err := c.Scan(ctx, func(tok []byte) error { toks = append(toks, string(tok)); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	const nShards, w = 4, 5
+	const nShards = 4
+	w := *text8Window
 	dir := t.TempDir()
 	var paths []string
 	for i := range nShards {
