@@ -58,9 +58,14 @@ func (o Options) resolve() (Options, error) {
 	if o.RowsPerBlock == 0 {
 		o.RowsPerBlock = DefaultRowsPerBlock
 	}
-	// VocabFromCounts checks the vocabulary settings again on the worker;
-	// checking here fails before anything runs.
-	if _, err := corpus.VocabFromCounts(map[string]int64{"x": 1}, corpus.VocabOptions{MinCount: 1, OOV: o.Vocab.OOV, MaxSize: o.Vocab.MaxSize}); err != nil {
+	// VocabFromCounts checks the vocabulary settings on the worker; a
+	// one-word trial here fails before anything runs.
+	if o.Vocab.MinCount < 0 {
+		return o, fmt.Errorf("count pipeline: vocabulary: MinCount = %d: want ≥ 1 (0 = default %d)", o.Vocab.MinCount, corpus.DefaultMinCount)
+	}
+	trial := o.Vocab
+	trial.MinSize = 0
+	if _, err := corpus.VocabFromCounts(map[string]int64{"x": max(o.Vocab.MinCount, corpus.DefaultMinCount)}, trial); err != nil {
 		return o, fmt.Errorf("count pipeline: %w", err)
 	}
 	if o.Vocab.MinCount == 0 {
@@ -104,7 +109,7 @@ func CountTables(s beam.Scope, o Options) error {
 	wc := beam.ParDo(vs, &countShardWords{Lowercase: o.Lowercase}, sh)
 	wc = beam.CombinePerKey(vs, sumCounts, wc)
 	all := beam.GroupByKey(vs, beam.AddFixedKey(vs, beam.ParDo(vs, toWordCount, wc)))
-	vocab := beam.ParDo(vs, &buildVocab{MinCount: o.Vocab.MinCount, MaxSize: o.Vocab.MaxSize, OOV: string(o.Vocab.OOV)}, all)
+	vocab := beam.ParDo(vs, &buildVocab{MinCount: o.Vocab.MinCount, MaxSize: o.Vocab.MaxSize, MinSize: o.Vocab.MinSize, OOV: string(o.Vocab.OOV)}, all)
 
 	// Offset tables: pairs within each shard, pairs across shard ends,
 	// summed per (offset, row block).

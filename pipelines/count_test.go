@@ -172,6 +172,7 @@ func TestTinyCorpus(t *testing.T) {
 	}{
 		{"unk", corpus.VocabOptions{MinCount: 2}, 4},
 		{"drop", corpus.VocabOptions{MinCount: 2, OOV: corpus.OOVDrop}, 3},
+		{"max size", corpus.VocabOptions{MinCount: 1, MaxSize: 4}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := corpus.Open(context.Background(), "", joined, corpus.Options{})
@@ -202,6 +203,8 @@ func TestRefusesFinishedDir(t *testing.T) {
 		{Out: dir, Window: 2},
 		{Shards: []string{"x"}, Out: t.TempDir()},
 		{Shards: []string{"x"}, Out: t.TempDir(), Window: 2, Vocab: corpus.VocabOptions{OOV: "keep"}},
+		{Shards: []string{"x"}, Out: t.TempDir(), Window: 2, Vocab: corpus.VocabOptions{MinCount: -1}},
+		{Shards: []string{"x"}, Out: t.TempDir(), Window: 2, Vocab: corpus.VocabOptions{MaxSize: -1}},
 	} {
 		if _, err := NewPipeline(context.Background(), o); err == nil {
 			t.Errorf("%+v: no error", o)

@@ -97,6 +97,7 @@ func toWordCount(w string, n int64) WordCount { return WordCount{Word: w, Count:
 type buildVocab struct {
 	MinCount int64
 	MaxSize  int
+	MinSize  int
 	OOV      string
 }
 
@@ -106,7 +107,7 @@ func (f *buildVocab) ProcessElement(_ int, iter func(*WordCount) bool, emit func
 	for iter(&wc) {
 		counts[wc.Word] += wc.Count
 	}
-	o := corpus.VocabOptions{MinCount: f.MinCount, MaxSize: f.MaxSize, OOV: corpus.OOV(f.OOV)}
+	o := corpus.VocabOptions{MinCount: f.MinCount, MaxSize: f.MaxSize, MinSize: f.MinSize, OOV: corpus.OOV(f.OOV)}
 	v, err := corpus.VocabFromCounts(counts, o)
 	if err != nil {
 		return fmt.Errorf("count pipeline: %w", err)

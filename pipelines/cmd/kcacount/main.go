@@ -10,7 +10,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log"
+	"os"
 	"slices"
 	"strings"
 
@@ -38,7 +38,9 @@ func main() {
 	beam.Init()
 	ctx := context.Background()
 	if err := run(ctx); err != nil {
-		log.Fatalf("kcacount: %v", err)
+		// Not log.Fatal: Beam routes the standard logger to INFO lines.
+		fmt.Fprintf(os.Stderr, "kcacount: %v\n", err)
+		os.Exit(1)
 	}
 }
 
