@@ -73,6 +73,13 @@ func (t *Tables) Table(ctx context.Context, s Spec) (*sparse.CSR, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if t.stored != nil {
+		// A stored combined table saves reading W offset tables.
+		m, err := t.stored.combined(s)
+		if m != nil || err != nil {
+			return m, err
+		}
+	}
 	offs, err := t.Offsets(ctx, s.Window)
 	if err != nil {
 		return nil, err

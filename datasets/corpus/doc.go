@@ -26,4 +26,13 @@
 // disk under a content address (corpus CRC-32 and size, reading and
 // vocabulary settings, offset), written atomically and checked with CRC-32C
 // on load; a damaged cache file is reported and rebuilt.
+//
+// Tables counted elsewhere (the Apache Beam pipeline in the repository's
+// pipelines module, for corpora past one machine) arrive as a table
+// directory: a manifest, the vocabulary and the tables in sparse.CSR's
+// format (see TableDir). OpenTableDir reads one as a Tables without a token
+// stream; WriteTableDir writes one from counted Tables, byte for byte what
+// the pipeline writes for the same corpus. VocabFromCounts applies Build's
+// vocabulary rules to word counts gathered elsewhere, so both sides share
+// one definition.
 package corpus

@@ -40,6 +40,10 @@ type Tables struct {
 
 	mu  sync.Mutex
 	idx *offsetIndex
+
+	// stored, when set, is a table directory read instead of counting
+	// (OpenTableDir); ids is then nil.
+	stored *storedTables
 }
 
 // NewTables prepares table counting for the ids of a vocabulary (as Build
@@ -80,6 +84,15 @@ func NewTables(v *Vocab, ids []int32, o TableOptions) (*Tables, error) {
 
 // Vocab returns the vocabulary whose ids label the tables' rows and columns.
 func (t *Tables) Vocab() *Vocab { return t.vocab }
+
+// Dir is the table directory the tables are read from (OpenTableDir), ""
+// when they are counted from a token stream.
+func (t *Tables) Dir() string {
+	if t.stored == nil {
+		return ""
+	}
+	return t.stored.dir
+}
 
 func (t *Tables) index() (*offsetIndex, error) {
 	t.mu.Lock()
@@ -124,6 +137,9 @@ func (t *Tables) Offsets(ctx context.Context, w int) ([]*sparse.CSR, error) {
 }
 
 func (t *Tables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
+	if t.stored != nil {
+		return t.stored.offsets(ctx, ks)
+	}
 	out := make([]*sparse.CSR, len(ks))
 	n := int64(len(t.ids))
 	label := fmt.Sprintf("offset tables N^%d…N^%d", ks[0], ks[len(ks)-1])

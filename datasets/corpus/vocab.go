@@ -149,13 +149,8 @@ func Build(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32, err
 }
 
 func checkMinSize(c *Corpus, v *Vocab, o VocabOptions) error {
-	words := v.Size()
-	if v.Unk >= 0 {
-		words--
-	}
-	if o.MinSize > 0 && words < o.MinSize {
-		return fmt.Errorf("%s: only %d words occur at least %d times in %d tokens, fewer than the %d asked for (MinSize)",
-			c.label(), words, o.MinCount, v.Tokens, o.MinSize)
+	if err := checkMinSizeCounts(v, o); err != nil {
+		return fmt.Errorf("%s: %w", c.label(), err)
 	}
 	return nil
 }
@@ -209,6 +204,82 @@ func buildVocab(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32
 	for _, id := range ids {
 		counts[id]++
 	}
+	v, perm, err := rankWords(words, counts, int64(len(ids)), o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", c.label(), err)
+	}
+	if o.OOV == OOVDrop {
+		out := ids[:0]
+		for _, id := range ids {
+			if q := perm[id]; q >= 0 {
+				out = append(out, q)
+			}
+		}
+		ids = out
+	} else {
+		for t, id := range ids {
+			ids[t] = perm[id]
+		}
+	}
+	return v, ids, nil
+}
+
+// VocabFromCounts applies Build's vocabulary rules (min count, max size,
+// order by count then bytes, a literal <unk> token out of vocabulary,
+// <unk> last) to word counts gathered elsewhere, such as by a distributed
+// counting pass over a sharded corpus. The vocabulary is the one Build
+// makes of any text with these counts; Tokens is the sum of the counts and,
+// with OOVDrop, Dropped the out-of-vocabulary part of it. Key is empty.
+func VocabFromCounts(counts map[string]int64, o VocabOptions) (*Vocab, error) {
+	o, err := o.resolve()
+	if err != nil {
+		return nil, err
+	}
+	words := make([]string, 0, len(counts))
+	ns := make([]int64, 0, len(counts))
+	var tokens int64
+	for w, n := range counts {
+		if n < 0 {
+			return nil, fmt.Errorf("vocabulary: word %q has count %d", w, n)
+		}
+		if n == 0 {
+			continue
+		}
+		words = append(words, w)
+		ns = append(ns, n)
+		tokens += n
+	}
+	if tokens == 0 {
+		return nil, errors.New("vocabulary: no tokens counted")
+	}
+	v, _, err := rankWords(words, ns, tokens, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMinSizeCounts(v, o); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// checkMinSizeCounts reports a vocabulary smaller than MinSize.
+func checkMinSizeCounts(v *Vocab, o VocabOptions) error {
+	words := v.Size()
+	if v.Unk >= 0 {
+		words--
+	}
+	if o.MinSize > 0 && words < o.MinSize {
+		return fmt.Errorf("only %d words occur at least %d times in %d tokens, fewer than the %d asked for (MinSize)",
+			words, o.MinCount, v.Tokens, o.MinSize)
+	}
+	return nil
+}
+
+// rankWords is the vocabulary rule shared by Build and VocabFromCounts:
+// words[p] occurs counts[p] times among tokens. It returns the vocabulary
+// and perm[p], the id word p gets (the <unk> id, or -1 with OOVDrop, when
+// it is out of vocabulary).
+func rankWords(words []string, counts []int64, tokens int64, o VocabOptions) (*Vocab, []int32, error) {
 	var keep []int32
 	for p, n := range counts {
 		if n >= o.MinCount && words[p] != Unk {
@@ -225,9 +296,9 @@ func buildVocab(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32
 		keep = keep[:o.MaxSize]
 	}
 	if len(keep) == 0 {
-		return nil, nil, fmt.Errorf("%s: no word occurs at least %d times (MinCount) in its %d tokens", c.label(), o.MinCount, len(ids))
+		return nil, nil, fmt.Errorf("no word occurs at least %d times (MinCount) in its %d tokens", o.MinCount, tokens)
 	}
-	v := &Vocab{Unk: -1, Tokens: int64(len(ids)), Options: o}
+	v := &Vocab{Unk: -1, Tokens: tokens, Options: o}
 	perm := make([]int32, len(words))
 	for p := range perm {
 		perm[p] = -1
@@ -241,7 +312,8 @@ func buildVocab(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32
 	for _, n := range v.Counts {
 		oov -= n
 	}
-	if o.OOV == OOVUnk && oov > 0 {
+	switch {
+	case o.OOV == OOVUnk && oov > 0:
 		v.Unk = int32(len(v.Words))
 		v.Words = append(v.Words, Unk)
 		v.Counts = append(v.Counts, oov)
@@ -250,26 +322,14 @@ func buildVocab(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32
 				perm[p] = v.Unk
 			}
 		}
-	}
-	if o.OOV == OOVDrop {
-		out := ids[:0]
-		for _, id := range ids {
-			if q := perm[id]; q >= 0 {
-				out = append(out, q)
-			}
-		}
-		v.Dropped = int64(len(ids) - len(out))
-		ids = out
-	} else {
-		for t, id := range ids {
-			ids[t] = perm[id]
-		}
+	case o.OOV == OOVDrop:
+		v.Dropped = oov
 	}
 	v.Index = make(map[string]int32, len(v.Words))
 	for i, w := range v.Words {
 		v.Index[w] = int32(i)
 	}
-	return v, ids, nil
+	return v, perm, nil
 }
 
 func storeVocab(dir, key string, v *Vocab, ids []int32) error {

@@ -1,0 +1,157 @@
+package corpus
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const tableDirText = "the cat sat on the mat the dog sat on the log a cat and a dog " +
+	"sat on the mat <unk> the end zebra the cat sat"
+
+// Every table a spec can ask for reads back from a table directory with
+// the same bits as counted from the tokens.
+func TestTableDirRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	for _, vo := range []VocabOptions{
+		{MinCount: 1},
+		{MinCount: 2, OOV: OOVUnk},
+		{MinCount: 2, OOV: OOVDrop},
+		{MinCount: 1, MaxSize: 4},
+	} {
+		t.Run(string(vo.OOV)+"/"+strings.Repeat("x", int(vo.MinCount)), func(t *testing.T) {
+			v, ids := buildText(t, tableDirText, vo)
+			counted, err := NewTables(v, ids, TableOptions{})
+			require.NoError(t, err)
+			const w = 3
+			dir := t.TempDir()
+			require.NoError(t, WriteTableDir(ctx, dir, counted, w, "test"))
+			stored, err := OpenTableDir(dir)
+			require.NoError(t, err)
+			assert.Equal(t, dir, stored.Dir())
+			assert.Empty(t, counted.Dir())
+			sv := stored.Vocab()
+			assert.Equal(t, v.Words, sv.Words)
+			assert.Equal(t, v.Counts, sv.Counts)
+			assert.Equal(t, v.Index, sv.Index)
+			assert.Equal(t, [3]int64{int64(v.Unk), v.Tokens, v.Dropped}, [3]int64{int64(sv.Unk), sv.Tokens, sv.Dropped})
+			assert.Equal(t, v.Options, sv.Options)
+			for win := 1; win <= w; win++ {
+				for _, kind := range Kinds {
+					for _, s := range []Spec{
+						{Kind: kind, Window: win},
+						{Kind: kind, Window: win, Symmetric: true},
+						{Kind: kind, Window: win, CutN1Twice: true},
+					} {
+						if s.Validate() != nil {
+							continue
+						}
+						want, err := counted.Table(ctx, s)
+						require.NoError(t, err)
+						got, err := stored.Table(ctx, s)
+						require.NoError(t, err)
+						equalCSR(t, want, got, "%+v", s)
+					}
+				}
+			}
+			_, err = stored.Table(ctx, Spec{Kind: Flat, Window: w + 1})
+			require.ErrorContains(t, err, "holds offsets 1..3")
+		})
+	}
+}
+
+// A damaged or incomplete directory is refused with the file named.
+func TestTableDirDamage(t *testing.T) {
+	ctx := context.Background()
+	v, ids := buildText(t, tableDirText, VocabOptions{MinCount: 1})
+	counted, err := NewTables(v, ids, TableOptions{})
+	require.NoError(t, err)
+	write := func(t *testing.T) string {
+		dir := t.TempDir()
+		require.NoError(t, WriteTableDir(ctx, dir, counted, 2, "test"))
+		return dir
+	}
+	t.Run("flipped byte", func(t *testing.T) {
+		dir := write(t)
+		p := filepath.Join(dir, TableFileName("offset", 2))
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		b[len(b)-1] ^= 1
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		tb, err := OpenTableDir(dir)
+		require.NoError(t, err)
+		_, err = tb.Offset(ctx, 2)
+		require.ErrorContains(t, err, "offset-002.csr fails its CRC-32C check")
+		_, err = tb.Table(ctx, Spec{Kind: Glove, Window: 2})
+		require.ErrorContains(t, err, "offset-002.csr")
+		_, err = tb.Table(ctx, Spec{Kind: Flat, Window: 2}) // stored, unharmed
+		require.NoError(t, err)
+	})
+	t.Run("truncated", func(t *testing.T) {
+		dir := write(t)
+		p := filepath.Join(dir, "cut.csr")
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(p, b[:len(b)-8], 0o644))
+		tb, err := OpenTableDir(dir)
+		require.NoError(t, err)
+		_, err = tb.Table(ctx, Spec{Kind: Cut, Window: 2})
+		require.ErrorContains(t, err, "cut.csr has")
+	})
+	t.Run("no manifest", func(t *testing.T) {
+		dir := write(t)
+		require.NoError(t, os.Remove(filepath.Join(dir, ManifestFile)))
+		_, err := OpenTableDir(dir)
+		require.ErrorContains(t, err, "no manifest")
+	})
+	t.Run("vocabulary", func(t *testing.T) {
+		dir := write(t)
+		p := filepath.Join(dir, VocabFile)
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		b[0] = 'T'
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+		_, err = OpenTableDir(dir)
+		require.ErrorContains(t, err, "vocab.txt fails its CRC-32C check")
+	})
+}
+
+// VocabFromCounts makes the vocabulary Build makes of the same text.
+func TestVocabFromCounts(t *testing.T) {
+	counts := map[string]int64{}
+	for _, w := range strings.Fields(tableDirText) {
+		counts[w]++
+	}
+	for _, vo := range []VocabOptions{
+		{MinCount: 1},
+		{MinCount: 2},
+		{MinCount: 2, OOV: OOVDrop},
+		{MinCount: 1, MaxSize: 3},
+		{},
+	} {
+		want, _ := func() (*Vocab, []int32) {
+			c, err := Open(context.Background(), "", writeFile(t, "c.txt", tableDirText), Options{})
+			require.NoError(t, err)
+			v, ids, err := Build(context.Background(), c, vo)
+			if err != nil {
+				return nil, nil
+			}
+			return v, ids
+		}()
+		got, err := VocabFromCounts(counts, vo)
+		if want == nil {
+			require.Error(t, err, "%+v", vo)
+			continue
+		}
+		require.NoError(t, err)
+		want.Key = ""
+		assert.Equal(t, want, got, "%+v", vo)
+	}
+	_, err := VocabFromCounts(map[string]int64{"a": 1}, VocabOptions{MinCount: 1, MinSize: 2})
+	require.ErrorContains(t, err, "fewer than the 2 asked for")
+}
