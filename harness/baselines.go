@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 
 	"kcalab/datasets/corpus"
 	"kcalab/methods/baselines"
@@ -47,6 +48,9 @@ func trainAndScore(ctx context.Context, tr *TrialRun, train func(wd *WordData) (
 	wd, err := tr.Words(ctx)
 	if err != nil {
 		return err
+	}
+	if wd.IDs == nil {
+		return errors.New("this method trains on the corpus's tokens: it cannot read counted tables (data.source: tables)")
 	}
 	var vs *vectors.Set
 	if err := tr.Stage("train", func() (err error) {

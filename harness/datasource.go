@@ -23,6 +23,9 @@ var dataSources = map[string]dataSource{
 	"csv":       {input: TableInput, reads: append([]string{"data.csv"}, supplementaryKeys...)},
 	"corpus":    {input: CorpusInput, reads: append([]string{"data.corpus", "data.fraction", "data.lowercase"}, vocabKeys...)},
 	"synthetic": {input: CorpusInput, reads: append([]string{"synthetic"}, vocabKeys...)},
+	// Counted tables carry their vocabulary: the vocabulary settings were
+	// applied when they were counted.
+	"tables": {input: CorpusInput, reads: []string{"data.tables"}},
 }
 
 // supplementaryKeys are read by every table source.

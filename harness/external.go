@@ -35,6 +35,9 @@ func (external) Run(ctx context.Context, tr *TrialRun) error {
 	if err != nil {
 		return err
 	}
+	if wd.IDs == nil {
+		return errors.New("method external writes the corpus's tokens for its program: it cannot read counted tables (data.source: tables)")
+	}
 	vs, err := tr.runExternal(ctx, wd)
 	if err != nil {
 		return err

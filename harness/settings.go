@@ -46,7 +46,8 @@ type Settings struct {
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.
 type DataSettings struct {
-	Source     string   `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, or a synthetic corpus with planted word clusters generated from the trial seed"`
+	Source     string   `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic,tables" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, a synthetic corpus with planted word clusters generated from the trial seed, or a directory of counted tables (data.tables, written by the Beam pipeline in pipelines/)"`
+	Tables     string   `key:"tables" default:"" doc:"data.source tables: a directory written by the Beam counting pipeline (pipelines/cmd/kcacount) or corpus.WriteTableDir, relative to the spec file; methods that train on tokens (the baselines) cannot read it"`
 	CSV        string   `key:"csv" default:"" doc:"CSV file (first row column labels, first column row labels, non-negative counts); relative to the spec file"`
 	SupRows    []string `key:"supplementary_rows" default:"" doc:"rows of a table (fisher or csv) taken out of the analysis and projected onto its axes afterwards as supplementary points, by label (R's ca(…, suprow=))"`
 	SupCols    []string `key:"supplementary_cols" default:"" doc:"columns of a table taken out of the analysis and projected as supplementary points, by label (R's ca(…, supcol=))"`

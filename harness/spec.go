@@ -307,7 +307,7 @@ func (s *Spec) checkGridSize() error {
 }
 
 // pathSettings are settings naming files, resolved relative to the spec file.
-var pathSettings = []string{"data.csv", "data.corpus", "sca.set"}
+var pathSettings = []string{"data.csv", "data.corpus", "data.tables", "sca.set"}
 
 // isLocalPath tells a file path from a built-in name (text8, men, …): a
 // path has a slash or a file extension.

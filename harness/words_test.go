@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"kcalab/datasets/corpus"
 )
 
 // A word-vector spec on the synthetic corpus (no data needed): every CA
@@ -140,4 +141,43 @@ variants:
 	w := strings.Join(table.Warnings, "\n")
 	assert.Contains(t, w, `column "c" has no counts`)
 	assert.Contains(t, w, "the table is independent")
+}
+
+// A directory of counted tables (as the Beam pipeline writes) is a data
+// source: CA of it gives the same scores as CA of the corpus it came from.
+func TestTablesSource(t *testing.T) {
+	dir := t.TempDir()
+	var pairs strings.Builder
+	for c := 0; c < 4; c++ {
+		for w := 0; w+1 < 8; w++ {
+			fmt.Fprintf(&pairs, "c%dw%02d c%dw%02d %d\nc%dw%02d c%dw%02d 0\n", c, w, c, w+1, 1+w%3, c, w, (c+1)%4, w)
+		}
+	}
+	set := filepath.Join(dir, "pairs.txt")
+	require.NoError(t, os.WriteFile(set, []byte(pairs.String()), 0o644))
+	base := "synthetic: {clusters: 4, words: 8, tokens: 20000}\neval: {sets: [" + set + "]}\nmethod: kca\nsvd: {rank: 6, backend: dense}\n"
+	path := writeSpec(t, "name: a\ndata: {source: synthetic, table: cut, window: 5}\n"+base)
+	s := loadSpecTo(t, path, filepath.Join(dir, "a"))
+	r := &Runner{}
+	// Count the synthetic corpus through a trial, then write its tables.
+	tr := &TrialRun{runner: r, Spec: s, Trial: s.Trials()[0], Record: &Record{Metrics: map[string]float64{}, Timings: map[string]float64{}}, prog: NewProgress(nil, 1)}
+	wd, err := tr.Words(context.Background())
+	require.NoError(t, err)
+	tabDir := filepath.Join(dir, "tables")
+	require.NoError(t, corpus.WriteTableDir(context.Background(), tabDir, wd.Tables, 5, "synthetic"))
+
+	want, err := r.Run(context.Background(), s)
+	require.NoError(t, err)
+	s2 := loadSpecTo(t, writeSpec(t, "name: b\ndata: {source: tables, tables: "+tabDir+", table: cut, window: 5}\n"+base), filepath.Join(dir, "b"))
+	got, err := (&Runner{}).Run(context.Background(), s2)
+	require.NoError(t, err)
+	require.Equal(t, "ok", got.Records[0].Status, got.Records[0].Error)
+	// The trial ids differ, so do their seeds: the dense backend makes the
+	// analysis independent of them.
+	for _, k := range []string{"spearman.zero.pairs.txt", "vocab", "nnz", "tokens"} {
+		assert.InDelta(t, want.Records[0].Metrics[k], got.Records[0].Metrics[k], 1e-9, k)
+	}
+	_, err = (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, "name: c\ndata: {source: tables, tables: "+tabDir+"}\nmethod: sgns\neval: {sets: ["+set+"]}\n"), filepath.Join(dir, "c")))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "cannot read counted tables")
 }

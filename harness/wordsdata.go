@@ -72,7 +72,9 @@ func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
 		vo.OOV = corpus.OOVDrop
 	}
 	var key string
-	if t.Data.Source == "synthetic" {
+	if t.Data.Source == "tables" {
+		key = "tables " + t.Data.Tables
+	} else if t.Data.Source == "synthetic" {
 		key = fmt.Sprintf("synthetic seed=%d clusters=%d words=%d tokens=%d noise=%g",
 			tr.Spec.Seed, t.Synthetic.Clusters, t.Synthetic.Words, t.Synthetic.Tokens, t.Synthetic.Noise)
 	} else {
@@ -100,6 +102,17 @@ func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
 func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*WordData, error) {
 	t := tr.Trial
 	r := tr.runner
+	if t.Data.Source == "tables" {
+		if t.Data.Tables == "" {
+			return nil, errors.New(`data.source is "tables" but data.tables (the directory) is not set`)
+		}
+		tabs, err := corpus.OpenTableDir(t.Data.Tables)
+		if err != nil {
+			return nil, fmt.Errorf("data.tables: %w", err)
+		}
+		// No token ids: the corpus was counted elsewhere.
+		return &WordData{Vocab: tabs.Vocab(), Tables: tabs}, nil
+	}
 	cacheDir := r.CacheDir
 	name := t.Data.Corpus
 	var synthetic *wordsim.Set
@@ -206,6 +219,6 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 	rows, _ := n.Dims()
 	tr.SetMetric(MetricVocab, float64(rows))
 	tr.SetMetric(MetricNNZ, float64(n.NNZ()))
-	tr.SetMetric(MetricTokens, float64(len(wd.IDs)))
+	tr.SetMetric(MetricTokens, float64(wd.Vocab.Tokens-wd.Vocab.Dropped))
 	return n, nil
 }
