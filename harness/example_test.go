@@ -1,0 +1,47 @@
+package harness_test
+
+import (
+	"fmt"
+
+	"kcalab/harness"
+)
+
+// A setting's metadata comes from the tags of harness.Settings: its type,
+// default, range and the short form reports print.
+func ExampleLookupSetting() {
+	s, _ := harness.LookupSetting("svd.rank")
+	fmt.Println(s.Kind, s.Default, *s.Min)
+	fmt.Println(harness.ShortLabel("svd.rank", "300"), harness.ShortLabel("method", "sgns"))
+	// Output:
+	// integer 0 0
+	// d=300 SGNS
+}
+
+// Metric keys are built and parsed in one place, with what they mean.
+func ExampleParseMetric() {
+	key := harness.ScoreKey("zero", "men")
+	m := harness.ParseMetric(key)
+	fmt.Println(key, m.Set, m.Rule, m.HigherIsBetter, m.Checked)
+	fmt.Println(harness.MetricLabel(key))
+	// Output:
+	// spearman.zero.men men zero true true
+	// men (zero rule)
+}
+
+// DecodeSpec expands a spec into trials whose typed settings code reads.
+func ExampleDecodeSpec() {
+	spec, err := harness.DecodeSpec([]byte("name: x\nsvd: {rank: [100, 300], backend: krylov}\n"), "x.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, t := range spec.Trials() {
+		fmt.Println(t.ID, t.SVD.Rank, t.SVD.Backend, t.Data.Source)
+	}
+	_, err = harness.DecodeSpec([]byte("name: x\nsvd: {rnak: 3}\n"), "x.yaml")
+	fmt.Println(err)
+	// Output:
+	// de1059001958 100 krylov fisher
+	// 4ef71a281a8d 300 krylov fisher
+	// x.yaml:2: unknown key "svd.rnak"; did you mean "rank"? (allowed in svd: backend, normalizer, oversample, power_iters, rank, tol)
+}
