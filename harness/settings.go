@@ -65,9 +65,10 @@ type DataSettings struct {
 
 // SyntheticSettings shape the synthetic corpus (data.source: synthetic).
 type SyntheticSettings struct {
+	Model    string  `key:"model" default:"clusters" enum:"clusters,zipf" doc:"synthetic corpus: clusters = planted word clusters (scored by eval.sets: [synthetic]); zipf = a corpus with text8's statistics (a Zipf–Mandelbrot vocabulary with topics and repeats, calibrated on text8_prefix: datasets/zipf), streamed to a temporary file, for scaling runs of any size"`
 	Clusters int     `key:"clusters" default:"6" min:"2" max:"1000" size:"true" doc:"synthetic corpus: planted word clusters"`
 	Words    int     `key:"words" default:"12" min:"2" max:"10000" size:"true" doc:"synthetic corpus: words per cluster"`
-	Tokens   int     `key:"tokens" default:"100000" min:"100" max:"100000000" size:"true" doc:"synthetic corpus: tokens"`
+	Tokens   int     `key:"tokens" default:"100000" min:"100" max:"10000000000" size:"true" doc:"synthetic corpus: tokens"`
 	Noise    float64 `key:"noise" default:"0.1" min:"0" max:"1" doc:"synthetic corpus: probability that a token is a random word of any cluster"`
 }
 

@@ -181,3 +181,19 @@ func TestTablesSource(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "cannot read counted tables")
 }
+
+// synthetic.model zipf streams a corpus with text8's statistics.
+func TestZipfSource(t *testing.T) {
+	path := writeSpec(t, "name: z\ndata: {source: synthetic, table: flat, window: 5}\nsynthetic: {model: zipf, tokens: 200000}\nmethod: lca\nsvd: {rank: 10}\neval: {sets: []}\n")
+	s := loadSpecTo(t, path, t.TempDir())
+	a, err := (&Runner{}).Run(context.Background(), s)
+	require.NoError(t, err)
+	rec := a.Records[0]
+	require.Equal(t, "ok", rec.Status, rec.Error)
+	assert.Equal(t, 200000.0, rec.Metrics["tokens"])
+	assert.Greater(t, rec.Metrics["vocab"], 1000.0, "a Zipf vocabulary at min count 5")
+	assert.Equal(t, "zipf", rec.Settings["synthetic.model"])
+	b, err := (&Runner{Fresh: true}).Run(context.Background(), s)
+	require.NoError(t, err)
+	assert.Empty(t, CompareRuns(a.Records, b.Records), "deterministic from the seed")
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"kcalab/datasets/sparse"
 	"kcalab/datasets/synth"
 	"kcalab/datasets/wordsim"
+	"kcalab/datasets/zipf"
 )
 
 // WordData is a corpus section turned into token ids over a vocabulary,
@@ -74,6 +76,8 @@ func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
 	var key string
 	if t.Data.Source == "tables" {
 		key = "tables " + t.Data.Tables
+	} else if t.Data.Source == "synthetic" && t.Synthetic.Model == "zipf" {
+		key = fmt.Sprintf("zipf seed=%d tokens=%d", tr.Spec.Seed, t.Synthetic.Tokens)
 	} else if t.Data.Source == "synthetic" {
 		key = fmt.Sprintf("synthetic seed=%d clusters=%d words=%d tokens=%d noise=%g",
 			tr.Spec.Seed, t.Synthetic.Clusters, t.Synthetic.Words, t.Synthetic.Tokens, t.Synthetic.Noise)
@@ -117,7 +121,21 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 	name := t.Data.Corpus
 	var synthetic *wordsim.Set
 	opts := corpus.Options{Lowercase: t.Data.Lowercase, Log: r.log(), CacheDir: cacheDir}
-	if t.Data.Source == "synthetic" {
+	if t.Data.Source == "synthetic" && t.Synthetic.Model == "zipf" {
+		// Streamed to a file, never held: the corpus may be any length.
+		dir, err := os.MkdirTemp("", "kcalab-zipf-*")
+		if err != nil {
+			return nil, fmt.Errorf("synthetic corpus: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		p := zipf.Calibrated()
+		p.Seed = tr.Spec.Seed
+		name = filepath.Join(dir, "zipf.txt")
+		if err := zipf.WriteFile(ctx, name, p, int64(t.Synthetic.Tokens)); err != nil {
+			return nil, fmt.Errorf("synthetic corpus: %w", err)
+		}
+		opts.CacheDir, cacheDir = "", ""
+	} else if t.Data.Source == "synthetic" {
 		toks, clusterOf, err := synth.Corpus(synth.Options{
 			Clusters:        t.Synthetic.Clusters,
 			WordsPerCluster: t.Synthetic.Words,

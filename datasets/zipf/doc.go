@@ -1,6 +1,6 @@
 // Package zipf generates synthetic word corpora of any length with the
 // statistics of real text, streamed from a seed, and measures the
-// statistics it was calibrated on (Measure) for any corpus, so a report
+// statistics it was calibrated on (methods/corpusstats.Measure) for any corpus, so a report
 // can show a synthetic corpus and text8 side by side.
 //
 // # Model
@@ -52,7 +52,7 @@
 // the same seed gives the same bytes whatever GOMAXPROCS.
 //
 //	err := zipf.WriteFile(ctx, "synthetic.txt", zipf.Calibrated(), 17_000_000)
-//	st, err := zipf.Measure(ctx, dataDir, "synthetic.txt", zipf.StatsOptions{CacheDir: cache})
+//	st, err := corpusstats.Measure(ctx, dataDir, "synthetic.txt", corpusstats.StatsOptions{CacheDir: cache})
 //
 // # Calibration
 //

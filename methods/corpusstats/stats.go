@@ -1,4 +1,4 @@
-package zipf
+package corpusstats
 
 import (
 	"context"
