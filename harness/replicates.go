@@ -82,14 +82,19 @@ func replicateKey(rec Record) string {
 	return rec.Spec + "\x00" + string(b)
 }
 
+// meanSD is the mean and sample standard deviation of xs (len ≥ 1).
+// Identical values give exactly that value and 0: the mean's rounding
+// would otherwise show a spread of 1e-17.
 func meanSD(xs []float64) (mean, sd float64) {
+	same := true
 	for _, x := range xs {
 		mean += x
+		same = same && x == xs[0]
+	}
+	if same {
+		return xs[0], 0
 	}
 	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
 	for _, x := range xs {
 		sd += (x - mean) * (x - mean)
 	}
