@@ -95,7 +95,7 @@ type VectorsSettings struct {
 // EvalSettings say how word vectors are scored.
 type EvalSettings struct {
 	Similarity string   `key:"similarity" default:"dot" enum:"dot,cosine" short:"{}" order:"11" intro:"Similarity" doc:"similarity of two word vectors: dot product (paper) or cosine"`
-	Probes     []string `key:"probes" default:"king,france,computer,music,war,water,three,good" doc:"words whose 10 nearest neighbours (by eval.similarity) each word trial records for its report; a probe out of the vocabulary is listed without neighbours"`
+	Probes     []string `key:"probes" default:"king,france,computer,music,war,water,three,good" doc:"words whose 10 nearest neighbours (by eval.similarity) each word trial records for its report; a probe out of the vocabulary is listed without neighbours; when none is in it, the 5 most frequent words are the probes"`
 	Sets       []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file; a file's scores are keyed by its base name with its extension, e.g. spearman.zero.my-pairs.txt, and two files of one base name are refused)"`
 }
 

@@ -49,8 +49,29 @@ func (tr *TrialRun) recordWordViews(vs *vectors.Set, sim vectors.Similarity) err
 	if wordMapMethods[tr.Trial.Method] && vs.Dim() >= 2 {
 		tr.Record.WordsMap = wordMap(vs, WordMapWords)
 	}
-	tr.Record.Neighbours = nearest(vs, tr.Trial.Eval.Probes, NeighbourTopK, f)
+	tr.Record.Neighbours = nearest(vs, probesFor(vs, tr.Trial.Eval.Probes), NeighbourTopK, f)
 	return nil
+}
+
+// probesFor returns the probes, or, when none is in the vocabulary (a
+// synthetic corpus, another language), the 5 most frequent words: a table
+// of neighbours of words that are not there shows nothing.
+func probesFor(vs *vectors.Set, probes []string) []string {
+	for _, p := range probes {
+		if _, ok := vs.Index(p); ok {
+			return probes
+		}
+	}
+	var out []string
+	for _, w := range vs.Words {
+		if len(out) == 5 {
+			break
+		}
+		if w != unkWord {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 const unkWord = "<unk>"

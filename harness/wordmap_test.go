@@ -35,5 +35,8 @@ func TestWordViews(t *testing.T) {
 	assert.Equal(t, "zz", nb[1].Word)
 	assert.Empty(t, nb[1].Words, "an out-of-vocabulary probe has no neighbours")
 
+	assert.Equal(t, []string{"a", "b", "c", "d"}, probesFor(vs, []string{"zz"}), "no probe in the vocabulary: the most frequent words")
+	assert.Equal(t, []string{"zz", "c"}, probesFor(vs, []string{"zz", "c"}))
+
 	assert.Equal(t, 0.1235, round4(0.123456))
 }
