@@ -276,7 +276,9 @@ func (r *renderer) chart(c chart) error {
 	// Every chart can be saved (PNG here; SVG is added by the page script,
 	// which needs a function) and read as numbers.
 	opt["toolbox"] = map[string]any{
-		"right": 8, "top": 0, "itemSize": 14,
+		// Bottom right: the legend fills the top, the axis title the
+		// bottom's middle.
+		"right": 4, "bottom": 2, "itemSize": 13,
 		"feature": map[string]any{
 			"saveAsImage": map[string]any{"title": "Save as PNG", "name": c.id(), "pixelRatio": 2},
 			"dataView":    map[string]any{"title": "Data", "readOnly": true, "lang": []string{"Data", "Close", "Refresh"}},
