@@ -51,7 +51,7 @@ func TestChartsHaveToolbox(t *testing.T) {
 		Bar{ID: "b", Categories: []string{"x"}, Series: []BarSeries{{Name: "n", Values: []float64{1}}}},
 	}}}}
 	page := string(render(t, r))
-	assert.Contains(t, page, `"toolbox":{"feature":{"dataView":`)
+	assert.Contains(t, page, `"toolbox":{"bottom":2,"feature":{"dataView":`)
 	assert.Contains(t, page, `"saveAsImage":{"name":"b"`)
 	assert.Contains(t, page, `mySVG`)
 }
