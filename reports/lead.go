@@ -446,6 +446,10 @@ func checkSection(c *Check, recs []harness.Record) *Section {
 		return s
 	}
 	items := harness.CheckDetails(c.Reference, recs, c.Tolerance)
+	if len(items) == 0 {
+		s.Blocks = append(s.Blocks, Paragraph("The reference ("+c.Source+") has no finished trial: nothing to check."))
+		return s
+	}
 	t := Table{ID: "check-table", Header: []string{"Trial", "Number", "Reference", "This run", "Passes when", "Result"},
 		Numeric: []bool{false, false, true, true, false, false}}
 	fails := 0
@@ -483,6 +487,34 @@ func checkSection(c *Check, recs []harness.Record) *Section {
 
 // ---- Word map and neighbours ----
 
+// farOut is how many times the median distance from the origin a word may
+// lie and still be drawn: principal coordinates put a word with one
+// peculiar context (a long article on one topic) far out, and one such
+// point would squash the other 199 into a blot.
+const farOut = 8
+
+// framePoints returns the map's points within farOut median distances of
+// the origin, and the words left out, with their coordinates.
+func framePoints(wm *harness.WordMap) ([]Labeled, []string) {
+	d := make([]float64, len(wm.Words))
+	for j := range wm.Words {
+		d[j] = math.Hypot(wm.X[j], wm.Y[j])
+	}
+	sorted := append([]float64(nil), d...)
+	sort.Float64s(sorted)
+	limit := farOut * sorted[len(sorted)/2]
+	var pts []Labeled
+	var far []string
+	for j, w := range wm.Words {
+		if limit > 0 && d[j] > limit {
+			far = append(far, fmt.Sprintf("%s (%s, %s)", w, sig(wm.X[j], 3), sig(wm.Y[j], 3)))
+			continue
+		}
+		pts = append(pts, Labeled{Label: w, X: wm.X[j], Y: wm.Y[j]})
+	}
+	return pts, far
+}
+
 // wordViewsSection draws the word map of the first trial that has one and
 // lists the probe words' neighbours of one trial per group (the one with
 // the largest dimension), the first open, the others collapsed.
@@ -494,12 +526,13 @@ func wordViewsSection(recs []harness.Record) *Section {
 			continue
 		}
 		label := trialLabels([]harness.Record{rec}, []int{i + 1})[0]
-		pts := make([]Labeled, len(wm.Words))
-		for j, w := range wm.Words {
-			pts[j] = Labeled{Label: w, X: wm.X[j], Y: wm.Y[j]}
+		pts, far := framePoints(wm)
+		text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, i+1)
+		if len(far) > 0 {
+			text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
 		}
 		s.Blocks = append(s.Blocks,
-			Paragraph(fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(pts), label, i+1)),
+			Paragraph(text),
 			ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
 				Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}})
 		break

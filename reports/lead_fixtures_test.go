@@ -104,6 +104,7 @@ func wordViewRecords() []harness.Record {
 		wm.X = append(wm.X, math.Round(math.Cos(a)*(1+float64(i)/20)*1e4)/1e4)
 		wm.Y = append(wm.Y, math.Round(math.Sin(a)*(1+float64(i)/40)*1e4)/1e4)
 	}
+	wm.Words, wm.X, wm.Y = append(wm.Words, "agave"), append(wm.X, 30), append(wm.Y, 1) // far out: left off the map
 	nb := []harness.Neighbours{
 		{Word: "king", Words: []string{"queen", "prince", "throne"}, Sims: []float64{0.812, 0.7734, 0.7}},
 		{Word: "zyzzyva", Words: []string{}, Sims: []float64{}},

@@ -96,6 +96,10 @@ func TestCheckSection(t *testing.T) {
 	assert.ElementsMatch(t, harness.CheckScores(r.Check.Reference, r.Records, r.Check.Tolerance), fails, "the section shows what -check reports")
 	empty := checkSection(&Check{Tolerance: 0.01, Source: "x"}, r.Records)
 	assert.Contains(t, string(empty.Blocks[0].(Paragraph)), "No reference")
+	failed := []harness.Record{{ID: "e", Status: "error"}}
+	none := checkSection(&Check{Reference: failed, Tolerance: 0.01, Source: "x"}, r.Records)
+	require.Len(t, none.Blocks, 1)
+	assert.Contains(t, string(none.Blocks[0].(Paragraph)), "nothing to check")
 }
 
 func TestWordViews(t *testing.T) {
@@ -103,6 +107,7 @@ func TestWordViews(t *testing.T) {
 	require.NotNil(t, sec)
 	wm := sec.Blocks[1].(ScatterMap)
 	assert.Len(t, wm.Series[0].Points, 40)
+	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "1 word(s) lie far outside the rest and are left off so that the rest can be read: agave (30, 1).")
 	assert.True(t, wm.HideOverlap)
 	nb := sec.Blocks[3].(Table)
 	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7"}, nb.Rows[0])
