@@ -137,6 +137,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	var failed []string
 	for _, spec := range specs {
+		// report.check compares the run with the results that were in the
+		// output directory before it: for a committed spec (results/ci) the
+		// committed reference numbers. Missing or unreadable means none.
+		var ref []harness.Record
+		if spec.Report.Check {
+			ref, _ = harness.ReadResults(filepath.Join(spec.Output, harness.ResultsFile))
+		}
 		res, err := runner.Run(ctx, spec)
 		if res == nil {
 			return err
@@ -152,7 +159,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// what the committed results render to.
 		recs, rerr := harness.ReadResults(filepath.Join(res.Dir, harness.ResultsFile))
 		if rerr == nil {
-			rerr = reports.WriteFile(reportPath, buildReport(spec, recs, js))
+			rerr = reports.WriteFile(reportPath, buildReport(spec, recs, ref, js))
 		}
 		if rerr != nil {
 			rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
@@ -229,8 +236,15 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	return nil
 }
 
-// buildReport is the page of a run: everything comes from the spec and the
-// records, so rendering the same results again gives the same bytes.
-func buildReport(spec *harness.Spec, recs []harness.Record, js reports.Script) reports.Report {
-	return reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: harness.ResultsFile}
+// buildReport is the page of a run: everything comes from the spec, the
+// records and (with report.check) the reference records, so rendering the
+// same results again gives the same bytes.
+func buildReport(spec *harness.Spec, recs, ref []harness.Record, js reports.Script) reports.Report {
+	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: harness.ResultsFile,
+		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows}
+	if spec.Report.Check {
+		r.Check = &reports.Check{Reference: ref, Tolerance: spec.Tolerance,
+			Source: filepath.ToSlash(filepath.Join(spec.Output, harness.ResultsFile)) + " as it was before this run"}
+	}
+	return r
 }

@@ -20,30 +20,63 @@ func trialName(rec Record) string {
 // larger change is a change of the analysis, not noise.
 const CATolerance = 1e-6
 
+// CheckItem is one number -check compares, or one trial it cannot compare
+// (missing, failed: Metric is then "").
+type CheckItem struct {
+	Trial     string  // the trial as check messages name it
+	ID        string  // its id
+	Metric    string  // what is compared ("men (zero rule)", "singular values[1]")
+	Reference float64 // the reference value (NaN for a trial-level item)
+	Value     float64 // this run's value (NaN when it has none)
+	// Floor is, for a score, the lowest value that passes (reference −
+	// tolerance); NaN for a CA quantity, which must equal the reference
+	// within CATolerance, relative.
+	Floor   float64
+	Pass    bool
+	Problem string // the -check message when it fails
+}
+
 // CheckScores compares a run against reference records: every reference
 // trial must be present and ok; none of its scores may fall by more than
 // tol below the reference; its CA quantities (the CA result's singular
 // values and inertias, and the inertia metrics) must equal the reference's
 // within CATolerance, relative. It returns one message per failure, sorted.
 func CheckScores(ref, got []Record, tol float64) []string {
-	// Replicates are compared by their means: one seed's draw is noise.
+	var fails []string
+	for _, it := range CheckDetails(ref, got, tol) {
+		if !it.Pass {
+			fails = append(fails, it.Problem)
+		}
+	}
+	sort.Strings(fails)
+	return fails
+}
+
+// CheckDetails is what CheckScores compares, number by number, passed or
+// not, in reference order: reports show it. Replicates are compared by
+// their means: one seed's draw is noise.
+func CheckDetails(ref, got []Record, tol float64) []CheckItem {
 	ref, got = means(ref), means(got)
 	byID := map[string]Record{}
 	for _, r := range got {
 		byID[r.ID] = r
 	}
-	var fails []string
+	nan := math.NaN()
+	var items []CheckItem
 	for _, want := range ref {
 		if want.Status != "ok" {
 			continue
 		}
+		name := trialName(want)
 		have, ok := byID[want.ID]
 		switch {
 		case !ok:
-			fails = append(fails, fmt.Sprintf("%s: in the reference results but not in this run (did the spec change?)", trialName(want)))
+			items = append(items, CheckItem{Trial: name, ID: want.ID, Reference: nan, Value: nan, Floor: nan,
+				Problem: fmt.Sprintf("%s: in the reference results but not in this run (did the spec change?)", name)})
 			continue
 		case have.Status != "ok":
-			fails = append(fails, fmt.Sprintf("%s: status %s: %s", trialName(want), have.Status, have.Error))
+			items = append(items, CheckItem{Trial: name, ID: want.ID, Reference: nan, Value: nan, Floor: nan,
+				Problem: fmt.Sprintf("%s: status %s: %s", name, have.Status, have.Error)})
 			continue
 		}
 		for _, m := range sortedKeys(want.Metrics) {
@@ -53,21 +86,28 @@ func CheckScores(ref, got []Record, tol float64) []string {
 			}
 			w := want.Metrics[m]
 			h, ok := have.Metrics[m]
+			it := CheckItem{Trial: name, ID: want.ID, Metric: MetricLabel(m), Reference: w, Value: h, Floor: nan, Pass: true}
+			if info.HigherIsBetter {
+				it.Floor = w - tol
+			}
 			switch {
 			case !ok || math.IsNaN(h):
-				fails = append(fails, fmt.Sprintf("%s: %s: no value (reference %.4f)", trialName(want), MetricLabel(m), w))
+				it.Value, it.Pass = nan, false
+				it.Problem = fmt.Sprintf("%s: %s: no value (reference %.4f)", name, MetricLabel(m), w)
 			case info.HigherIsBetter && h < w-tol:
-				fails = append(fails, fmt.Sprintf("%s: %s fell to %.4f from the reference %.4f (by %.4f, tolerance %g)",
-					trialName(want), MetricLabel(m), h, w, w-h, tol))
+				it.Pass = false
+				it.Problem = fmt.Sprintf("%s: %s fell to %.4f from the reference %.4f (by %.4f, tolerance %g)",
+					name, MetricLabel(m), h, w, w-h, tol)
 			case !info.HigherIsBetter && !closeRel(h, w):
-				fails = append(fails, fmt.Sprintf("%s: %s is %.10g, the reference %.10g (relative tolerance %g)",
-					trialName(want), MetricLabel(m), h, w, CATolerance))
+				it.Pass = false
+				it.Problem = fmt.Sprintf("%s: %s is %.10g, the reference %.10g (relative tolerance %g)",
+					name, MetricLabel(m), h, w, CATolerance)
 			}
+			items = append(items, it)
 		}
-		fails = append(fails, checkCA(want, have)...)
+		items = append(items, checkCA(want, have)...)
 	}
-	sort.Strings(fails)
-	return fails
+	return items
 }
 
 // means folds replicates into one record each (MergeReplicates).
@@ -80,14 +120,17 @@ func means(recs []Record) []Record {
 }
 
 // checkCA compares the CA results of a reference trial and a rerun.
-func checkCA(want, have Record) []string {
+func checkCA(want, have Record) []CheckItem {
 	if want.CA == nil {
 		return nil
 	}
+	name := trialName(want)
+	nan := math.NaN()
 	if have.CA == nil {
-		return []string{fmt.Sprintf("%s: no CA result (the reference has one)", trialName(want))}
+		return []CheckItem{{Trial: name, ID: want.ID, Metric: "CA result", Reference: nan, Value: nan, Floor: nan,
+			Problem: fmt.Sprintf("%s: no CA result (the reference has one)", name)}}
 	}
-	var fails []string
+	var items []CheckItem
 	for _, q := range []struct {
 		name     string
 		want, is []float64
@@ -97,21 +140,25 @@ func checkCA(want, have Record) []string {
 		{"total inertia", []float64{want.CA.TotalInertia}, []float64{have.CA.TotalInertia}},
 	} {
 		if len(q.is) != len(q.want) {
-			fails = append(fails, fmt.Sprintf("%s: %d %s, the reference %d", trialName(want), len(q.is), q.name, len(q.want)))
+			items = append(items, CheckItem{Trial: name, ID: want.ID, Metric: q.name, Reference: nan, Value: nan, Floor: nan,
+				Problem: fmt.Sprintf("%s: %d %s, the reference %d", name, len(q.is), q.name, len(q.want))})
 			continue
 		}
 		for i := range q.want {
-			if !closeRel(q.is[i], q.want[i]) {
-				name := q.name
-				if len(q.want) > 1 {
-					name = fmt.Sprintf("%s[%d]", q.name, i+1)
-				}
-				fails = append(fails, fmt.Sprintf("%s: %s is %.10g, the reference %.10g (relative tolerance %g)",
-					trialName(want), name, q.is[i], q.want[i], CATolerance))
+			label := q.name
+			if len(q.want) > 1 {
+				label = fmt.Sprintf("%s[%d]", q.name, i+1)
 			}
+			it := CheckItem{Trial: name, ID: want.ID, Metric: label, Reference: q.want[i], Value: q.is[i], Floor: nan, Pass: true}
+			if !closeRel(q.is[i], q.want[i]) {
+				it.Pass = false
+				it.Problem = fmt.Sprintf("%s: %s is %.10g, the reference %.10g (relative tolerance %g)",
+					name, label, q.is[i], q.want[i], CATolerance)
+			}
+			items = append(items, it)
 		}
 	}
-	return fails
+	return items
 }
 
 // closeRel reports whether a equals b within CATolerance relative to |b|

@@ -121,3 +121,22 @@ func TestCheckReplicateMeans(t *testing.T) {
 	assert.InDelta(t, 0.02, m[0].SD["spearman.zero.men"], 1e-12)
 	assert.Equal(t, "a", m[0].Record.ID)
 }
+
+// TestCheckDetails: the items behind CheckScores carry the reference, the
+// value, the floor and the verdict a report shows.
+func TestCheckDetails(t *testing.T) {
+	got := []Record{scoreRec("a", "tail-cut", 0.45)}
+	items := CheckDetails([]Record{scoreRec("a", "tail-cut", 0.47), scoreRec("c", "skip", 0.4)}, got, 0.01)
+	require.Len(t, items, 2)
+	assert.Equal(t, "men (zero rule)", items[0].Metric)
+	assert.InDelta(t, 0.47, items[0].Reference, 1e-12)
+	assert.InDelta(t, 0.45, items[0].Value, 1e-12)
+	assert.InDelta(t, 0.46, items[0].Floor, 1e-12)
+	assert.False(t, items[0].Pass)
+	assert.Equal(t, "c", items[1].ID)
+	assert.False(t, items[1].Pass)
+	ok := CheckDetails(got, got, 0.01)
+	require.Len(t, ok, 1)
+	assert.True(t, ok[0].Pass)
+	assert.Empty(t, ok[0].Problem)
+}

@@ -17,6 +17,10 @@ type Record struct {
 	Backend  string             `json:"svd_backend,omitempty"` // the SVD backend used (svd.backend "auto" resolved)
 	SVD      *SVDAccuracy       `json:"svd,omitempty"`         // how converged the word decomposition is
 	Run      *RunInfo           `json:"run,omitempty"`         // when, where, which commit and data files; see RunInfo
+	// WordsMap and Neighbours let a report show whether word vectors are
+	// sane without storing them: see wordmap.go.
+	WordsMap   *WordMap     `json:"words_map,omitempty"`
+	Neighbours []Neighbours `json:"neighbours,omitempty"`
 }
 
 // Env describes where a trial ran.

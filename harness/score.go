@@ -104,6 +104,9 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 		return err
 	}
 	return tr.Stage("eval", func() error {
+		if err := tr.recordWordViews(vs, sim); err != nil {
+			return err
+		}
 		for _, s := range tr.sets {
 			for _, rule := range eval.Rules {
 				sc, err := eval.Evaluate(vs, s.Set, sim, rule)

@@ -100,6 +100,7 @@ type VectorsSettings struct {
 // EvalSettings say how word vectors are scored.
 type EvalSettings struct {
 	Similarity string   `key:"similarity" default:"dot" enum:"dot,cosine" short:"{}" order:"11" intro:"Similarity" doc:"similarity of two word vectors: dot product (paper) or cosine"`
+	Probes     []string `key:"probes" default:"king,france,computer,music,war,water,three,good" doc:"words whose 10 nearest neighbours (by eval.similarity) each word trial records for its report; a probe out of the vocabulary is listed without neighbours; when none is in it, the 5 most frequent words are the probes"`
 	Sets       []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file; a file's scores are keyed by its base name with its extension, e.g. spearman.zero.my-pairs.txt, and two files of one base name are refused)"`
 }
 
@@ -149,9 +150,17 @@ type BudgetSettings struct {
 // RunSettings describe the whole run rather than a trial (top-level keys
 // that cannot be grid axes).
 type RunSettings struct {
-	Name        string  `key:"name" required:"true" doc:"experiment name (required); names the output directory and the report"`
-	Description string  `key:"description" default:"" doc:"free text shown at the top of the report"`
-	Seed        int     `key:"seed" default:"1" min:"0" doc:"base seed; each trial's seed derives from it and the trial id"`
-	Output      string  `key:"output" default:"" doc:"output directory (default \"results/<name>\")"`
-	Tolerance   float64 `key:"tolerance" default:"0.01" min:"0" doc:"-check: a score may fall by at most this much below the reference results"`
+	Name        string         `key:"name" required:"true" doc:"experiment name (required); names the output directory and the report"`
+	Description string         `key:"description" default:"" doc:"free text shown at the top of the report"`
+	Seed        int            `key:"seed" default:"1" min:"0" doc:"base seed; each trial's seed derives from it and the trial id"`
+	Output      string         `key:"output" default:"" doc:"output directory (default \"results/<name>\")"`
+	Tolerance   float64        `key:"tolerance" default:"0.01" min:"0" doc:"-check: a score may fall by at most this much below the reference results"`
+	Report      ReportSettings `key:"report"`
+}
+
+// ReportSettings shape the run's report page (not its trials).
+type ReportSettings struct {
+	Lead      string   `key:"lead" default:"auto" enum:"auto,paper,pairs,check,scores,sweeps,scaling,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
+	PaperRows []string `key:"paper_rows" default:"" doc:"the trials that stand for the paper's rows (reports/paper.go) in the report's paper table, as ROW=TRIAL entries, TRIAL being a variant label or a trial id (e.g. SCA+MEN=SCA+MEN in-sample); without an entry a row takes the trials labelled with its name; of several trials with one label the one with the largest svd.rank (nearest the paper's d = 8000) is used"`
+	Check     bool     `key:"check" default:"false" doc:"show a -check section: each score and CA value of the results that were in the output directory before the run (the reference) against this run's, with the tolerance and pass/fail, as -check computes them"`
 }

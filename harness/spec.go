@@ -23,6 +23,7 @@ type Spec struct {
 	Seed        uint64
 	Output      string  // output directory
 	Tolerance   float64 // -check: allowed fall of a score below the reference
+	Report      ReportSettings
 
 	// outputLine is the line of an output: key in the file (0 = not given).
 	outputLine int
@@ -180,6 +181,7 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	var rs RunSettings
 	fill(&rs, RunKeys(), run)
 	spec.Description, spec.Seed, spec.Output, spec.Tolerance = rs.Description, uint64(rs.Seed), rs.Output, rs.Tolerance
+	spec.Report = rs.Report
 	if spec.Output == "" {
 		spec.Output = filepath.Join("results", spec.Name)
 	}
@@ -343,7 +345,7 @@ func decodeVariants(v *yaml.Node, walk func(string, *yaml.Node) error,
 
 func isRunKey(key string) bool {
 	s, ok := LookupSetting(key)
-	return ok && s.Namespace() == "" && isRunSetting(s)
+	return ok && isRunSetting(s) // report.* are run keys in a section
 }
 
 // isSection reports whether key is a prefix of some setting key.

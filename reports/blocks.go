@@ -37,6 +37,15 @@ type Table struct {
 	Numeric []bool
 }
 
+// Details is a collapsed group of blocks (an HTML <details> element): long
+// tables stay one click away instead of pushing the page's point down.
+type Details struct {
+	Summary string // the always-visible line, e.g. "All 26 trials"
+	Open    bool
+	Blocks  []Block
+}
+
+func (Details) block()    {}
 func (Paragraph) block()  {}
 func (List) block()       {}
 func (Row) block()        {}

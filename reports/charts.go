@@ -78,9 +78,13 @@ type ScatterMap struct {
 	// MaxLabels is the most points a series may have and still show its
 	// labels (tooltips always show them); 0 means 60.
 	MaxLabels int
-	Width     int // pixels; 0 means 720
-	Height    int // pixels; 0 means 480
-	Note      string
+	// HideOverlap hides a label that would overlap one drawn before it
+	// (points come in the order given, e.g. most frequent word first)
+	// rather than shifting it: a map of hundreds of words stays legible.
+	HideOverlap bool
+	Width       int // pixels; 0 means 720
+	Height      int // pixels; 0 means 480
+	Note        string
 }
 
 // BarSeries is one named set of bars, one value per category.
@@ -264,6 +268,13 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 	return opt, w, h, notes, nil
 }
 
+func labelLayout(hide bool) charts.SeriesOpts {
+	if hide {
+		return charts.WithLabelLayoutOpts(opts.LabelLayout{HideOverlap: opts.Bool(true)})
+	}
+	return charts.WithLabelLayoutOpts(opts.LabelLayout{MoveOverlap: "shiftY"})
+}
+
 func (c ScatterMap) option() (map[string]any, int, int, []string, error) {
 	if err := checkSize("scatter map", c.ID, c.Width, c.Height); err != nil {
 		return nil, 0, 0, nil, err
@@ -332,7 +343,7 @@ func (c ScatterMap) option() (map[string]any, int, int, []string, error) {
 		so := []charts.SeriesOpts{
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
 			charts.WithLabelOpts(opts.Label{Show: opts.Bool(showLabels), Position: "right", Color: color, FontSize: 12}),
-			charts.WithLabelLayoutOpts(opts.LabelLayout{MoveOverlap: "shiftY"}),
+			labelLayout(c.HideOverlap),
 			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
 				ss.Symbol = sym
 				ss.SymbolSize = 9

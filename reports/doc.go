@@ -18,6 +18,15 @@
 //     results file in the header.
 //   - Correspondence analysis: the CA map, scree chart and singular values
 //     of trials with a CA result.
+//   - The paper's table (Report.PaperRows; see pickPaperTrials), Go against
+//     reference implementations (labels "X (Go)" / "X (…)" of method
+//     external), the -check comparison (Report.Check) and the word map and
+//     nearest neighbours (records' words_map and neighbours).
+//
+// Sections are ordered by what the run is for (Report.Lead, or
+// orderSections' rule); long tables are collapsed; measured trials' scores
+// are never ranked. Every chart has a toolbox (PNG, SVG, data view) and
+// every table a CSV download in a data: URL.
 //
 // Pages are built from Sections holding Blocks (Paragraph, List, Table,
 // ScoreTable, LineChart, ScatterMap, Bar, Row); callers may add their own.

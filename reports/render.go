@@ -2,9 +2,12 @@ package reports
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"math"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,6 +40,7 @@ type renderer struct {
 	buf    bytes.Buffer
 	ids    map[string]string // id → what uses it
 	charts []string          // one JSON object per chart, in page order
+	tables int               // tables without an id so far, to name their CSV files
 }
 
 func newRenderer() *renderer { return &renderer{ids: map[string]string{}} }
@@ -108,6 +112,17 @@ func (r *renderer) block(b Block) error {
 		}
 		r.buf.WriteString("</div>\n")
 		return nil
+	case Details:
+		if err := r.exec(tplDetailsOpen, b); err != nil {
+			return err
+		}
+		for _, e := range b.Blocks {
+			if err := r.block(e); err != nil {
+				return err
+			}
+		}
+		r.buf.WriteString("</details>\n")
+		return nil
 	case Table:
 		return r.table(b)
 	case ScoreTable:
@@ -133,7 +148,10 @@ func (r *renderer) table(t Table) error {
 	}
 	num := make([]bool, len(t.Header))
 	copy(num, t.Numeric)
-	return r.exec(tplTable, map[string]any{"T": t, "Num": num})
+	if err := r.exec(tplTable, map[string]any{"T": t, "Num": num}); err != nil {
+		return err
+	}
+	return r.csvLink(t.ID, append([][]string{t.Header}, t.Rows...))
 }
 
 type scoreCell struct {
@@ -166,6 +184,9 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 	for j := range t.Columns {
 		for i, row := range t.Rows {
 			col[i] = row.Scores[j]
+			if row.Unranked != nil && row.Unranked[j] {
+				col[i] = math.NaN() // shown, never marked
+			}
 		}
 		for i, m := range Rank(col, digits, t.LowerIsBetter) {
 			switch m {
@@ -190,7 +211,57 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 	if t.LowerIsBetter {
 		better = "lower"
 	}
-	return r.exec(tplScoreTable, map[string]any{"T": t, "Cells": cells, "Ref": ref, "Better": better})
+	if err := r.exec(tplScoreTable, map[string]any{"T": t, "Cells": cells, "Ref": ref, "Better": better}); err != nil {
+		return err
+	}
+	// The CSV holds the table as shown: a reader pasting it into a sheet
+	// sees the numbers of the page, notes included.
+	rows := [][]string{append([]string{t.RowHeader}, t.Columns...)}
+	text := func(c scoreCell) string {
+		if c.Note != "" {
+			return c.Text + " " + c.Note
+		}
+		return c.Text
+	}
+	for i, row := range t.Rows {
+		line := []string{row.Name}
+		for _, c := range cells[i] {
+			line = append(line, text(c))
+		}
+		rows = append(rows, line)
+	}
+	for _, f := range t.Footer {
+		rows = append(rows, append([]string{f.Name}, f.Cells...))
+	}
+	for i, row := range t.Reference {
+		line := []string{row.Name + " (" + t.ReferenceTitle + ")"}
+		for _, c := range ref[i] {
+			line = append(line, text(c))
+		}
+		rows = append(rows, line)
+	}
+	return r.csvLink(t.ID, rows)
+}
+
+// csvLink writes a download link holding the table as CSV in a data: URL:
+// it works offline and without script, and the same table gives the same
+// bytes.
+func (r *renderer) csvLink(id string, rows [][]string) error {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.WriteAll(rows); err != nil {
+		return err
+	}
+	name := id
+	if name == "" {
+		r.tables++
+		name = "table-" + strconv.Itoa(r.tables)
+	}
+	// Every byte but the unreserved ones is percent-encoded, so nothing in
+	// the data can end the attribute or change the URL's scheme; hence the
+	// template.URL, which html/template would otherwise refuse for data:.
+	href := template.URL("data:text/csv;charset=utf-8," + strings.ReplaceAll(url.PathEscape(b.String()), "+", "%2B"))
+	return r.exec(tplCSV, map[string]any{"Href": href, "Name": name + ".csv"})
 }
 
 func (r *renderer) chart(c chart) error {
@@ -201,6 +272,17 @@ func (r *renderer) chart(c chart) error {
 	opt, w, h, notes, err := c.option()
 	if err != nil {
 		return err
+	}
+	// Every chart can be saved (PNG here; SVG is added by the page script,
+	// which needs a function) and read as numbers.
+	opt["toolbox"] = map[string]any{
+		// Bottom right: the legend fills the top, the axis title the
+		// bottom's middle.
+		"right": 4, "bottom": 2, "itemSize": 13,
+		"feature": map[string]any{
+			"saveAsImage": map[string]any{"title": "Save as PNG", "name": c.id(), "pixelRatio": 2},
+			"dataView":    map[string]any{"title": "Data", "readOnly": true, "lang": []string{"Data", "Close", "Refresh"}},
+		},
 	}
 	// encoding/json escapes <, > and & (and U+2028/9) inside strings, so no
 	// text from the data can end the <script> element or open a comment.
@@ -233,6 +315,26 @@ const chartScript = `"use strict";
 %s
   ];
   var state = {total: specs.length, drawn: 0, missing: typeof echarts === "undefined"};
+  var svgIcon = "path://M4,2H16L20,6V22H4Z M8,12H16 M8,16H16";
+  // Draws the chart again with ECharts' SVG renderer, off screen, and
+  // downloads that: the page itself draws on a canvas.
+  function saveSVG(s, el) {
+    var box = document.createElement("div");
+    box.style.cssText = "position:absolute;left:-10000px;top:0;width:" + el.clientWidth + "px;height:" + el.clientHeight + "px";
+    document.body.appendChild(box);
+    var c = echarts.init(box, null, {renderer: "svg"});
+    var o = JSON.parse(JSON.stringify(s.option));
+    delete o.toolbox;
+    c.setOption(o);
+    var a = document.createElement("a");
+    a.href = c.getDataURL({type: "svg"});
+    a.download = s.id + ".svg";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    c.dispose();
+    box.remove();
+  }
   window.kcalabCharts = state;
   specs.forEach(function (s) {
     var el = document.getElementById(s.id);
@@ -240,6 +342,9 @@ const chartScript = `"use strict";
       el.className += " chart-missing";
       el.textContent = "Chart not drawn: the ECharts library did not load.";
       return;
+    }
+    if (s.option.toolbox) {
+      s.option.toolbox.feature.mySVG = {show: true, title: "Save as SVG", icon: svgIcon, onclick: function () { saveSVG(s, el); }};
     }
     var chart = echarts.init(el, null, {renderer: "canvas"});
     chart.on("finished", function () {
@@ -309,6 +414,10 @@ var (
 {{end}}</table>
 <p class="legend">Per column: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better; scores equal as shown tie and share the mark{{if .T.Reference}}; reference rows are not ranked{{end}}).</p>
 `)
+	tplDetailsOpen = mustTpl("details", `<details class="more"{{if .Open}} open{{end}}><summary>{{.Summary}}</summary>
+`)
+	tplCSV = mustTpl("csv", `<p class="csv"><a download="{{.Name}}" href="{{.Href}}">Download CSV</a></p>
+`)
 	tplChart = mustTpl("chart", `<figure class="chart-box">
 {{with .Title}}<figcaption>{{.}}</figcaption>
 {{end}}<div class="chart" id="{{.ID}}" style="width:{{.W}}px;height:{{.H}}px"></div>
@@ -347,6 +456,9 @@ figure.chart-box { margin: 12px 0; }
 figure.chart-box figcaption { font-weight: 600; margin-bottom: 4px; }
 .chart { border: 1px solid #e4e4e4; }
 .chart-missing { display: flex; align-items: center; justify-content: center; color: #b00020; background: #fff6f6; }
+details.more { margin: 12px 0; }
+details.more > summary { cursor: pointer; color: #1f5fbf; }
+p.csv { font-size: 12px; margin: 0 0 12px; }
 footer { margin-top: 36px; color: #777; font-size: 13px; }
 </style>
 {{if .Inline}}<script>{{.Inline}}</script>

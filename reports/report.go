@@ -49,6 +49,16 @@ type Report struct {
 	// ResultsFile, when set, is the results file the page shows, relative
 	// to the page (harness.ResultsFile beside it); the header links it.
 	ResultsFile string
+	// Lead names the section the page opens with (a spec's report.lead:
+	// paper, pairs, check, scores, sweeps, scaling, words, ca, trials);
+	// "" or "auto" decides from the records (see orderSections).
+	Lead string
+	// PaperRows maps the paper's rows to trials (a spec's
+	// report.paper_rows: "ROW=label or id"); see pickPaperTrials.
+	PaperRows []string
+	// Check, when not nil, adds the -check comparison of Records with a
+	// reference.
+	Check *Check
 }
 
 // WriteFile writes the page to path, replacing it only once the whole page
@@ -86,20 +96,25 @@ func Write(w io.Writer, r Report) error {
 	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
 		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
 	}
-	var sections []Section
-	for _, s := range []*Section{scoreSection(r.Records), sweepSection(r.Records), scalingSection(r.Records)} {
-		if s != nil {
-			sections = append(sections, *s)
-		}
+	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
+		return fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
 	}
-	sections = append(sections, trialsSection(r.Records))
 	ca, err := caSections(r)
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	if ca != nil {
-		sections = append(sections, *ca)
-	}
+	trials := trialsSection(r.Records)
+	sections := orderSections(r.Lead, map[string]*Section{
+		"paper":   paperSection(r.Records, r.PaperRows),
+		"pairs":   pairsSection(r.Records),
+		"check":   checkSection(r.Check, r.Records),
+		"scores":  scoreSection(r.Records),
+		"sweeps":  sweepSection(r.Records),
+		"scaling": scalingSection(r.Records),
+		"words":   wordViewsSection(r.Records),
+		"ca":      ca,
+		"trials":  &trials,
+	}, r.Records)
 	sections = append(sections, r.Sections...)
 
 	rd := newRenderer()
@@ -346,7 +361,7 @@ func trialsSection(recs []harness.Record) Section {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	s.Blocks = append(s.Blocks, t)
+	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics and stage times", len(t.Rows)), t)...)
 	s.Blocks = append(s.Blocks, filesBlock(recs)...)
 
 	envs := map[string]int{}

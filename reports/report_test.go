@@ -30,6 +30,10 @@ func goldenCases(t *testing.T) map[string]Report {
 		"words":   wordReport("Word similarity: nine methods", methodRecords(), stubScript(t)),
 		"sweep":   wordReport("Window sweep", sweepRecords(), stubScript(t)),
 		"scaling": wordReport("SVD backends: time and memory", scalingRecords(), stubScript(t)),
+		"paper":   paperReport(stubScript(t)),
+		"pairs":   wordReport("Go against reference implementations", pairsRecords(), stubScript(t)),
+		"check":   checkReport(stubScript(t)),
+		"wordmap": wordReport("Word map and neighbours", wordViewRecords(), stubScript(t)),
 	}
 }
 

@@ -15,6 +15,10 @@ type ScoreRow struct {
 	// type after it (e.g. the share of the set's pairs covered); "" shows
 	// nothing. Notes take no part in the ranking.
 	Notes []string
+	// Unranked, when not nil, marks scores (one flag per score) that are
+	// shown but never take a mark, e.g. a score on the set a trial was
+	// tuned on: it is not comparable with held-out scores.
+	Unranked []bool
 }
 
 // TextRow is a row of plain text cells, one per column.
@@ -68,6 +72,9 @@ func (t ScoreTable) check() error {
 		for _, r := range group {
 			if len(r.Scores) != len(t.Columns) {
 				return fmt.Errorf("score table %q: row %q has %d scores for %d columns", t.Caption, r.Name, len(r.Scores), len(t.Columns))
+			}
+			if r.Unranked != nil && len(r.Unranked) != len(r.Scores) {
+				return fmt.Errorf("score table %q: row %q has %d unranked flags for %d scores", t.Caption, r.Name, len(r.Unranked), len(r.Scores))
 			}
 			if r.Notes != nil && len(r.Notes) != len(r.Scores) {
 				return fmt.Errorf("score table %q: row %q has %d notes for %d scores", t.Caption, r.Name, len(r.Notes), len(r.Scores))

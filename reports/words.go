@@ -204,11 +204,17 @@ func coverageText(cov, pairs float64, withPairs bool) string {
 func scoreSection(recs []harness.Record) *Section {
 	var scored []harness.Record
 	var nums []int
+	var measured []bool
+	nMeasured := 0
 	unscored := map[string]int{}
 	for i, rec := range recs {
 		if hasScores(rec) {
 			scored = append(scored, rec)
 			nums = append(nums, i+1)
+			measured = append(measured, isMeasuredTrial(rec))
+			if isMeasuredTrial(rec) {
+				nMeasured++
+			}
 		} else if rec.Status != "ok" {
 			unscored[rec.Status]++
 		}
@@ -285,10 +291,24 @@ func scoreSection(recs []harness.Record) *Section {
 		}
 	}
 	const refTitle = "Published (paper's table: full text8, zero rule) — not ranked"
-	zero := ScoreTable{ID: "scores-zero", RowHeader: "Trial", Columns: cols, Rows: rows(eval.Zero),
+	// Measured (scaling) trials keep their rows but never take a mark: their
+	// sizes are chosen for the measurement, not to compete.
+	unrank := func(rs []ScoreRow) []ScoreRow {
+		for i := range rs {
+			if measured[i] {
+				rs[i].Unranked = make([]bool, len(sets))
+				for j := range rs[i].Unranked {
+					rs[i].Unranked[j] = true
+				}
+				rs[i].Name += " (measured: not ranked)"
+			}
+		}
+		return rs
+	}
+	zero := ScoreTable{ID: "scores-zero", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(eval.Zero)),
 		Caption: "Spearman ρ, zero rule: a pair with an out-of-vocabulary word scores 0 and stays in",
 		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
-	skip := ScoreTable{ID: "scores-skip", RowHeader: "Trial", Columns: cols, Rows: rows(eval.Skip),
+	skip := ScoreTable{ID: "scores-skip", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(eval.Skip)),
 		Caption: "Spearman ρ, skip rule (gensim's): pairs with an out-of-vocabulary word are dropped",
 		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
 
@@ -302,7 +322,11 @@ func scoreSection(recs []harness.Record) *Section {
 			intro += " " + set.Intro + ": " + kv[1] + "."
 		}
 	}
-	s.Blocks = append(s.Blocks, Paragraph(intro), zero, skip)
+	if nMeasured > 0 {
+		intro += fmt.Sprintf(" %d trial(s) measure time and memory (scaling trials): their scores are listed but never ranked with the methods'.", nMeasured)
+	}
+	s.Blocks = append(s.Blocks, Paragraph(intro))
+	s.Blocks = append(s.Blocks, collapse(len(scored), fmt.Sprintf("Both tables: %d trials × %d sets", len(scored), len(sets)), zero, skip)...)
 	if inSample {
 		s.Blocks = append(s.Blocks, Paragraph("†: the SCA trial was trained on this set's pairs (sca.mode = in-sample), as the paper's SCA rows were; its score there is not a held-out score."))
 	}

@@ -1,0 +1,146 @@
+package harness
+
+import (
+	"math"
+	"sort"
+	"strconv"
+
+	"kcalab/methods/vectors"
+)
+
+// Words drawn on a record's word map: enough to see clusters, few enough
+// that the record stays small (≈ 200 × 3 numbers) and labels stay legible.
+const (
+	WordMapWords  = 200
+	NeighbourTopK = 10
+)
+
+// WordMap is a trial's most frequent words on the first two axes of its
+// vectors, kept in the record because records do not hold the vectors.
+type WordMap struct {
+	Words []string  `json:"words"`
+	X     []float64 `json:"x"` // axis 1 (the first vector component)
+	Y     []float64 `json:"y"` // axis 2
+}
+
+// Neighbours are a probe word's nearest words by the trial's similarity.
+type Neighbours struct {
+	Word  string    `json:"word"`
+	Words []string  `json:"words"` // best first; empty when the probe is out of the vocabulary
+	Sims  []float64 `json:"sims"`
+}
+
+// wordMapMethods are the methods whose vector components are the axes of
+// a correspondence analysis (principal coordinates of an SVD), so that
+// axes 1–2 mean something; a neural embedding's first two components do
+// not, and it gets neighbours only.
+var wordMapMethods = map[string]bool{"ca": true, "kca": true, "lca": true, "sca": true}
+
+// recordWordViews stores the word map (CA methods) and the probe words'
+// nearest neighbours in the record, so that reports can show whether the
+// vectors are sane without the vectors. vs.Words is in frequency order
+// (the corpus vocabulary's ids, or word2vec files' order); <unk> is not a
+// word and is left out of both.
+func (tr *TrialRun) recordWordViews(vs *vectors.Set, sim vectors.Similarity) error {
+	f, err := sim.Func()
+	if err != nil {
+		return err
+	}
+	if wordMapMethods[tr.Trial.Method] && vs.Dim() >= 2 {
+		tr.Record.WordsMap = wordMap(vs, WordMapWords)
+	}
+	tr.Record.Neighbours = nearest(vs, probesFor(vs, tr.Trial.Eval.Probes), NeighbourTopK, f)
+	return nil
+}
+
+// probesFor returns the probes, or, when none is in the vocabulary (a
+// synthetic corpus, another language), the 5 most frequent words: a table
+// of neighbours of words that are not there shows nothing.
+func probesFor(vs *vectors.Set, probes []string) []string {
+	for _, p := range probes {
+		if _, ok := vs.Index(p); ok {
+			return probes
+		}
+	}
+	var out []string
+	for _, w := range vs.Words {
+		if len(out) == 5 {
+			break
+		}
+		if w != unkWord {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+const unkWord = "<unk>"
+
+func wordMap(vs *vectors.Set, n int) *WordMap {
+	m := &WordMap{}
+	for i, w := range vs.Words {
+		if len(m.Words) == n {
+			break
+		}
+		if w == unkWord {
+			continue
+		}
+		r := vs.Row(i)
+		m.Words = append(m.Words, w)
+		m.X = append(m.X, round4(r[0]))
+		m.Y = append(m.Y, round4(r[1]))
+	}
+	return m
+}
+
+// nearest ranks every other word of vs against each probe; ties go to the
+// more frequent word (lower row), so the lists are deterministic.
+func nearest(vs *vectors.Set, probes []string, k int, f func(a, b []float64) float64) []Neighbours {
+	var out []Neighbours
+	for _, p := range probes {
+		nb := Neighbours{Word: p, Words: []string{}, Sims: []float64{}}
+		pi, ok := vs.Index(p)
+		if !ok {
+			out = append(out, nb)
+			continue
+		}
+		pv := vs.Row(pi)
+		type cand struct {
+			i int
+			s float64
+		}
+		best := make([]cand, 0, k+1)
+		for i, w := range vs.Words {
+			if i == pi || w == unkWord {
+				continue
+			}
+			s := f(pv, vs.Row(i))
+			if math.IsNaN(s) || (len(best) == k && s <= best[k-1].s) {
+				continue
+			}
+			j := sort.Search(len(best), func(j int) bool { return best[j].s < s })
+			best = append(best, cand{})
+			copy(best[j+1:], best[j:])
+			best[j] = cand{i, s}
+			if len(best) > k {
+				best = best[:k]
+			}
+		}
+		for _, c := range best {
+			nb.Words = append(nb.Words, vs.Words[c.i])
+			nb.Sims = append(nb.Sims, round4(c.s))
+		}
+		out = append(out, nb)
+	}
+	return out
+}
+
+// round4 keeps 4 significant digits: plenty for a map or a similarity
+// shown to 3 decimals, and a quarter of the bytes of a full float.
+func round4(v float64) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 4, 64), 64)
+	return r
+}

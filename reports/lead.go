@@ -1,0 +1,593 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kcalab/harness"
+	"kcalab/methods/eval"
+)
+
+// Section names a spec's report.lead may give, in the order sections
+// appear when nothing decides otherwise.
+var sectionOrder = []string{"paper", "pairs", "check", "scores", "sweeps", "scaling", "words", "ca", "trials"}
+
+// longTable is the row count above which a table is collapsed: a reader
+// should reach the charts without scrolling past it.
+const longTable = 12
+
+// orderSections puts the page's sections in the order of what the spec is
+// for: the named lead first; otherwise (auto) the paper's table, reference
+// pairs and check when present, time and memory when every scored trial is
+// measured (a scaling spec), the sweeps when the score table is long (a
+// sweep spec), then the rest in sectionOrder.
+func orderSections(lead string, secs map[string]*Section, recs []harness.Record) []Section {
+	order := append([]string(nil), sectionOrder...)
+	moveFirst := func(name string, after int) {
+		i := indexOf(order, name)
+		if i < 0 {
+			return
+		}
+		order = append(order[:i], order[i+1:]...)
+		order = append(order[:after], append([]string{name}, order[after:]...)...)
+	}
+	if lead == "" || lead == "auto" {
+		ranked, measured := 0, 0
+		for _, rec := range recs {
+			if hasScores(rec) {
+				if isMeasuredTrial(rec) {
+					measured++
+				} else {
+					ranked++
+				}
+			}
+		}
+		front := 0
+		for _, n := range []string{"paper", "pairs", "check"} {
+			if secs[n] != nil {
+				front++
+			}
+		}
+		switch {
+		case secs["scaling"] != nil && ranked == 0:
+			moveFirst("scaling", 3)
+		case secs["sweeps"] != nil && ranked > longTable && front == 0:
+			moveFirst("sweeps", 3)
+		}
+	} else {
+		moveFirst(lead, 0)
+	}
+	var out []Section
+	for _, n := range order {
+		if s := secs[n]; s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// isMeasuredTrial reports whether a trial measures time and memory (a
+// scaling trial): its scores are a by-product, at sizes chosen for the
+// measurement, and are never ranked against the methods'.
+func isMeasuredTrial(rec harness.Record) bool {
+	return isMeasured(rec) || harness.MeasuredInChild(rec)
+}
+
+// collapse wraps blocks in a closed Details when rows exceed longTable.
+func collapse(rows int, summary string, blocks ...Block) []Block {
+	if rows <= longTable {
+		return blocks
+	}
+	return []Block{Details{Summary: summary, Blocks: blocks}}
+}
+
+// ---- The paper's table ----
+
+// paperMatch is the trial standing for one paper row.
+type paperMatch struct {
+	row ScoreRow // the published scores, in the page's columns
+	rec *harness.Record
+	n   int // the trial's number (1-based, as in the trials table)
+}
+
+// pickPaperTrials finds, per paper row, the trial that stands for it:
+// mapping[row] (a label or a trial id) or the row's own name as a label;
+// among several trials with that label, the one with the largest svd.rank
+// (the paper used d = 8000), the first on ties.
+func pickPaperTrials(recs []harness.Record, mapping []string) ([]paperMatch, []string) {
+	target := map[string]string{}
+	for _, m := range mapping {
+		if row, trial, ok := strings.Cut(m, "="); ok {
+			target[strings.TrimSpace(row)] = strings.TrimSpace(trial)
+		}
+	}
+	var out []paperMatch
+	var missing []string
+	for _, pr := range paperRows {
+		want := pr.Name
+		if t, ok := target[pr.Name]; ok {
+			want = t
+		}
+		best := -1
+		bestRank := math.Inf(-1)
+		for i, rec := range recs {
+			if rec.Status != "ok" || !hasScores(rec) || isMeasuredTrial(rec) {
+				continue
+			}
+			if rec.ID != want && givenName(rec) != want {
+				continue
+			}
+			r, ok := number(rec.Settings["svd.rank"])
+			if !ok {
+				r = 0
+			}
+			if r > bestRank {
+				best, bestRank = i, r
+			}
+		}
+		if best < 0 {
+			missing = append(missing, pr.Name)
+			continue
+		}
+		out = append(out, paperMatch{row: pr, rec: &recs[best], n: best + 1})
+	}
+	return out, missing
+}
+
+// Reference implementations' defaults for train.* = 0, as the settings
+// reference documents them (0 = word2vec/fastText 5, GloVe 15 for the
+// window; 5 epochs, GloVe 25): a row says what the trial really used.
+func baselineValue(method, key string, v any) string {
+	n, ok := number(v)
+	if !ok {
+		return formatValue(v)
+	}
+	if n != 0 {
+		return formatValue(v)
+	}
+	glove := method == "glove"
+	switch key {
+	case "train.window":
+		if glove {
+			return "15 (default)"
+		}
+		return "5 (default)"
+	case "train.epochs":
+		if glove {
+			return "25 (default)"
+		}
+		return "5 (default)"
+	}
+	return formatValue(v)
+}
+
+// rowSettings says which settings a trial of the paper table used: the
+// dimension and window for all, the table for CA methods, the epochs for
+// trained ones.
+func rowSettings(rec harness.Record) string {
+	method := formatValue(rec.Settings[harness.KeyMethod])
+	var parts []string
+	add := func(name, key string) {
+		if v, ok := rec.Settings[key]; ok {
+			parts = append(parts, name+" = "+baselineValue(method, key, v))
+		}
+	}
+	add("d", "svd.rank")
+	if _, trained := rec.Settings["train.epochs"]; trained {
+		if v, ok := rec.Settings["train.dim"]; ok {
+			if n, _ := number(v); n != 0 {
+				parts[len(parts)-1] = "d = " + formatValue(v)
+			}
+		}
+		add("W", "train.window")
+		add("epochs", "train.epochs")
+	} else {
+		add("table", "data.table")
+		add("W", "data.window")
+	}
+	if v, ok := rec.Settings["sca.mode"]; ok && method == "sca" {
+		parts = append(parts, formatValue(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// signed prints a difference with its sign ("+0.012", "−0.226").
+func signed(v float64, digits int) string {
+	if !finite(v) {
+		return "—"
+	}
+	s := strconv.FormatFloat(math.Abs(roundTo(v, digits)), 'f', digits, 64)
+	switch r := roundTo(v, digits); {
+	case r > 0:
+		return "+" + s
+	case r < 0:
+		return "−" + s
+	}
+	return "±" + s
+}
+
+// paperSection is the paper's Table 3 with our numbers: one row per paper
+// method (the trial standing for it, with its settings), our ρ (zero rule,
+// as the paper) and in each cell the published value and Δ; the other
+// scored trials follow. nil when no trial stands for a paper row.
+func paperSection(recs []harness.Record, mapping []string) *Section {
+	matches, missing := pickPaperTrials(recs, mapping)
+	if len(matches) == 0 {
+		return nil
+	}
+	var scored []harness.Record
+	for _, rec := range recs {
+		if hasScores(rec) && !isMeasuredTrial(rec) {
+			scored = append(scored, rec)
+		}
+	}
+	var sets []string
+	for _, s := range wordSets(scored) {
+		if isPaperSet(s) {
+			sets = append(sets, s)
+		}
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	cols := make([]string, len(sets))
+	for j, s := range sets {
+		cols[j] = setDisplay(s)
+	}
+	published := map[string]ScoreRow{}
+	for _, r := range PaperScores(sets) {
+		published[r.Name] = r
+	}
+	used := map[string]bool{}
+	inSample := false
+	scoreRow := func(name string, rec harness.Record, pub *ScoreRow) ScoreRow {
+		row := ScoreRow{Name: name, Scores: make([]float64, len(sets)), Notes: make([]string, len(sets)), Unranked: make([]bool, len(sets))}
+		trained := harness.InSampleSet(rec)
+		for j, s := range sets {
+			row.Scores[j] = metric(rec, harness.ScoreKey(eval.Zero, s))
+			var note []string
+			if pub != nil {
+				p := pub.Scores[j]
+				note = append(note, "paper "+formatScore(p, 3)+" · Δ "+signed(row.Scores[j]-p, 3))
+			}
+			if s == trained {
+				note = append(note, "†")
+				row.Unranked[j] = true
+				inSample = true
+			}
+			row.Notes[j] = strings.Join(note, " ")
+		}
+		return row
+	}
+	t := ScoreTable{ID: "paper-table", RowHeader: "Paper method: our trial (its settings)", Columns: cols,
+		Caption: "The paper's Table 3: our Spearman ρ (zero rule), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published"}
+	for _, m := range matches {
+		used[m.rec.ID] = true
+		pub := published[m.row.Name]
+		label := givenName(*m.rec)
+		if label == "" {
+			label = m.rec.ID
+		}
+		name := m.row.Name + ": " + label + " (" + rowSettings(*m.rec) + ")"
+		t.Rows = append(t.Rows, scoreRow(name, *m.rec, &pub))
+	}
+	corpus := "our corpus"
+	if c, ok := recs[0].Settings["data.corpus"]; ok {
+		corpus = formatValue(c)
+		if f, ok := number(recs[0].Settings["data.fraction"]); ok && f != 1 {
+			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
+		}
+	}
+	s := &Section{ID: "paper", Title: "The paper's table"}
+	s.Blocks = append(s.Blocks,
+		Paragraph("One row per method of the paper's Table 3, each at the setting of the trial that stands for it (named in the row). "+
+			"Ours: "+corpus+", zero rule (a pair with an out-of-vocabulary word scores 0), as the paper. "+
+			"The published values are on the full text8 corpus (17 M tokens) with d = 8000 for the tail cut (the other CA rows' settings are not published), "+
+			"so Δ measures corpus, dimension and implementation together, not the implementation alone."),
+		t)
+	legend := "Red and magenta rank our values per column among the paper's rows"
+	if inSample {
+		legend += "; † marks a score on the set the SCA trial was tuned on (in-sample, as the paper's SCA rows): shown, never ranked"
+	}
+	s.Blocks = append(s.Blocks, Paragraph(legend+"."))
+	if len(missing) > 0 {
+		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+
+			" (a trial stands for a row when its label is the row's name, or by the spec's report.paper_rows)."))
+	}
+
+	// Every other scored trial, ranked among themselves.
+	var rest []harness.Record
+	var nums []int
+	for i, rec := range recs {
+		if hasScores(rec) && !isMeasuredTrial(rec) && !used[rec.ID] {
+			rest = append(rest, rec)
+			nums = append(nums, i+1)
+		}
+	}
+	if len(rest) > 0 {
+		labels := trialLabels(rest, nums)
+		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: cols,
+			Caption: "The other trials (zero rule), ranked among themselves"}
+		for i, rec := range rest {
+			o.Rows = append(o.Rows, scoreRow(labels[i], rec, nil))
+		}
+		s.Blocks = append(s.Blocks, collapse(len(o.Rows), fmt.Sprintf("The other %d trials (dimension sweep, folds, …)", len(o.Rows)), o)...)
+	}
+	return s
+}
+
+// ---- Go against reference implementations ----
+
+// pairsSection puts each Go method next to its reference implementation
+// (method external), matched by label: "SGNS (Go)" and "SGNS (gensim)"
+// share "SGNS". nil when no such pair exists.
+func pairsSection(recs []harness.Record) *Section {
+	base := func(rec harness.Record) string {
+		l := givenName(rec)
+		if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
+			return l[:i]
+		}
+		return l
+	}
+	type pair struct {
+		name     string
+		goRec    *harness.Record
+		refs     []*harness.Record
+		position int
+	}
+	byName := map[string]*pair{}
+	var order []*pair
+	for i := range recs {
+		rec := &recs[i]
+		if !hasScores(*rec) || base(*rec) == "" {
+			continue
+		}
+		n := base(*rec)
+		p, ok := byName[n]
+		if !ok {
+			p = &pair{name: n, position: i}
+			byName[n] = p
+			order = append(order, p)
+		}
+		if formatValue(rec.Settings[harness.KeyMethod]) == "external" {
+			p.refs = append(p.refs, rec)
+		} else if p.goRec == nil {
+			p.goRec = rec
+		}
+	}
+	var sets []string
+	var scored []harness.Record
+	for _, rec := range recs {
+		if hasScores(rec) {
+			scored = append(scored, rec)
+		}
+	}
+	sets = wordSets(scored)
+	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
+		Header:  []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Coverage Go / reference", "Training s Go", "Training s reference"},
+		Numeric: []bool{false, false, false, false, true, true, true, true, true, true}}
+	var alone []string
+	paired := 0
+	for _, p := range order {
+		if p.goRec == nil || len(p.refs) == 0 {
+			for _, r := range append(p.refs, p.goRec) {
+				if r != nil {
+					alone = append(alone, givenName(*r))
+				}
+			}
+			continue
+		}
+		paired++
+		for _, ref := range p.refs {
+			for _, set := range sets {
+				g, r := metric(*p.goRec, harness.ScoreKey(eval.Zero, set)), metric(*ref, harness.ScoreKey(eval.Zero, set))
+				t.Rows = append(t.Rows, []string{p.name, setDisplay(set), givenName(*p.goRec), givenName(*ref),
+					formatScore(g, 3), formatScore(r, 3), signed(g-r, 3),
+					coverageText(metric(*p.goRec, harness.CoverageKey(set)), 0, false) + " / " + coverageText(metric(*ref, harness.CoverageKey(set)), 0, false),
+					timing(*p.goRec, "train"), timing(*ref, "train")})
+			}
+		}
+	}
+	if paired == 0 {
+		return nil
+	}
+	s := &Section{ID: "pairs", Title: "Go against the reference implementations"}
+	s.Blocks = append(s.Blocks, Paragraph("Each Go trainer next to the reference implementation run at the same settings (trials matched by label: “X (Go)” with “X (…)” of method external). "+
+		"Δρ > 0: the Go version scores higher. Training time is the trial's “train” stage in seconds (one thread each); the skip rule's scores are in the score tables."), t)
+	if len(alone) > 0 {
+		sort.Strings(alone)
+		s.Blocks = append(s.Blocks, Paragraph("Without a counterpart: "+strings.Join(alone, ", ")+"."))
+	}
+	return s
+}
+
+// timing prints a stage's seconds: whole seconds with separators from 100 s
+// on ("1,021"), 3 significant digits below.
+func timing(rec harness.Record, stage string) string {
+	v, ok := rec.Timings[stage]
+	switch {
+	case !ok:
+		return "—"
+	case v >= 100:
+		return thousands(v)
+	}
+	return sig(v, 3)
+}
+
+// ---- -check ----
+
+// Check is the reference a report compares its records with, as -check
+// does (harness.CheckDetails).
+type Check struct {
+	Reference []harness.Record
+	Tolerance float64 // the spec's: a score may fall at most this much
+	Source    string  // where the reference came from, for the text
+}
+
+func checkSection(c *Check, recs []harness.Record) *Section {
+	if c == nil {
+		return nil
+	}
+	s := &Section{ID: "check", Title: "Check against the reference"}
+	if len(c.Reference) == 0 {
+		s.Blocks = append(s.Blocks, Paragraph("No reference results ("+c.Source+"): nothing to check; this run's results become the reference."))
+		return s
+	}
+	items := harness.CheckDetails(c.Reference, recs, c.Tolerance)
+	if len(items) == 0 {
+		s.Blocks = append(s.Blocks, Paragraph("The reference ("+c.Source+") has no finished trial: nothing to check."))
+		return s
+	}
+	t := Table{ID: "check-table", Header: []string{"Trial", "Number", "Reference", "This run", "Passes when", "Result"},
+		Numeric: []bool{false, false, true, true, false, false}}
+	fails := 0
+	for _, it := range items {
+		when := fmt.Sprintf("equal within %g relative", harness.CATolerance)
+		if finite(it.Floor) {
+			when = "≥ " + strconv.FormatFloat(it.Floor, 'f', 4, 64) + " (reference − " + formatValue(c.Tolerance) + ")"
+		}
+		result := "pass"
+		if !it.Pass {
+			fails++
+			result = "FAIL: " + it.Problem
+		}
+		num := func(v float64) string {
+			if math.IsNaN(v) {
+				return "—"
+			}
+			if finite(it.Floor) {
+				return strconv.FormatFloat(v, 'f', 4, 64)
+			}
+			return strconv.FormatFloat(v, 'g', 10, 64)
+		}
+		t.Rows = append(t.Rows, []string{it.Trial, orDash(it.Metric), num(it.Reference), num(it.Value), when, result})
+	}
+	verdict := fmt.Sprintf("All %d numbers pass.", len(items))
+	if fails > 0 {
+		verdict = fmt.Sprintf("%d of %d numbers FAIL.", fails, len(items))
+	}
+	s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("What -check compares, number by number: reference %s. A score passes when it is at least the reference minus the spec's tolerance %s; a CA quantity when it equals the reference within %g relative. %s "+
+		"(-check also reruns the spec and fails when the two runs differ; that part needs the rerun and is not shown here.)",
+		c.Source, formatValue(c.Tolerance), harness.CATolerance, verdict)))
+	s.Blocks = append(s.Blocks, collapse(len(t.Rows)/3, fmt.Sprintf("All %d checked numbers", len(t.Rows)), t)...)
+	return s
+}
+
+// ---- Word map and neighbours ----
+
+// farOut is how many times the median distance from the origin a word may
+// lie and still be drawn: principal coordinates put a word with one
+// peculiar context (a long article on one topic) far out, and one such
+// point would squash the other 199 into a blot.
+const farOut = 8
+
+// framePoints returns the map's points within farOut median distances of
+// the origin, and the words left out, with their coordinates.
+func framePoints(wm *harness.WordMap) ([]Labeled, []string) {
+	d := make([]float64, len(wm.Words))
+	for j := range wm.Words {
+		d[j] = math.Hypot(wm.X[j], wm.Y[j])
+	}
+	sorted := append([]float64(nil), d...)
+	sort.Float64s(sorted)
+	limit := farOut * sorted[len(sorted)/2]
+	var pts []Labeled
+	var far []string
+	for j, w := range wm.Words {
+		if limit > 0 && d[j] > limit {
+			far = append(far, fmt.Sprintf("%s (%s, %s)", w, sig(wm.X[j], 3), sig(wm.Y[j], 3)))
+			continue
+		}
+		pts = append(pts, Labeled{Label: w, X: wm.X[j], Y: wm.Y[j]})
+	}
+	return pts, far
+}
+
+// wordViewsSection draws the word map of the first trial that has one and
+// lists the probe words' neighbours of one trial per group (the one with
+// the largest dimension), the first open, the others collapsed.
+func wordViewsSection(recs []harness.Record) *Section {
+	s := &Section{ID: "words", Title: "Word map and nearest neighbours"}
+	for i, rec := range recs {
+		wm := rec.WordsMap
+		if wm == nil || len(wm.Words) == 0 || len(wm.X) != len(wm.Words) || len(wm.Y) != len(wm.Words) {
+			continue
+		}
+		label := trialLabels([]harness.Record{rec}, []int{i + 1})[0]
+		pts, far := framePoints(wm)
+		text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, i+1)
+		if len(far) > 0 {
+			text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
+		}
+		s.Blocks = append(s.Blocks,
+			Paragraph(text),
+			ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
+				Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}})
+		break
+	}
+	// One trial per group: the largest svd.rank, else the first.
+	keys := groupKeys(recs)
+	pick := map[string]int{}
+	var groups []string
+	for i, rec := range recs {
+		if len(rec.Neighbours) == 0 || isMeasuredTrial(rec) {
+			continue
+		}
+		j, ok := pick[keys[i]]
+		if !ok {
+			groups = append(groups, keys[i])
+			pick[keys[i]] = i
+			continue
+		}
+		a, _ := number(recs[j].Settings["svd.rank"])
+		b, _ := number(rec.Settings["svd.rank"])
+		if b > a {
+			pick[keys[i]] = i
+		}
+	}
+	var tables []Block
+	for gi, g := range groups {
+		i := pick[g]
+		rec := recs[i]
+		label := trialLabels([]harness.Record{rec}, []int{i + 1})[0]
+		t := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, i+1, formatValue(rec.Settings["eval.similarity"])),
+			Header: []string{"Word", "Nearest 10, most similar first"}}
+		for _, nb := range rec.Neighbours {
+			cell := "not in the vocabulary"
+			if len(nb.Words) > 0 {
+				parts := make([]string, len(nb.Words))
+				for k, w := range nb.Words {
+					parts[k] = w
+					if k < len(nb.Sims) {
+						parts[k] += " " + sig(nb.Sims[k], 3)
+					}
+				}
+				cell = strings.Join(parts, ", ")
+			}
+			t.Rows = append(t.Rows, []string{nb.Word, cell})
+		}
+		tables = append(tables, t)
+	}
+	if len(tables) > 0 {
+		s.Blocks = append(s.Blocks, Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (the largest dimension)."), tables[0])
+		if len(tables) > 1 {
+			s.Blocks = append(s.Blocks, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
+		}
+	}
+	if len(s.Blocks) == 0 {
+		return nil
+	}
+	return s
+}

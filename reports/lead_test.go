@@ -1,0 +1,117 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+)
+
+func tocOf(t *testing.T, r Report) []string {
+	t.Helper()
+	page := string(render(t, r))
+	nav := page[strings.Index(page, `<nav class="toc">`):strings.Index(page, `</nav>`)]
+	var ids []string
+	for _, line := range strings.Split(nav, "\n") {
+		if i := strings.Index(line, `<li><a href="#`); i == 0 {
+			id := line[len(`<li><a href="#`):]
+			id = id[:strings.Index(id, `"`)]
+			switch id { // top-level sections only
+			case "paper", "pairs", "check", "word-scores", "sweeps", "scaling", "words", "ca", "trials":
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// TestSectionOrder: each page leads with its question.
+func TestSectionOrder(t *testing.T) {
+	s := stubScript(t)
+	assert.Equal(t, []string{"scaling", "trials"}, tocOf(t, wordReport("s", scalingRecords(), s)), "a scaling spec opens with its figures")
+	assert.Equal(t, []string{"sweeps", "word-scores", "trials"}, tocOf(t, wordReport("s", sweepRecords(), s)), "a long sweep opens with its charts")
+	assert.Equal(t, []string{"paper", "word-scores", "trials"}, tocOf(t, paperReport(s)))
+	assert.Equal(t, []string{"pairs", "word-scores", "trials"}, tocOf(t, wordReport("s", pairsRecords(), s)))
+	assert.Equal(t, []string{"ca", "trials"}, tocOf(t, fisherReport(t, s)))
+
+	r := wordReport("s", sweepRecords(), s)
+	r.Lead = "trials"
+	assert.Equal(t, []string{"trials", "word-scores", "sweeps"}, tocOf(t, r), "report.lead names the first section; the rest keep their usual order")
+	r.Lead = "nowhere"
+	assert.ErrorContains(t, Write(&strings.Builder{}, r), "nowhere")
+}
+
+// TestPaperRows: a label picks the largest dimension, an id pins a trial,
+// in-sample cells and measured trials are never ranked.
+func TestPaperRows(t *testing.T) {
+	recs := paperRecords()
+	m, missing := pickPaperTrials(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+	require.Len(t, m, 4)
+	assert.Equal(t, []string{"SGNS", "GloVe", "tail-cut", "SCA+MEN"}, []string{m[0].row.Name, m[1].row.Name, m[2].row.Name, m[3].row.Name})
+	assert.Equal(t, "t2", m[2].rec.ID, "of two tail-cut trials, the one at d = 1000")
+	assert.Contains(t, missing, "CBOW")
+	m, _ = pickPaperTrials(recs, []string{"tail-cut=t1"})
+	assert.Equal(t, "t1", m[2].rec.ID, "an id pins the trial")
+
+	sec := paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+	require.NotNil(t, sec)
+	tb := sec.Blocks[1].(ScoreTable)
+	sca := tb.Rows[3]
+	assert.Equal(t, []bool{false, false, true, false, false, false}, sca.Unranked, "† MEN cell of SCA+MEN is not ranked")
+	assert.Equal(t, "paper 0.770 · Δ −0.201 †", sca.Notes[2])
+	assert.Equal(t, "SGNS: SGNS (d = 300, W = 10, epochs = 5 (default))", tb.Rows[0].Name)
+	assert.Equal(t, "GloVe: GloVe (d = 300, W = 15 (default), epochs = 25 (default))", tb.Rows[1].Name)
+
+	page := string(render(t, paperReport(stubScript(t))))
+	assert.NotContains(t, page, `best">0.900`, "a measured trial's scores are never marked")
+	assert.NotContains(t, page, `second">0.900`)
+	assert.Contains(t, page, `<td class="num">0.569 <small>paper 0.770 · Δ −0.201 †</small></td>`)
+}
+
+func TestPairs(t *testing.T) {
+	sec := pairsSection(pairsRecords())
+	require.NotNil(t, sec)
+	tb := sec.Blocks[1].(Table)
+	assert.Len(t, tb.Rows, 12, "two pairs × six sets")
+	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "98.5% / 98.5%", "1,021", "2,407"}, tb.Rows[6])
+	assert.Contains(t, sec.Blocks[2].(Paragraph), "GloVe (Go)")
+	assert.Nil(t, pairsSection(methodRecords()), "no external trial: no pairs")
+}
+
+func TestCheckSection(t *testing.T) {
+	r := checkReport(stubScript(t))
+	sec := checkSection(r.Check, r.Records)
+	require.NotNil(t, sec)
+	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "2 of 29 numbers FAIL")
+	items := harness.CheckDetails(r.Check.Reference, r.Records, r.Check.Tolerance)
+	var fails []string
+	for _, it := range items {
+		if !it.Pass {
+			fails = append(fails, it.Problem)
+		}
+	}
+	assert.ElementsMatch(t, harness.CheckScores(r.Check.Reference, r.Records, r.Check.Tolerance), fails, "the section shows what -check reports")
+	empty := checkSection(&Check{Tolerance: 0.01, Source: "x"}, r.Records)
+	assert.Contains(t, string(empty.Blocks[0].(Paragraph)), "No reference")
+	failed := []harness.Record{{ID: "e", Status: "error"}}
+	none := checkSection(&Check{Reference: failed, Tolerance: 0.01, Source: "x"}, r.Records)
+	require.Len(t, none.Blocks, 1)
+	assert.Contains(t, string(none.Blocks[0].(Paragraph)), "nothing to check")
+}
+
+func TestWordViews(t *testing.T) {
+	sec := wordViewsSection(wordViewRecords())
+	require.NotNil(t, sec)
+	wm := sec.Blocks[1].(ScatterMap)
+	assert.Len(t, wm.Series[0].Points, 40)
+	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "1 word(s) lie far outside the rest and are left off so that the rest can be read: agave (30, 1).")
+	assert.True(t, wm.HideOverlap)
+	nb := sec.Blocks[3].(Table)
+	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7"}, nb.Rows[0])
+	assert.Equal(t, []string{"zyzzyva", "not in the vocabulary"}, nb.Rows[1])
+	assert.IsType(t, Details{}, sec.Blocks[4], "the other trials' neighbours are collapsed")
+	assert.Nil(t, wordViewsSection(methodRecords()))
+}
