@@ -85,5 +85,8 @@ func (tr *TrialRun) WordVectors(wd *WordData, dec *ca.Decomposition) (*vectors.S
 	if t.Vectors.Normalize {
 		vectors.NormalizeRows(dec.U)
 	}
+	if t.Subword.MaxN > 0 {
+		return tr.SubwordVectors(wd, dec)
+	}
 	return vectors.New(wd.Vocab.Words, dec.U)
 }

@@ -14,7 +14,7 @@ type caFamily struct {
 }
 
 // caWordReads are the settings a CA of a word table reads.
-var caWordReads = append(append([]string(nil), wordTableKeys...), "svd", "vectors", "eval")
+var caWordReads = append(append([]string(nil), wordTableKeys...), "svd", "vectors", "subword", "eval")
 
 func init() {
 	for _, m := range []caFamily{

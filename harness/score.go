@@ -118,6 +118,9 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 				}
 				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
 			}
+			if err := tr.scoreVocabOnly(vs, s, sim); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

@@ -36,6 +36,7 @@ type Settings struct {
 	KCA      KCASettings      `key:"kca"`
 	SCA      SCASettings      `key:"sca"`
 	Vectors  VectorsSettings  `key:"vectors"`
+	Subword  SubwordSettings  `key:"subword"`
 	Eval     EvalSettings     `key:"eval"`
 	Train    TrainSettings    `key:"train"`
 	External ExternalSettings `key:"external"`
@@ -95,6 +96,19 @@ type VectorsSettings struct {
 	Alpha     float64 `key:"alpha" default:"1" min:"-4" max:"4" doc:"word vectors F = D(r)^-1/2 U Σ^α: 1 = principal coordinates (paper), 0 = standard, 0.5 = symmetric"`
 	Normalize bool    `key:"normalize" default:"false" doc:"scale each word vector to unit length"`
 	Save      bool    `key:"save" default:"false" doc:"write the vectors in word2vec text format to <output>/vectors/<spec>-<label>-<trial id>.txt (or the -vectors directory); the <unk> row is never written"`
+}
+
+// SubwordSettings give CA word vectors character n-grams (methods/subword):
+// each n-gram of the vocabulary's words is a supplementary point of the
+// word CA, and a word outside the vocabulary gets the weighted mean of its
+// n-grams' points.
+type SubwordSettings struct {
+	MinN      int     `key:"min_n" default:"3" min:"1" max:"20" doc:"subword: shortest character n-gram (with the < and > word boundaries, as fastText)"`
+	MaxN      int     `key:"max_n" default:"0" min:"0" max:"20" short:"n≤{}" order:"13" doc:"subword: longest character n-gram; 0 = no subwords (today's vectors, bit for bit). On, the evaluation sets' words outside the vocabulary get vectors composed from their n-grams' supplementary points (scored and written by -vectors after the vocabulary)"`
+	Weight    float64 `key:"weight" default:"0" min:"0" max:"1" doc:"subword: share of an in-vocabulary word's vector taken from its n-grams, (1 − w)·own row + w·composed (0 keeps the own row)"`
+	Point     string  `key:"point" default:"mass" enum:"mass,equal" doc:"subword: an n-gram's point is the mean of its words' vectors weighted by mass (the supplementary projection of their summed rows) or equally"`
+	Length    string  `key:"length" default:"mean" enum:"mean,words" doc:"subword: a composed vector's length: that of the mean (shorter than its words', as a mean of directions is) or the same weighted mean of its words' lengths (matters under the dot similarity)"`
+	Weighting string  `key:"weighting" default:"idf" enum:"uniform,idf,mass" doc:"subword: weight of an n-gram in a word's mean: uniform (fastText's mean), idf = log(1 + V/df) (specific n-grams count more), mass (the summed mass of its words: the word's profile is the sum of its n-grams' profiles)"`
 }
 
 // EvalSettings say how word vectors are scored.

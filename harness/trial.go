@@ -14,6 +14,7 @@ import (
 	"kcalab/datasets"
 	"kcalab/methods/ca"
 	"kcalab/methods/svd"
+	"kcalab/methods/vectors"
 )
 
 // TrialRun carries one trial through its stages: a method's Run reads its
@@ -29,6 +30,10 @@ type TrialRun struct {
 	prog   *Progress
 	words  *WordData  // the corpus section, once loaded
 	sets   []NamedSet // the evaluation sets, loaded with the corpus
+	// vocabRows is, for subword vectors, the rows of the vocabulary (the
+	// unseen evaluation words follow); 0 otherwise.
+	vocabRows  int
+	plainVocab *vectors.Set // the own rows when subword.weight blends them
 
 	inputsMu sync.Mutex
 	inputs   []string // data files read, for RunInfo.Inputs
