@@ -26,4 +26,9 @@
 // disk under a content address (corpus CRC-32 and size, reading and
 // vocabulary settings, offset), written atomically and checked with CRC-32C
 // on load; a damaged cache file is reported and rebuilt.
+//
+// With TableOptions.MemoryBytes set, a stream too long to count in memory is
+// counted out of core by a Counter: one pass in chunks, partial tables in a
+// fixed arena spilled as sorted shard files and merged per offset at the
+// end (spill.go); the tables are the same bits.
 package corpus

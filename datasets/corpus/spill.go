@@ -25,10 +25,6 @@ import (
 // scratch and the arena are allocated once from the memory budget, so the
 // memory of counting does not grow with the corpus.
 
-// DefaultMemoryBytes is the counting budget the harness uses unless told
-// otherwise (data.memory_mb = 2048).
-const DefaultMemoryBytes = 2048 << 20
-
 // Bytes of one arena record: a packed (row, column) key and a count.
 const recordBytes = 12
 
