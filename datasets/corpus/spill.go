@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -28,6 +29,9 @@ import (
 // Bytes of one arena record: a packed (row, column) key and a count.
 const recordBytes = 12
 
+// shardReadBuffer is the read buffer of each shard file being merged.
+const shardReadBuffer = 64 << 10
+
 // Chunk sizes in tokens: the lower bound keeps the per-chunk O(V) work
 // from dominating under tiny (test) budgets; the upper one keeps int32
 // positions and the arena share large.
@@ -40,7 +44,7 @@ const (
 type CounterOptions struct {
 	// MemoryBytes bounds the counter's scratch and partial tables (see
 	// CounterPlan); the finished tables handed to Finish's callback, one
-	// at a time, and 48 KiB of read buffer per shard while merging come on
+	// at a time, and 64 KiB of read buffer per shard while merging come on
 	// top.
 	MemoryBytes int64
 	// TempDir holds the spill directory (a fresh directory made under it
@@ -135,9 +139,10 @@ type Counter struct {
 	used   int
 	runs   [][]run // per offset (index into ks)
 
-	dir    string
-	shards [][]string // per offset: shard files
-	closed bool
+	dir      string
+	shards   [][]string // per offset: shard files
+	finished bool
+	closed   bool
 }
 
 // NewCounter prepares counting the offsets ks (each ≥ 1) of a stream of
@@ -199,8 +204,8 @@ func (c *Counter) Stats() CounterStats { return c.stats }
 
 // Add counts the next ids of the stream (ids is not kept).
 func (c *Counter) Add(ctx context.Context, ids []int32) error {
-	if c.closed {
-		return errors.New("counter: Add after Close")
+	if c.closed || c.finished {
+		return errors.New("counter: Add after Finish or Close")
 	}
 	for len(ids) > 0 {
 		room := cap(c.buf) - len(c.buf)
@@ -324,9 +329,12 @@ func (c *Counter) writeShard(path string, rs []run) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var written int64
+	var (
+		written int64
+		werr    error
+		prev    uint64
+	)
 	buf := make([]byte, 0, 1<<20)
-	var werr error
 	flush := func() {
 		if werr == nil && len(buf) > 0 {
 			_, werr = f.Write(buf)
@@ -334,10 +342,14 @@ func (c *Counter) writeShard(path string, rs []run) (int64, error) {
 		}
 		buf = buf[:0]
 	}
+	// Records are the key's increase over the previous key and the count,
+	// as uvarints: within a row the increase is a column gap, so a record
+	// takes 2–4 bytes instead of 12 and the shards a third of the disk.
 	merr := c.merge(rs, nil, func(key uint64, n uint32) {
-		buf = binary.LittleEndian.AppendUint64(buf, key)
-		buf = binary.LittleEndian.AppendUint32(buf, n)
-		if len(buf) >= cap(buf)-recordBytes {
+		buf = binary.AppendUvarint(buf, key-prev)
+		buf = binary.AppendUvarint(buf, uint64(n))
+		prev = key
+		if len(buf) >= cap(buf)-2*binary.MaxVarintLen64 {
 			flush()
 		}
 	})
@@ -357,8 +369,7 @@ type source struct {
 	counts []uint32
 	// shard file
 	f    *os.File
-	blk  []byte
-	off  int
+	br   *bufio.Reader
 	path string
 }
 
@@ -372,25 +383,25 @@ func (s *source) advance() (bool, error) {
 		s.keys, s.counts = s.keys[1:], s.counts[1:]
 		return true, nil
 	}
-	if s.off+recordBytes > len(s.blk) {
-		m, err := io.ReadFull(s.f, s.blk[:cap(s.blk)])
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			err = nil
-		}
-		if err != nil {
-			return false, fmt.Errorf("shard %s: %w", s.path, err)
-		}
-		if m%recordBytes != 0 {
-			return false, fmt.Errorf("shard %s: truncated record", s.path)
-		}
-		s.blk, s.off = s.blk[:m], 0
-		if m == 0 {
-			return false, nil
-		}
+	d, err := binary.ReadUvarint(s.br)
+	if errors.Is(err, io.EOF) {
+		return false, nil
 	}
-	b := s.blk[s.off:]
-	s.key, s.n = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint32(b[8:])
-	s.off += recordBytes
+	if err != nil {
+		return false, fmt.Errorf("shard %s: %w", s.path, err)
+	}
+	n, err := binary.ReadUvarint(s.br)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return false, fmt.Errorf("shard %s: %w", s.path, err)
+	}
+	if n == 0 || n > math.MaxUint32 {
+		return false, fmt.Errorf("shard %s: bad count %d", s.path, n)
+	}
+	s.key += d
+	s.n = uint32(n)
 	return true, nil
 }
 
@@ -427,7 +438,7 @@ func (c *Counter) merge(rs []run, shards []string, emit func(key uint64, n uint3
 		if err != nil {
 			return err
 		}
-		if err := push(&source{f: f, blk: make([]byte, 0, 4096*recordBytes), path: p}); err != nil {
+		if err := push(&source{f: f, br: bufio.NewReaderSize(f, shardReadBuffer), path: p}); err != nil {
 			return err
 		}
 	}
@@ -497,15 +508,36 @@ func (c *Counter) merge(rs []run, shards []string, emit func(key uint64, n uint3
 // order of ks (emit may keep or drop each). The spill files of an offset
 // are removed once it is merged.
 func (c *Counter) Finish(ctx context.Context, emit func(k int, m *sparse.CSR) error) error {
-	if c.closed {
-		return errors.New("counter: Finish after Close")
+	if c.closed || c.finished {
+		return errors.New("counter: Finish called twice or after Close")
 	}
+	c.finished = true
 	if err := c.countChunk(ctx); err != nil {
 		return err
+	}
+	if c.stats.Spills > 0 {
+		// Merging reads shards anyway: writing the arena out too lets it
+		// go before the finished tables are built, so the tables reuse its
+		// memory instead of adding to it. The explicit collection matters:
+		// the collector's goal still counts the arena as live.
+		if c.used > 0 {
+			if err := c.spill(); err != nil {
+				return err
+			}
+		}
+		c.keys, c.counts, c.scratch = nil, nil, nil
+		c.idx.pos, c.buf = nil, nil
+		runtime.GC()
 	}
 	for q, k := range c.ks {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		// The previous table is the caller's now: collect what it dropped
+		// (cheap, the arena holds no pointers) so that garbage does not
+		// pile up to the collector's goal, twice the arena.
+		if q > 0 {
+			runtime.GC()
 		}
 		indptr := make([]int64, c.v+1)
 		// Empty, not nil, as the in-memory count makes them.
