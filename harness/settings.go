@@ -139,7 +139,7 @@ type MeasureSettings struct {
 // BudgetSettings bound what a trial may spend.
 type BudgetSettings struct {
 	Seconds  float64 `key:"seconds" default:"0" min:"0" doc:"stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"`
-	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" doc:"mark a trial over budget instead of running it when a dense backend needs a matrix larger than this (0 = no limit)"`
+	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" doc:"mark a trial over budget instead of running it when the SVD backend's planned buffers (methods/svd Plan: the dense matrix and its factors, the sketch blocks, the Krylov basis, …) exceed this, with the sizes in the record's error (0 = no limit)"`
 }
 
 // RunSettings describe the whole run rather than a trial (top-level keys

@@ -51,10 +51,15 @@ func mib(n int64) string {
 
 type planner struct{ p MemoryPlan }
 
-// gemm adds gemmAdd's packing buffers, one per goroutine (GOMAXPROCS of
-// them), which sit in a pool between products.
-func (pl *planner) gemm() {
-	pl.add("GEMM packing", runtime.GOMAXPROCS(0), gemmMC*gemmKC+gemmKC*gemmNC)
+// gemm adds gemmAdd's packing buffers, which sit in a pool between
+// products: one per goroutine, GOMAXPROCS of them unless the largest
+// product (m·n·k multiply-adds) is small enough to run on one.
+func (pl *planner) gemm(largest int64) {
+	g := runtime.GOMAXPROCS(0)
+	if largest < gemmSerial {
+		g = 1
+	}
+	pl.add("GEMM packing", g, gemmMC*gemmKC+gemmKC*gemmNC)
 }
 
 // add records a float64 buffer of r×c.
@@ -117,7 +122,7 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		pl.add("LU panel", max(rows, cols), luPanelCols)
 		pl.add("Gram, eigenvectors, W", 3*l, l)
 		pl.add("row scratch", min(mulRightInPlaceRows, max(rows, cols)), l)
-		pl.gemm()
+		pl.gemm(int64(max(rows, cols)) * int64(l) * int64(l))
 		check(rows, cols)
 		pl.p.Peak = pl.total()
 		return pl.p, nil
@@ -154,7 +159,7 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		// finishLanczos: U (r×k) and the check blocks, with the basis.
 		pl.add("U", r, k)
 		pl.add("check blocks", r+c, min(k, checkChunk))
-		pl.gemm()
+		pl.gemm(int64(c) * int64(ld) * int64(max(b, tdim)))
 		pl.p.Peak = pl.total()
 		return pl.p, nil
 	}
