@@ -234,7 +234,7 @@ func thinSVDCtx(ctx context.Context, a *mat.Dense) (s []float64, u, vt *mat.Dens
 	done := make(chan out, 1)
 	go func() {
 		var o out
-		o.s, o.u, o.vt, o.err = thinSVD(a)
+		o.s, o.u, o.vt, o.err = denseSVD.svd(a)
 		done <- o
 	}()
 	select {

@@ -102,6 +102,9 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		pl.add("Vᵀ", p, cols)
 		pl.add("LAPACK work", 1, 5*p+64*(rows+cols))
 		pl.add("V", cols, k)
+		if x := denseSVD.extra(rows, cols); x > 0 {
+			pl.p.Buffers = append(pl.p.Buffers, Buffer{Name: denseSVD.name + " copies and work", Rows: 1, Cols: int(x / 8), Bytes: x})
+		}
 		check(rows, cols)
 		pl.p.Peak = pl.total()
 		return pl.p, nil
