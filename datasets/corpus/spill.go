@@ -84,12 +84,18 @@ func PlanCounter(budget int64, v, window, workers int) (CounterPlan, error) {
 	arenaMin := func(c int) int64 { return 2 * int64(c) * recordBytes }
 	c0 := max(minChunk, window)
 	minimum := fixed + chunkCost(c0) + arenaMin(c0)
+	// A sixteenth of the budget (at most 128 MiB) is left to what the plan
+	// does not size: the Go runtime, the merge's shard read buffers and
+	// the caller's piece of ids, so the process's peak RSS, not only the
+	// counter's own arrays, stays near the budget.
+	reserve := min(budget/16, 128<<20)
+	minimum += minimum / 15
 	p := CounterPlan{Workers: workers, MinimumBudget: minimum}
 	if budget < minimum {
 		return p, fmt.Errorf("counting memory budget %d B is too small for a vocabulary of %d words, window %d and %d workers: it needs at least %d B (%.1f MiB)",
 			budget, v, window, workers, minimum, float64(minimum)/(1<<20))
 	}
-	avail := budget - fixed
+	avail := budget - reserve - fixed
 	c := int(min(int64(maxChunk), avail/8/perTok))
 	c = max(c, c0)
 	for c > c0 && chunkCost(c)+arenaMin(c) > avail {
