@@ -254,7 +254,12 @@ func (t *Tables) offsetsStreamed(ctx context.Context, ks []int) ([]*sparse.CSR, 
 	if err != nil {
 		return nil, fmt.Errorf("tables: %w", err)
 	}
-	defer c.Close()
+	defer func() {
+		// A spill directory left behind wastes disk, not results: warn.
+		if err := c.Close(); err != nil {
+			warnf(t.opts.Log, "%v", err)
+		}
+	}()
 	n := int64(len(t.ids))
 	p := newProgress(t.opts.Log, fmt.Sprintf("offset tables (%d) within %.0f MiB", len(mk), float64(t.opts.MemoryBytes)/(1<<20)), "tokens", n)
 	step := c.Stats().Plan.ChunkTokens
