@@ -97,3 +97,30 @@ func TestTimeBudgetWithoutMeasure(t *testing.T) {
 		})
 	}
 }
+
+// data.memory_mb small enough forces out-of-core counting (partial tables
+// spilled to shards and merged); the tables, and so every score, are the
+// same as counted in memory.
+func TestCountingMemoryBudget(t *testing.T) {
+	body := `name: counting
+data: {source: synthetic, memory_mb: [1, 2048], window: 10}
+synthetic: {tokens: 200000}
+eval: {sets: [synthetic]}
+method: lca
+svd: {rank: 5}
+`
+	var log bytes.Buffer
+	res, err := (&Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+	require.NoError(t, err, log.String())
+	require.Len(t, res.Records, 2)
+	for _, rec := range res.Records {
+		require.Equal(t, "ok", rec.Status, rec.Error)
+	}
+	assert.Contains(t, log.String(), "out of core", "1 MiB should spill")
+	for _, key := range []string{"spearman.zero.synthetic", "nnz"} {
+		require.Contains(t, res.Records[0].Metrics, key)
+	}
+	assert.Equal(t, res.Records[1].Metrics["spearman.zero.synthetic"], res.Records[0].Metrics["spearman.zero.synthetic"])
+	assert.Equal(t, res.Records[1].Metrics["nnz"], res.Records[0].Metrics["nnz"])
+	assert.NotEqual(t, res.Records[0].ID, res.Records[1].ID)
+}

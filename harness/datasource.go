@@ -31,8 +31,9 @@ var dataSources = map[string]dataSource{
 // supplementaryKeys are read by every table source.
 var supplementaryKeys = []string{"data.supplementary_rows", "data.supplementary_cols"}
 
-// vocabKeys are read by every corpus source.
-var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov"}
+// vocabKeys are read by every corpus source (data.memory_mb bounds its
+// counting).
+var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov", "data.memory_mb"}
 
 // wordTableKeys are read by the methods that decompose a CA word table.
 var wordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice"}

@@ -153,7 +153,17 @@ func TestRunnerOverBudget(t *testing.T) {
 	assert.Equal(t, "over_budget", res.Records[0].Status) // dense
 	assert.Contains(t, res.Records[0].Error, "budget")
 	assert.Equal(t, "over_budget", res.Records[1].Status) // randomized materialises too
-	assert.Equal(t, "ok", res.Records[2].Status)          // dssvd never builds the dense matrix
+	// dssvd never builds the dense matrix, but its sketch blocks do not
+	// fit 10 bytes either: refused before allocating, the plan named.
+	assert.Equal(t, "over_budget", res.Records[2].Status)
+	assert.Contains(t, res.Records[2].Error, "dssvd SVD of a 4×5 operator at rank 2 plans")
+
+	spec = loadSpecTo(t, writeSpec(t, fisherSpec+"budget: {memory_mb: 64}\n"), t.TempDir())
+	res, err = (&Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	for _, rec := range res.Records {
+		assert.Equal(t, "ok", rec.Status, rec.Error)
+	}
 }
 
 func TestRunnerTableMethodErrors(t *testing.T) {

@@ -61,6 +61,7 @@ type DataSettings struct {
 	Window     int      `key:"window" default:"24" min:"1" max:"1000" short:"W={}" order:"3" sweep:"Window W|window|linear" doc:"window W of the CA word tables: offsets 1..W"`
 	Table      string   `key:"table" default:"cut" enum:"flat,skip,cut,glove" short:"{}" order:"2" doc:"word table: N^flat, N^skip (weights (W−k+1)/W), N^cut (tail cut), glove (symmetric, 1/distance)"`
 	Symmetric  bool     `key:"symmetric" default:"false" doc:"count both directions (N + Nᵀ)"`
+	MemoryMB   int      `key:"memory_mb" default:"2048" min:"1" doc:"counting: a corpus whose offset tables cannot be counted in this many MiB of scratch is counted out of core, in one pass within this budget, its partial tables spilled as sorted shards under the cache directory and merged at the end (the same tables, bit for bit; the finished tables and the token ids are not counted in it)"`
 	CutN1Twice bool     `key:"cut_n1_twice" default:"false" doc:"tail cut: add cut(N^1) twice, reproducing a slip of the authors' script (off = the paper's definition)"`
 }
 
@@ -158,7 +159,7 @@ type MeasureSettings struct {
 // BudgetSettings bound what a trial may spend.
 type BudgetSettings struct {
 	Seconds  float64 `key:"seconds" default:"0" min:"0" doc:"stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"`
-	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" doc:"mark a trial over budget instead of running it when a dense backend needs a matrix larger than this (0 = no limit)"`
+	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" doc:"mark a trial over budget instead of running it when the SVD backend's planned buffers (methods/svd Plan: the dense matrix and its factors, the sketch blocks, the Krylov basis, …) exceed this, with the sizes in the record's error (0 = no limit)"`
 }
 
 // RunSettings describe the whole run rather than a trial (top-level keys

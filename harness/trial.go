@@ -139,7 +139,10 @@ func svdOptions(t Trial, rows, cols, maxRank int, autoBackend string) (svd.Backe
 		Check: true,
 	}
 	if mb := t.Budget.MemoryMB; mb > 0 {
+		// Every backend plans its buffers and refuses before allocating
+		// (svd.Plan); the dense-matrix bound stays as the first check.
 		opt.MaxDenseBytes = int64(mb * (1 << 20))
+		opt.MaxBytes = opt.MaxDenseBytes
 	}
 	return b, opt, nil
 }

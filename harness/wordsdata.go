@@ -84,7 +84,9 @@ func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
 	} else {
 		key = fmt.Sprintf("corpus %s fraction=%g lower=%t", t.Data.Corpus, t.Data.Fraction, t.Data.Lowercase)
 	}
-	key += fmt.Sprintf(" min=%d max=%d oov=%s", vo.MinCount, vo.MaxSize, vo.OOV)
+	// The counting budget lives in the shared Tables, so trials that differ
+	// in it do not share one.
+	key += fmt.Sprintf(" min=%d max=%d oov=%s memory_mb=%d", vo.MinCount, vo.MaxSize, vo.OOV, t.Data.MemoryMB)
 	wd, err := tr.runner.wordMemo.get(key, func() (*WordData, error) {
 		var wd *WordData
 		err := tr.Stage("corpus", func() (err error) {
@@ -172,7 +174,7 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 	if err != nil {
 		return nil, err
 	}
-	tabs, err := corpus.NewTables(v, ids, corpus.TableOptions{CacheDir: cacheDir, Log: r.log()})
+	tabs, err := corpus.NewTables(v, ids, corpus.TableOptions{CacheDir: cacheDir, Log: r.log(), MemoryBytes: int64(t.Data.MemoryMB) << 20})
 	if err != nil {
 		return nil, err
 	}

@@ -17,24 +17,36 @@ type offsetIndex struct {
 }
 
 func newOffsetIndex(ids []int32, v int) (*offsetIndex, error) {
-	start := make([]int32, v+1)
+	x := &offsetIndex{v: v, start: make([]int32, v+1), pos: make([]int32, len(ids))}
+	if err := x.rebuild(ids, make([]int32, v)); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// rebuild indexes ids in place of the previous stream, reusing start, pos
+// (cap ≥ len(ids)) and next (len v) so that the streamed counter, which
+// indexes one chunk after another, allocates nothing per chunk.
+func (x *offsetIndex) rebuild(ids []int32, next []int32) error {
+	v, start := x.v, x.start
+	clear(start)
 	for t, id := range ids {
 		if id < 0 || int(id) >= v {
-			return nil, fmt.Errorf("token %d has id %d outside the vocabulary of %d", t, id, v)
+			return fmt.Errorf("token %d has id %d outside the vocabulary of %d", t, id, v)
 		}
 		start[id+1]++
 	}
 	for j := range v {
 		start[j+1] += start[j]
 	}
-	pos := make([]int32, len(ids))
-	next := make([]int32, v)
+	pos := x.pos[:len(ids)]
 	copy(next, start[:v])
 	for t, id := range ids {
 		pos[next[id]] = int32(t)
 		next[id]++
 	}
-	return &offsetIndex{ids: ids, v: v, start: start, pos: pos}, nil
+	x.ids, x.pos = ids, pos
+	return nil
 }
 
 // entry is a (column, count) pair of the scratch table.
@@ -55,22 +67,24 @@ func (x *offsetIndex) newScratch() *offsetScratch {
 	return &offsetScratch{ent: make([]entry, len(x.ids)), rs: make([]rowState, x.v)}
 }
 
-// count builds N^k: N^k[i][j] = #{t : ids[t-k] = i, ids[t] = j}.
+// fill counts the pairs (ids[t-k], ids[t]) for the targets t ≥ lo (lo ≥ k)
+// into s: row i's (column, count) entries, columns ascending, end up in
+// s.ent[start[i]:s.rs[i].head].
 //
 // Walking the columns j in ascending order and, for each occurrence t of j,
 // appending j to row ids[t-k] yields every row's columns already sorted,
 // with equal columns adjacent: no sort and no hashing, one pass over the
 // tokens with sequential reads of pos.
-func (x *offsetIndex) count(k int, s *offsetScratch) (*sparse.CSR, error) {
+func (x *offsetIndex) fill(k, lo int, s *offsetScratch) {
 	v, ids, start, pos := x.v, x.ids, x.start, x.pos
 	ent, rs := s.ent, s.rs
 	for i := range rs {
 		rs[i] = rowState{head: start[i], last: -1}
 	}
-	k32 := int32(k)
+	k32, lo32 := int32(k), int32(lo)
 	for j := range int32(v) {
 		occ := pos[start[j]:start[j+1]]
-		for len(occ) > 0 && occ[0] < k32 {
+		for len(occ) > 0 && occ[0] < lo32 {
 			occ = occ[1:]
 		}
 		for _, t := range occ {
@@ -84,6 +98,12 @@ func (x *offsetIndex) count(k int, s *offsetScratch) (*sparse.CSR, error) {
 			}
 		}
 	}
+}
+
+// count builds N^k: N^k[i][j] = #{t : ids[t-k] = i, ids[t] = j}.
+func (x *offsetIndex) count(k int, s *offsetScratch) (*sparse.CSR, error) {
+	x.fill(k, k, s)
+	v, start, ent, rs := x.v, x.start, s.ent, s.rs
 	indptr := make([]int64, v+1)
 	for i := range v {
 		indptr[i+1] = indptr[i] + int64(rs[i].head-start[i])

@@ -35,4 +35,9 @@
 // the pipeline writes for the same corpus. VocabFromCounts applies Build's
 // vocabulary rules to word counts gathered elsewhere, so both sides share
 // one definition.
+//
+// With TableOptions.MemoryBytes set, a stream too long to count in memory is
+// counted out of core by a Counter: one pass in chunks, partial tables in a
+// fixed arena spilled as sorted shard files and merged per offset at the
+// end (spill.go); the tables are the same bits.
 package corpus

@@ -28,6 +28,14 @@ type TableOptions struct {
 	// Workers counts offsets in parallel; 0 means GOMAXPROCS. Results do
 	// not depend on it.
 	Workers int
+	// MemoryBytes, when > 0, bounds the memory of counting: when counting
+	// in memory would need more (the token index and a slot per token per
+	// worker, see inMemoryBytes), the missing offsets are counted by a
+	// Counter in one pass over the ids within this budget, spilling sorted
+	// shards under CacheDir (or the system temporary directory). The tables
+	// are the same bits either way; the returned tables themselves are not
+	// part of the budget.
+	MemoryBytes int64
 }
 
 // Tables counts the contingency tables of a token id stream. Its methods
@@ -60,6 +68,9 @@ func NewTables(v *Vocab, ids []int32, o TableOptions) (*Tables, error) {
 	}
 	if o.Workers == 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.MemoryBytes < 0 {
+		return nil, fmt.Errorf("tables: MemoryBytes = %d: want ≥ 0 (0 = no bound)", o.MemoryBytes)
 	}
 	key := v.Key
 	if key == "" && o.CacheDir != "" {
@@ -136,9 +147,21 @@ func (t *Tables) Offsets(ctx context.Context, w int) ([]*sparse.CSR, error) {
 	return t.offsets(ctx, ks)
 }
 
+// inMemoryBytes is the scratch of counting w offsets in memory: the
+// position index (a position per token and a start per word) and, per
+// worker, an entry per token and a row state per word.
+func (t *Tables) inMemoryBytes(w int) int64 {
+	n, v := int64(len(t.ids)), int64(t.vocab.Size())
+	workers := int64(min(t.opts.Workers, w))
+	return 4*n + 4*(v+1) + workers*(8*n+8*v)
+}
+
 func (t *Tables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
 	if t.stored != nil {
 		return t.stored.offsets(ctx, ks)
+	}
+	if t.opts.MemoryBytes > 0 && t.inMemoryBytes(len(ks)) > t.opts.MemoryBytes {
+		return t.offsetsStreamed(ctx, ks)
 	}
 	out := make([]*sparse.CSR, len(ks))
 	n := int64(len(t.ids))
@@ -215,6 +238,70 @@ func (t *Tables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
 		return nil, err
 	}
 	p.finish(done.Load())
+	return out, nil
+}
+
+// offsetsStreamed loads the cached offsets and counts the others together
+// with a Counter, in one pass over the ids, within opts.MemoryBytes.
+func (t *Tables) offsetsStreamed(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
+	out := make([]*sparse.CSR, len(ks))
+	var missing []int // indices into ks
+	for i, k := range ks {
+		if t.opts.CacheDir != "" {
+			m, err := t.load(k)
+			if err != nil {
+				return nil, fmt.Errorf("tables: %w", err)
+			}
+			if m != nil {
+				out[i] = m
+				continue
+			}
+		}
+		missing = append(missing, i)
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	mk := make([]int, len(missing))
+	for j, i := range missing {
+		mk[j] = ks[i]
+	}
+	c, err := NewCounter(t.vocab.Size(), mk, CounterOptions{MemoryBytes: t.opts.MemoryBytes, TempDir: t.opts.CacheDir, Workers: t.opts.Workers})
+	if err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	defer func() {
+		// A spill directory left behind wastes disk, not results: warn.
+		if err := c.Close(); err != nil {
+			warnf(t.opts.Log, "%v", err)
+		}
+	}()
+	n := int64(len(t.ids))
+	p := newProgress(t.opts.Log, fmt.Sprintf("offset tables (%d) within %.0f MiB", len(mk), float64(t.opts.MemoryBytes)/(1<<20)), "tokens", n)
+	step := c.Stats().Plan.ChunkTokens
+	for at := 0; at < len(t.ids); at += step {
+		if err := c.Add(ctx, t.ids[at:min(at+step, len(t.ids))]); err != nil {
+			return nil, fmt.Errorf("tables: %w", err)
+		}
+		p.update(int64(min(at+step, len(t.ids))))
+	}
+	j := 0
+	err = c.Finish(ctx, func(k int, m *sparse.CSR) error {
+		out[missing[j]] = m
+		j++
+		if t.opts.CacheDir != "" {
+			return t.store(k, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tables: %w", err)
+	}
+	p.finish(n)
+	// A spill is expected work, not a problem: reported with progress only.
+	if st := c.Stats(); st.Spills > 0 && t.opts.Log != nil {
+		fmt.Fprintf(t.opts.Log, "corpus: counted %d offset tables out of core: %d chunks of %d tokens, %d spills, %.1f MiB of shards\n", len(mk), st.Chunks, st.Plan.ChunkTokens, st.Spills, float64(st.ShardBytes)/(1<<20))
+	}
 	return out, nil
 }
 

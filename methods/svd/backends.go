@@ -38,6 +38,9 @@ func (b Dense) Decompose(ctx context.Context, op Operator, opt Options) (*Result
 	if err := checkRank(opt.Rank, r, c); err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
 	}
+	if err := checkPlan(b.Name(), r, c, opt); err != nil {
+		return nil, err
+	}
 	a, err := materialize(ctx, b.Name(), op, opt)
 	if err != nil {
 		return nil, err
@@ -60,6 +63,9 @@ func (b Randomized) Decompose(ctx context.Context, op Operator, opt Options) (*R
 	if err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
 	}
+	if err := checkPlan(b.Name(), r, c, opt); err != nil {
+		return nil, err
+	}
 	a, err := materialize(ctx, b.Name(), op, opt)
 	if err != nil {
 		return nil, err
@@ -78,6 +84,9 @@ func (b DSSVD) Decompose(ctx context.Context, op Operator, opt Options) (*Result
 	p, err := newPlan(opt, r, c)
 	if err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
+	}
+	if err := checkPlan(b.Name(), r, c, opt); err != nil {
+		return nil, err
 	}
 	cnt := &counter{Operator: op}
 	res, err := randomizedSVD(ctx, cnt, p)
@@ -225,7 +234,7 @@ func thinSVDCtx(ctx context.Context, a *mat.Dense) (s []float64, u, vt *mat.Dens
 	done := make(chan out, 1)
 	go func() {
 		var o out
-		o.s, o.u, o.vt, o.err = thinSVD(a)
+		o.s, o.u, o.vt, o.err = denseSVD.svd(a)
 		done <- o
 	}()
 	select {

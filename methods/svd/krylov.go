@@ -72,6 +72,9 @@ func (b Krylov) Decompose(ctx context.Context, op Operator, opt Options) (*Resul
 	if err := checkRank(opt.Rank, r, c); err != nil {
 		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
 	}
+	if err := checkPlan(b.Name(), r, c, opt); err != nil {
+		return nil, err
+	}
 	// The basis lives on the smaller side: AᵀA is then the smaller matrix.
 	work, flip := op, r < c
 	if flip {

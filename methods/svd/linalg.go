@@ -28,6 +28,21 @@ func (o DenseOperator) MulTTo(dst, x *mat.Dense) { dst.Mul(o.A.T(), x) }
 // Materialize returns a copy of A, which the caller may overwrite.
 func (o DenseOperator) Materialize() *mat.Dense { return mat.DenseCopyOf(o.A) }
 
+// denseImpl is the dense backend's SVD: gonum's pure-Go Gesvd unless a
+// build tag installs a native LAPACK (lapack_netlib.go, -tags lapack).
+type denseImpl struct {
+	name string
+	svd  func(a *mat.Dense) (s []float64, u, vt *mat.Dense, err error)
+	// extra is the memory the implementation adds to thinSVD's U, Vᵀ and
+	// workspace for an m×n matrix (LAPACKE's row-major copies, say).
+	extra func(m, n int) int64
+}
+
+var denseSVD = denseImpl{name: "gonum Dgesvd (pure Go)", svd: thinSVD, extra: func(int, int) int64 { return 0 }}
+
+// DenseImplementation names the LAPACK the dense backend runs on.
+func DenseImplementation() string { return denseSVD.name }
+
 // thinSVD factorises the m×n matrix a = U·diag(s)·Vᵀ with p = min(m,n):
 // U is m×p and vt (Vᵀ) is p×n. It overwrites a: LAPACK's Gesvd on a's own
 // storage avoids the extra copy mat.SVD makes.

@@ -39,6 +39,10 @@ type Options struct {
 	// MaxDenseBytes, when > 0, makes a backend that materialises the r×c matrix
 	// refuse before allocating when r·c·8 exceeds it (ErrOverBudget).
 	MaxDenseBytes int64
+	// MaxBytes, when > 0, makes every backend refuse before allocating when
+	// the peak of its MemoryPlan (see Plan) exceeds it (ErrOverBudget, with
+	// the plan's sizes in the message).
+	MaxBytes int64
 	// Tol is the krylov backend's stopping tolerance: it stops when every
 	// one of the Rank triplets has residual ≤ Tol·σ_1 (see Accuracy). It
 	// must be in (0, 1); DefaultOptions sets DefaultTol. Other backends
@@ -91,7 +95,8 @@ type Backend interface {
 	Decompose(ctx context.Context, op Operator, opt Options) (*Result, error)
 }
 
-// ErrOverBudget reports that a backend refused to allocate beyond Options.MaxDenseBytes.
+// ErrOverBudget reports that a backend refused to allocate beyond
+// Options.MaxDenseBytes or Options.MaxBytes.
 var ErrOverBudget = errors.New("over memory budget")
 
 // ErrNotConverged reports that the krylov backend used up
