@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
@@ -13,42 +14,107 @@ import (
 
 // AnalogyScore counts the answers to a group of analogy questions.
 type AnalogyScore struct {
-	Section   string // section name; "" for the total
-	Questions int    // questions asked
-	Covered   int    // questions whose four words are all candidates
-	Correct   int    // covered questions answered right
+	Section    string // section name; "" for the total
+	Questions  int    // questions asked
+	Covered    int    // questions whose four words are all candidates
+	Correct    int    // covered questions answered right by 3CosAdd
+	CorrectMul int    // covered questions answered right by 3CosMul (Analogies only)
 }
 
 // Accuracy is Correct / Covered, as gensim reports it; NaN when nothing is
 // covered.
-func (s AnalogyScore) Accuracy() float64 {
-	if s.Covered == 0 {
+func (s AnalogyScore) Accuracy() float64 { return ratio(s.Correct, s.Covered) }
+
+// AccuracyMul is CorrectMul / Covered; NaN when nothing is covered.
+func (s AnalogyScore) AccuracyMul() float64 { return ratio(s.CorrectMul, s.Covered) }
+
+// Coverage is Covered / Questions; NaN when there are no questions.
+func (s AnalogyScore) Coverage() float64 { return ratio(s.Covered, s.Questions) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
 		return math.NaN()
 	}
-	return float64(s.Correct) / float64(s.Covered)
+	return float64(a) / float64(b)
 }
 
 // analogyBatch is the number of questions answered by one matrix product:
-// large enough to use BLAS-3, small enough that the batch×V score block
-// stays modest (64 × 71,290 floats = 36 MB).
-var analogyBatch = 64
+// large enough to use BLAS-3, small enough that the (3·batch)×V score block
+// stays modest (96 × 71,290 floats = 55 MB; 23 MB at 30,000 candidates).
+var analogyBatch = 32
 
-// Analogy answers questions "a is to a* as b is to ?" by 3CosAdd: the
-// answer is the candidate word x, other than a, a* and b, maximising
-// cos(x, â* − â + b̂), where ŵ is w's vector scaled to unit length. The
-// candidates are the first restrict words of vs (the most frequent, when
-// the vocabulary is ordered by count; 0 means all), as gensim's
-// evaluate_word_analogies (restrict_vocab, default 300,000); a question with
-// a word outside them is not covered and not answered. The OOV hook is not
-// used: the answer must be a vocabulary word. Ties go to the earlier word.
+// CosMulEpsilon is the ε of 3CosMul as Levy and Goldberg (2014) define it.
+// gensim's most_similar_cosmul uses 1e-6.
+const CosMulEpsilon = 0.001
+
+// AnalogyOptions say how Analogies answers.
+type AnalogyOptions struct {
+	// Restrict keeps the first Restrict words of the vocabulary as
+	// candidates (the most frequent, when it is ordered by count); 0 means
+	// all. gensim's restrict_vocab.
+	Restrict int
+	// CaseInsensitive folds words to lower case as gensim's
+	// evaluate_word_analogies (case_insensitive=True, its default) does: a
+	// question word stands for the first candidate whose folded form it
+	// equals, and a candidate answers when its folded form is the expected
+	// word's (so "Paris" answers "paris"). gensim folds to upper case; the
+	// two agree except on a few non-ASCII letters.
+	CaseInsensitive bool
+	// Epsilon is 3CosMul's ε; 0 means CosMulEpsilon.
+	Epsilon float64
+}
+
+// Analogy answers questions by 3CosAdd with case-sensitive lookups: the
+// CorrectMul counts are left zero. See Analogies.
+func Analogy(vs *vectors.Set, qs []wordsim.Question, restrict int) (AnalogyScore, []AnalogyScore, error) {
+	total, secs, err := Analogies(vs, qs, AnalogyOptions{Restrict: restrict})
+	total.CorrectMul = 0
+	for i := range secs {
+		secs[i].CorrectMul = 0
+	}
+	return total, secs, err
+}
+
+// gensimTopN is how many nearest candidates gensim's
+// evaluate_word_analogies looks at (most_similar topn=5) for the first
+// whose folded form is not an input's. When all five are case variants of
+// the inputs the question counts as wrong; keeping the rule keeps the
+// counts identical.
+const gensimTopN = 5
+
+// Analogies answers questions "a is to a* as b is to ?" two ways, with ŵ
+// w's vector scaled to unit length and x ranging over the candidates other
+// than a, a* and b:
+//
+//   - 3CosAdd (Mikolov et al.): the x maximising cos(x, â* − â + b̂),
+//     which orders x as cos(x, a*) − cos(x, a) + cos(x, b) does;
+//   - 3CosMul (Levy and Goldberg 2014): the x maximising
+//     p(x, a*)·p(x, b) / (p(x, a) + ε), with p = (cos + 1)/2 the cosine
+//     shifted to [0, 1].
+//
+// The candidates are the first opts.Restrict words of vs, as gensim's
+// evaluate_word_analogies (restrict_vocab); a question with a word outside
+// them is not covered and not answered. The OOV hook is not used: the
+// answer must be a vocabulary word. Ties go to the earlier word.
+//
+// One matrix product of the batch's 3 unit input vectors per question
+// against the candidates gives the three cosines both rules need.
 //
 // It returns the total and one score per section, in order of appearance.
-func Analogy(vs *vectors.Set, qs []wordsim.Question, restrict int) (AnalogyScore, []AnalogyScore, error) {
+func Analogies(vs *vectors.Set, qs []wordsim.Question, opts AnalogyOptions) (AnalogyScore, []AnalogyScore, error) {
 	if vs == nil || vs.M == nil {
 		return AnalogyScore{}, nil, fmt.Errorf("analogy: no word vectors")
 	}
+	restrict := opts.Restrict
 	if restrict < 0 {
 		return AnalogyScore{}, nil, fmt.Errorf("analogy: restrict %d: want ≥ 0 (0 = whole vocabulary)", restrict)
+	}
+	eps := opts.Epsilon
+	if eps == 0 {
+		eps = CosMulEpsilon
+	}
+	if eps < 0 || math.IsNaN(eps) || math.IsInf(eps, 0) {
+		return AnalogyScore{}, nil, fmt.Errorf("analogy: 3CosMul epsilon %g: want > 0", eps)
 	}
 	n := vs.Len()
 	if restrict == 0 || restrict > n {
@@ -63,11 +129,28 @@ func Analogy(vs *vectors.Set, qs []wordsim.Question, restrict int) (AnalogyScore
 			inv[i] = 1 / nrm
 		}
 	}
+	// folded[i] is candidate i's folded word; lookup maps a folded word to
+	// the first candidate with that form (gensim's ok_vocab).
+	fold := func(w string) string { return w }
+	if opts.CaseInsensitive {
+		fold = strings.ToLower
+	}
+	folded := make([]string, restrict)
+	lookup := make(map[string]int, restrict)
+	for i := range restrict {
+		folded[i] = fold(vs.Words[i])
+		if _, ok := lookup[folded[i]]; !ok {
+			lookup[folded[i]] = i
+		}
+	}
 
 	total := AnalogyScore{Questions: len(qs)}
 	var sections []AnalogyScore
 	secIndex := map[string]int{}
-	type asked struct{ q, a, as, b, bs int }
+	type asked struct {
+		q, a, as, b int
+		words       [4]string // folded a, a*, b, b*
+	}
 	var todo []asked
 	for qi, q := range qs {
 		si, ok := secIndex[q.Section]
@@ -78,52 +161,99 @@ func Analogy(vs *vectors.Set, qs []wordsim.Question, restrict int) (AnalogyScore
 		}
 		sections[si].Questions++
 		var idx [4]int
+		var words [4]string
 		covered := true
 		for k, w := range [4]string{q.A, q.AStar, q.B, q.BStar} {
-			i, ok := vs.Index(w)
-			if !ok || i >= restrict {
+			words[k] = fold(w)
+			i, ok := lookup[words[k]]
+			if !ok {
 				covered = false
 				break
 			}
 			idx[k] = i
 		}
 		if covered {
-			todo = append(todo, asked{qi, idx[0], idx[1], idx[2], idx[3]})
+			todo = append(todo, asked{qi, idx[0], idx[1], idx[2], words})
 		}
 	}
 
-	targets := mat.NewDense(min(analogyBatch, max(len(todo), 1)), d, nil)
-	scores := mat.NewDense(targets.RawMatrix().Rows, restrict, nil)
+	rows := 3 * min(analogyBatch, max(len(todo), 1))
+	inputs := mat.NewDense(rows, d, nil)
+	cosines := mat.NewDense(rows, restrict, nil)
+	var add, mul topN
 	for start := 0; start < len(todo); start += analogyBatch {
 		batch := todo[start:min(start+analogyBatch, len(todo))]
-		tq := targets.Slice(0, len(batch), 0, d).(*mat.Dense)
+		in := inputs.Slice(0, 3*len(batch), 0, d).(*mat.Dense)
 		for j, t := range batch {
-			row := tq.RawRowView(j)
-			// â* − â + b̂
-			floats.ScaleTo(row, inv[t.as], vs.Row(t.as))
-			floats.AddScaled(row, -inv[t.a], vs.Row(t.a))
-			floats.AddScaled(row, inv[t.b], vs.Row(t.b))
+			for k, i := range [3]int{t.a, t.as, t.b} {
+				floats.ScaleTo(in.RawRowView(3*j+k), inv[i], vs.Row(i))
+			}
 		}
-		sb := scores.Slice(0, len(batch), 0, restrict).(*mat.Dense)
-		sb.Mul(tq, cand.T())
+		cb := cosines.Slice(0, 3*len(batch), 0, restrict).(*mat.Dense)
+		cb.Mul(in, cand.T())
 		for j, t := range batch {
-			best, bestScore := -1, math.Inf(-1)
-			for i, s := range sb.RawRowView(j) {
+			ca, cas, cbb := cb.RawRowView(3*j), cb.RawRowView(3*j+1), cb.RawRowView(3*j+2)
+			add.reset()
+			mul.reset()
+			for i := range restrict {
 				if inv[i] == 0 || i == t.a || i == t.as || i == t.b {
 					continue
 				}
-				if s *= inv[i]; s > bestScore {
-					best, bestScore = i, s
-				}
+				xa, xas, xb := ca[i]*inv[i], cas[i]*inv[i], cbb[i]*inv[i]
+				add.offer(i, xas-xa+xb)
+				mul.offer(i, (xas+1)/2*((xb+1)/2)/((xa+1)/2+eps))
 			}
 			si := secIndex[qs[t.q].Section]
 			sections[si].Covered++
 			total.Covered++
-			if best == t.bs {
+			if add.answer(folded, t.words) {
 				sections[si].Correct++
 				total.Correct++
+			}
+			if mul.answer(folded, t.words) {
+				sections[si].CorrectMul++
+				total.CorrectMul++
 			}
 		}
 	}
 	return total, sections, nil
+}
+
+// topN keeps the gensimTopN best candidates offered, best first; an equal
+// score never displaces an earlier candidate.
+type topN struct {
+	n     int
+	idx   [gensimTopN]int
+	score [gensimTopN]float64
+}
+
+func (t *topN) reset() { t.n = 0 }
+
+func (t *topN) offer(i int, s float64) {
+	if t.n == gensimTopN && !(s > t.score[t.n-1]) {
+		return
+	}
+	if t.n < gensimTopN {
+		t.n++
+	}
+	k := t.n - 1
+	for k > 0 && s > t.score[k-1] {
+		t.idx[k], t.score[k] = t.idx[k-1], t.score[k-1]
+		k--
+	}
+	t.idx[k], t.score[k] = i, s
+}
+
+// answer applies gensim's rule: the prediction is the first of the best
+// candidates whose folded form is none of the inputs' (else the last one
+// looked at); it is right when its folded form is the expected word's.
+func (t *topN) answer(folded []string, words [4]string) bool {
+	predicted := ""
+	for _, i := range t.idx[:t.n] {
+		predicted = folded[i]
+		if predicted != words[0] && predicted != words[1] && predicted != words[2] {
+			break
+		}
+	}
+	return t.n > 0 && predicted == words[3]
 }
