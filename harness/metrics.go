@@ -23,7 +23,11 @@ const (
 	MetricSVDProducts  = "svd_products"       // operator column-products of the word decomposition
 
 	prefixScore        = "spearman."
+	prefixPearson      = "pearson."
 	prefixCoverage     = "coverage."
+	prefixAnalogy      = "analogy."
+	prefixAnalogyMul   = "analogy_mul."
+	prefixAnalogyCover = "coverage.analogy."
 	prefixPairs        = "pairs."
 	prefixInertiaShare = "inertia_share."
 )
@@ -31,6 +35,35 @@ const (
 // ScoreKey is the metric of a set's Spearman ρ under an OOV rule
 // ("spearman.zero.men").
 func ScoreKey(rule eval.Rule, set string) string { return prefixScore + string(rule) + "." + set }
+
+// PearsonKey is the metric of a set's Pearson r under an OOV rule
+// ("pearson.zero.men").
+func PearsonKey(rule eval.Rule, set string) string { return prefixPearson + string(rule) + "." + set }
+
+// AnalogyKey is the metric of an analogy set's accuracy by 3CosAdd, or by
+// 3CosMul when mul is set: over all its questions ("analogy.google") or
+// one section's ("analogy.google/family"). A set key is a base name, so it
+// has no slash: the first one starts the section.
+func AnalogyKey(set string, mul bool, section string) string {
+	p := prefixAnalogy
+	if mul {
+		p = prefixAnalogyMul
+	}
+	return p + sectionSuffix(set, section)
+}
+
+// AnalogyCoverageKey is the metric of the share of an analogy set's
+// questions (or a section's) whose four words are candidates.
+func AnalogyCoverageKey(set, section string) string {
+	return prefixAnalogyCover + sectionSuffix(set, section)
+}
+
+func sectionSuffix(set, section string) string {
+	if section == "" {
+		return set
+	}
+	return set + "/" + section
+}
 
 // CoverageKey is the metric of the share of a set's pairs with both words
 // in the vocabulary.
@@ -46,23 +79,30 @@ func InertiaShareKey(i int) string { return prefixInertiaShare + strconv.Itoa(i)
 type MetricKind int
 
 const (
-	OtherMetric       MetricKind = iota
-	ScoreMetric                  // Spearman ρ of a word-similarity set under a rule
-	CoverageMetric               // share of a set's pairs covered
-	PairsMetric                  // pairs in a set
-	MeasurementMetric            // the machine's time and memory: differs between identical runs
-	CAMetric                     // inertias of a correspondence analysis
-	SizeMetric                   // size of the analysed data (vocab, nnz, tokens)
-	SolverMetric                 // how the SVD converged (residual, products)
+	OtherMetric           MetricKind = iota
+	ScoreMetric                      // Spearman ρ of a word-similarity set under a rule
+	PearsonMetric                    // Pearson r of a word-similarity set under a rule
+	AnalogyMetric                    // accuracy on an analogy set (or a section of it)
+	AnalogyCoverageMetric            // share of an analogy set's questions covered
+	CoverageMetric                   // share of a set's pairs covered
+	PairsMetric                      // pairs in a set
+	MeasurementMetric                // the machine's time and memory: differs between identical runs
+	CAMetric                         // inertias of a correspondence analysis
+	SizeMetric                       // size of the analysed data (vocab, nnz, tokens)
+	SolverMetric                     // how the SVD converged (residual, products)
 )
 
 // MetricInfo is what a metric key means.
 type MetricInfo struct {
 	Key  string
 	Kind MetricKind
-	Set  string    // the word-similarity set (score, coverage, pairs)
-	Rule eval.Rule // the OOV rule (score)
-	Axis int       // the axis of an inertia share (0 = none or "kept")
+	Set  string // the word-similarity or analogy set (score, coverage, pairs, analogy)
+	// Section is the analogy set's section ("" = all questions); Mul says
+	// the accuracy is 3CosMul's rather than 3CosAdd's.
+	Section string
+	Mul     bool
+	Rule    eval.Rule // the OOV rule (score)
+	Axis    int       // the axis of an inertia share (0 = none or "kept")
 	// Stat is "min" or "max" for the range over repeated measurements, ""
 	// for the value itself (the median of repeats).
 	Stat           string
@@ -93,6 +133,35 @@ func ParseMetric(key string) MetricInfo {
 				return m
 			}
 		}
+		return m
+	}
+	if rest, ok := strings.CutPrefix(key, prefixPearson); ok {
+		rule, set, ok := strings.Cut(rest, ".")
+		if ok && set != "" {
+			if r, err := eval.ParseRule(rule); err == nil {
+				m.Kind, m.Rule, m.Set, m.HigherIsBetter, m.Checked = PearsonMetric, r, set, true, true
+			}
+		}
+		return m
+	}
+	for _, p := range []string{prefixAnalogy, prefixAnalogyMul, prefixAnalogyCover} {
+		rest, ok := strings.CutPrefix(key, p)
+		if !ok || rest == "" {
+			continue
+		}
+		set, section, _ := strings.Cut(rest, "/")
+		// A word-similarity file "analogy.x.txt" is refused by the decoder
+		// (checkSetKeys); an analogy set is google or has an extension.
+		if p == prefixAnalogyCover && !isAnalogySetKey(set) {
+			break
+		}
+		m.Kind, m.Set, m.Section, m.Mul, m.HigherIsBetter = AnalogyMetric, set, section, p == prefixAnalogyMul, true
+		if p == prefixAnalogyCover {
+			m.Kind, m.Mul = AnalogyCoverageMetric, false
+		}
+		// The total accuracy is guarded; a section's, a few dozen
+		// questions, would trip the tolerance on one answer.
+		m.Checked = m.Kind == AnalogyMetric && section == ""
 		return m
 	}
 	if set, ok := strings.CutPrefix(key, prefixCoverage); ok && set != "" {
@@ -139,8 +208,17 @@ func ParseMetric(key string) MetricInfo {
 // MetricLabel spells a metric for people: "spearman.zero.men" → "men (zero rule)".
 func MetricLabel(key string) string {
 	m := ParseMetric(key)
-	if m.Kind == ScoreMetric {
+	switch m.Kind {
+	case ScoreMetric:
 		return fmt.Sprintf("%s (%s rule)", m.Set, m.Rule)
+	case PearsonMetric:
+		return fmt.Sprintf("%s (Pearson r, %s rule)", m.Set, m.Rule)
+	case AnalogyMetric:
+		how := "3CosAdd"
+		if m.Mul {
+			how = "3CosMul"
+		}
+		return fmt.Sprintf("%s analogies (%s)", sectionSuffix(m.Set, m.Section), how)
 	}
 	return key
 }

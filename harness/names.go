@@ -38,6 +38,8 @@ func builtinNames(key string) (builtinName, bool) {
 		return b, true
 	case "sca.set":
 		return setNames(), true
+	case "eval.analogies":
+		return builtinName{what: "analogy set", whats: "analogy sets", known: AnalogySetNames()}, true
 	}
 	return builtinName{}, false
 }

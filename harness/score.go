@@ -93,8 +93,9 @@ func SetKey(name string) string {
 	return name
 }
 
-// Score evaluates word vectors on the trial's sets under both OOV rules,
-// and saves them first when asked (vectors.save or -vectors).
+// Score evaluates word vectors on the trial's sets under both OOV rules
+// (folding case when eval.case_insensitive) and on its analogy sets, and
+// saves them first when asked (vectors.save or -vectors).
 func (tr *TrialRun) Score(vs *vectors.Set) error {
 	if err := tr.saveVectors(vs); err != nil {
 		return err
@@ -107,9 +108,17 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 		if err := tr.recordWordViews(vs, sim); err != nil {
 			return err
 		}
+		evs := vs
+		if tr.Trial.Eval.CaseInsensitive {
+			evs = eval.FoldCase(vs)
+		}
 		for _, s := range tr.sets {
+			set := s.Set
+			if tr.Trial.Eval.CaseInsensitive {
+				set = eval.FoldSet(set)
+			}
 			for _, rule := range eval.Rules {
-				sc, err := eval.Evaluate(vs, s.Set, sim, rule)
+				sc, err := eval.Evaluate(evs, set, sim, rule)
 				if err != nil && !errors.Is(err, eval.ErrUndefined) {
 					return err
 				}
@@ -117,12 +126,15 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 					tr.Warn("%s: no ρ under the %s rule: %v", s.Key, rule, err)
 				}
 				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
+				if sc.Pearson == sc.Pearson { // not NaN
+					tr.SetMetric(PearsonKey(rule, s.Key), sc.Pearson)
+				}
 			}
 			if err := tr.scoreVocabOnly(vs, s, sim); err != nil {
 				return err
 			}
 		}
-		return nil
+		return tr.scoreAnalogies(vs)
 	})
 }
 

@@ -114,9 +114,12 @@ type SubwordSettings struct {
 
 // EvalSettings say how word vectors are scored.
 type EvalSettings struct {
-	Similarity string   `key:"similarity" default:"dot" enum:"dot,cosine" short:"{}" order:"11" intro:"Similarity" doc:"similarity of two word vectors: dot product (paper) or cosine"`
-	Probes     []string `key:"probes" default:"king,france,computer,music,war,water,three,good" doc:"words whose 10 nearest neighbours (by eval.similarity) each word trial records for its report; a probe out of the vocabulary is listed without neighbours; when none is in it, the 5 most frequent words are the probes"`
-	Sets       []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file; a file's scores are keyed by its base name with its extension, e.g. spearman.zero.my-pairs.txt, and two files of one base name are refused)"`
+	Similarity      string   `key:"similarity" default:"dot" enum:"dot,cosine" short:"{}" order:"11" intro:"Similarity" doc:"similarity of two word vectors: dot product (paper) or cosine"`
+	Probes          []string `key:"probes" default:"king,france,computer,music,war,water,three,good" doc:"words whose 10 nearest neighbours (by eval.similarity) each word trial records for its report; a probe out of the vocabulary is listed without neighbours; when none is in it, the 5 most frequent words are the probes"`
+	Sets            []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file; a file's scores are keyed by its base name with its extension, e.g. spearman.zero.my-pairs.txt, and two files of one base name are refused)"`
+	CaseInsensitive bool     `key:"case_insensitive" default:"false" doc:"word-similarity sets: fold the sets' words and the vocabulary to lower case, a set word standing for the most frequent vocabulary word of its folded form (gensim's evaluate_word_pairs(case_insensitive=True)); off = exact lookups (the paper's authors)"`
+	Analogies       []string `key:"analogies" default:"" doc:"analogy sets scored: google (word2vec's questions-words.txt in <data>/analogy) or files of that format (lines a a* b b*, \": section\" headers) relative to the spec file; answered as gensim's evaluate_word_analogies does (case-insensitive, inputs excluded, candidates the eval.analogy_vocab most frequent words) by 3CosAdd and 3CosMul (ε = 0.001); metrics analogy.<set>, analogy_mul.<set>, coverage.analogy.<set> and per section analogy.<set>/<section>"`
+	AnalogyVocab    int      `key:"analogy_vocab" default:"30000" min:"0" doc:"analogies: candidates and question words are restricted to this many most frequent words (word2vec's compute-accuracy: 30,000; gensim's restrict_vocab default: 300,000; 0 = whole vocabulary)"`
 }
 
 // TrainSettings configure the neural baselines. Zero means the reference

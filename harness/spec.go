@@ -212,12 +212,16 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 					vals[i] = rel(v.(string))
 				}
 			}
-			for j, v := range m["eval.sets"] {
-				list := append([]string(nil), v.([]string)...) // never alias the default
-				for i := range list {
-					list[i] = rel(list[i])
+			for _, key := range listPathSettings {
+				for j, v := range m[key] {
+					// Never alias the default; never turn an empty list into
+					// nil, which the trial id would read as a changed default.
+					list := append(make([]string, 0, len(v.([]string))), v.([]string)...)
+					for i := range list {
+						list[i] = rel(list[i])
+					}
+					m[key][j] = list
 				}
-				m["eval.sets"][j] = list
 			}
 		}
 	}
@@ -239,16 +243,22 @@ func (s *Spec) checkSetKeys() error {
 		maps = append(maps, v.values)
 	}
 	for _, m := range maps {
-		for _, v := range m["eval.sets"] {
-			byKey := map[string]string{}
-			for _, name := range v.([]string) {
-				key := SetKey(name)
-				if other, ok := byKey[key]; ok && other != name {
-					return fmt.Errorf("eval.sets: %s and %s would both be scored as %q: give the files different names", other, name, key)
-				} else if ok {
-					return fmt.Errorf("eval.sets: %s is listed twice", name)
+		for _, setting := range listPathSettings {
+			for _, v := range m[setting] {
+				byKey := map[string]string{}
+				for _, name := range v.([]string) {
+					key := SetKey(name)
+					if other, ok := byKey[key]; ok && other != name {
+						return fmt.Errorf("%s: %s and %s would both be scored as %q: give the files different names", setting, other, name, key)
+					} else if ok {
+						return fmt.Errorf("%s: %s is listed twice", setting, name)
+					}
+					if setting == "eval.sets" && strings.HasPrefix(key, "analogy.") {
+						// coverage.analogy.x.txt would read as an analogy set's coverage.
+						return fmt.Errorf("eval.sets: %s: a word-similarity file's name may not start with \"analogy.\" (its coverage key would read as an analogy set's): rename it", name)
+					}
+					byKey[key] = name
 				}
-				byKey[key] = name
 			}
 		}
 	}
@@ -310,6 +320,10 @@ func (s *Spec) checkGridSize() error {
 
 // pathSettings are settings naming files, resolved relative to the spec file.
 var pathSettings = []string{"data.csv", "data.corpus", "data.tables", "sca.set"}
+
+// listPathSettings are lists naming files (or built-in sets), resolved
+// relative to the spec file.
+var listPathSettings = []string{"eval.sets", "eval.analogies"}
 
 // isLocalPath tells a file path from a built-in name (text8, men, …): a
 // path has a slash or a file extension.

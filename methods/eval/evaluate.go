@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"kcalab/datasets/wordsim"
 	"kcalab/methods/vectors"
@@ -34,6 +36,7 @@ func ParseRule(name string) (Rule, error) {
 type Score struct {
 	Set     string  // the set's name
 	Rho     float64 // Spearman ρ over the pairs the rule keeps
+	Pearson float64 // Pearson r over the same pairs; NaN when undefined
 	Pairs   int     // pairs in the set
 	Covered int     // pairs whose two words have vectors (vocabulary or OOV hook)
 }
@@ -47,7 +50,7 @@ func (s Score) Coverage() float64 { return float64(s.Covered) / float64(s.Pairs)
 // handled by rule. The error wraps ErrUndefined when ρ has no value (under
 // Skip, fewer than two covered pairs; or all similarities equal).
 func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Rule) (Score, error) {
-	sc := Score{Rho: math.NaN()}
+	sc := Score{Rho: math.NaN(), Pearson: math.NaN()}
 	if set == nil || len(set.Pairs) == 0 {
 		return sc, fmt.Errorf("evaluate: empty word-similarity set")
 	}
@@ -102,6 +105,11 @@ func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Ru
 		return fail(fmt.Errorf("%d of %d pairs covered, rule %s: %w", sc.Covered, sc.Pairs, rule, err))
 	}
 	sc.Rho = rho
+	// r is undefined (an error) exactly when ρ is, except that tied ranks
+	// never make it so; keep NaN rather than fail a defined ρ.
+	if r, err := Pearson(human, model); err == nil {
+		sc.Pearson = r
+	}
 	return sc, nil
 }
 
@@ -118,4 +126,36 @@ func EvaluateAll(vs *vectors.Set, sets []*wordsim.Set, sim vectors.Similarity, r
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// FoldCase returns a view of vs whose words are folded to lower case, for
+// gensim's evaluate_word_pairs(case_insensitive=True): a folded word stands
+// for the first row of its form, the most frequent when the vocabulary is
+// ordered by count (gensim keeps the first key of each upper-cased form).
+// The view shares vs's matrix and OOV hook, which is asked the folded word.
+func FoldCase(vs *vectors.Set) *vectors.Set {
+	if vs == nil {
+		return nil
+	}
+	words := make([]string, len(vs.Words))
+	for i, w := range vs.Words {
+		words[i] = strings.ToLower(w)
+	}
+	// A literal, not vectors.New: folded forms may repeat, and lookups
+	// then take the first.
+	return &vectors.Set{Words: words, M: vs.M, OOV: vs.OOV}
+}
+
+// FoldSet returns a copy of set with both words of every pair folded to
+// lower case (see FoldCase).
+func FoldSet(set *wordsim.Set) *wordsim.Set {
+	if set == nil {
+		return nil
+	}
+	out := &wordsim.Set{Name: set.Name, Pairs: slices.Clone(set.Pairs)}
+	for i := range out.Pairs {
+		out.Pairs[i].W1 = strings.ToLower(out.Pairs[i].W1)
+		out.Pairs[i].W2 = strings.ToLower(out.Pairs[i].W2)
+	}
+	return out
 }

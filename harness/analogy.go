@@ -1,0 +1,96 @@
+package harness
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"kcalab/datasets/corpus"
+	"kcalab/datasets/wordsim"
+	"kcalab/methods/eval"
+	"kcalab/methods/vectors"
+)
+
+// analogyFiles are the built-in analogy sets, by name, as paths under the
+// data directory.
+var analogyFiles = map[string]string{
+	"google": filepath.Join("analogy", "questions-words.txt"), // word2vec's questions-words.txt
+}
+
+// AnalogySetNames lists the built-in analogy sets.
+func AnalogySetNames() []string {
+	var out []string
+	for k := range analogyFiles {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// isAnalogySetKey reports whether a metric's set part can name an analogy
+// set: a built-in one or a file's base name (with its extension).
+func isAnalogySetKey(set string) bool {
+	_, builtin := analogyFiles[set]
+	return builtin || isLocalPath(set)
+}
+
+// analogyPath resolves an eval.analogies entry to its file.
+func (tr *TrialRun) analogyPath(name string) (string, error) {
+	if rel, ok := analogyFiles[name]; ok {
+		dataDir, err := corpus.DataDir(tr.runner.DataDir)
+		if err != nil {
+			return "", fmt.Errorf("eval.analogies: %s: %w", name, err)
+		}
+		return filepath.Join(dataDir, rel), nil
+	}
+	if !isLocalPath(name) {
+		return "", fmt.Errorf("eval.analogies: %q is neither an analogy set (%s) nor a file path", name, strings.Join(AnalogySetNames(), ", "))
+	}
+	return name, nil
+}
+
+// scoreAnalogies answers the trial's analogy sets (eval.analogies) as
+// gensim's evaluate_word_analogies does, by 3CosAdd and 3CosMul, and
+// records accuracy and coverage per set and per section.
+func (tr *TrialRun) scoreAnalogies(vs *vectors.Set) error {
+	for _, name := range tr.Trial.Eval.Analogies {
+		path, err := tr.analogyPath(name)
+		if err != nil {
+			return err
+		}
+		// Questions are few (19,544 in google) and parse in milliseconds:
+		// no memo across trials.
+		qs, err := wordsim.LoadAnalogyFile(path, wordsim.Lowercase())
+		if err != nil {
+			return fmt.Errorf("eval.analogies: %w", err)
+		}
+		tr.noteInput(path)
+		total, secs, err := eval.Analogies(vs, qs, eval.AnalogyOptions{
+			Restrict: tr.Trial.Eval.AnalogyVocab, CaseInsensitive: true})
+		if err != nil {
+			return fmt.Errorf("eval.analogies: %s: %w", name, err)
+		}
+		key := SetKey(name)
+		if total.Covered == 0 {
+			tr.Warn("%s: no analogy question has its four words among the %d most frequent words", key, tr.Trial.Eval.AnalogyVocab)
+		}
+		for _, s := range append([]eval.AnalogyScore{total}, secs...) {
+			if s.Section == "" && s.Questions != total.Questions {
+				continue // questions before any section header: in the total only
+			}
+			tr.setAnalogy(key, s)
+		}
+	}
+	return nil
+}
+
+// setAnalogy records one analogy score; an accuracy with nothing covered is
+// left out rather than written as NaN.
+func (tr *TrialRun) setAnalogy(set string, s eval.AnalogyScore) {
+	if s.Covered > 0 {
+		tr.SetMetric(AnalogyKey(set, false, s.Section), s.Accuracy())
+		tr.SetMetric(AnalogyKey(set, true, s.Section), s.AccuracyMul())
+	}
+	tr.SetMetric(AnalogyCoverageKey(set, s.Section), s.Coverage())
+}

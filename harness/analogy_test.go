@@ -1,0 +1,121 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/methods/eval"
+)
+
+func TestAnalogyMetricKeys(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		want MetricInfo
+	}{
+		{AnalogyKey("google", false, ""), MetricInfo{Kind: AnalogyMetric, Set: "google", HigherIsBetter: true, Checked: true}},
+		{AnalogyKey("google", true, ""), MetricInfo{Kind: AnalogyMetric, Set: "google", Mul: true, HigherIsBetter: true, Checked: true}},
+		{AnalogyKey("my.q.txt", false, "gram1-adjective-to-adverb"), MetricInfo{Kind: AnalogyMetric, Set: "my.q.txt", Section: "gram1-adjective-to-adverb", HigherIsBetter: true}},
+		{AnalogyCoverageKey("google", ""), MetricInfo{Kind: AnalogyCoverageMetric, Set: "google", HigherIsBetter: true}},
+		{AnalogyCoverageKey("google", "family"), MetricInfo{Kind: AnalogyCoverageMetric, Set: "google", Section: "family", HigherIsBetter: true}},
+		{PearsonKey(eval.Skip, "men"), MetricInfo{Kind: PearsonMetric, Set: "men", Rule: eval.Skip, HigherIsBetter: true, Checked: true}},
+		// A word-similarity set's coverage keeps its meaning.
+		{CoverageKey("men"), MetricInfo{Kind: CoverageMetric, Set: "men", HigherIsBetter: true}},
+		{CoverageKey("analogy.txt"), MetricInfo{Kind: CoverageMetric, Set: "analogy.txt", HigherIsBetter: true}},
+	} {
+		tc.want.Key = tc.key
+		assert.Equal(t, tc.want, ParseMetric(tc.key), tc.key)
+	}
+	assert.Equal(t, "analogy.google", AnalogyKey("google", false, ""))
+	assert.Equal(t, "analogy_mul.google/family", AnalogyKey("google", true, "family"))
+	assert.Equal(t, "coverage.analogy.google", AnalogyCoverageKey("google", ""))
+	assert.Equal(t, "google analogies (3CosMul)", MetricLabel("analogy_mul.google"))
+}
+
+// Analogies and case folding on the synthetic corpus (words
+// c<cluster>w<word>): "google" is read from the data directory, a file
+// relative to the spec; every key is recorded; the defaults leave a trial's
+// id alone.
+func TestAnalogyAndCaseInsensitiveScores(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	require.NoError(t, os.MkdirAll(filepath.Join(data, "analogy"), 0o755))
+	// Within-cluster questions, upper case as the Google file's capitals
+	// are; one section has a word outside the vocabulary.
+	var q strings.Builder
+	q.WriteString(": within\n")
+	for c := 0; c < 4; c++ {
+		fmt.Fprintf(&q, "C%dW00 C%dW01 C%dW02 C%dW03\n", c, c, c, c)
+	}
+	q.WriteString(": unknown\nC0W00 C0W01 nosuch C0W03\n")
+	require.NoError(t, os.WriteFile(filepath.Join(data, "analogy", "questions-words.txt"), []byte(q.String()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.txt"), []byte(q.String()), 0o644))
+	var pairs strings.Builder
+	for c := 0; c < 4; c++ {
+		for w := 0; w+1 < 8; w++ {
+			fmt.Fprintf(&pairs, "C%dW%02d\tc%dw%02d\t%d\n", c, w, c, w+1, 5+w%3)
+			fmt.Fprintf(&pairs, "c%dw%02d\tC%dW%02d\t%d\n", c, w, (c+1)%4, w, w%2)
+		}
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "upper.txt"), []byte(pairs.String()), 0o644))
+	spec := `
+name: analogies
+data: {source: synthetic, window: 5}
+synthetic: {clusters: 4, words: 8, tokens: 20000, noise: 0.3}
+method: lca
+svd: {rank: 6}
+eval: {sets: [synthetic, upper.txt], analogies: [google, mine.txt], analogy_vocab: 0, case_insensitive: [false, true]}
+`
+	path := filepath.Join(dir, "a.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(spec), 0o644))
+	s, err := LoadSpec(path)
+	require.NoError(t, err)
+	s.Output = t.TempDir()
+	res, err := (&Runner{Jobs: 1, DataDir: data}).Run(context.Background(), s)
+	require.NoError(t, err)
+	require.Len(t, res.Records, 2)
+	for i, rec := range res.Records {
+		require.Equal(t, "ok", rec.Status, rec.Error)
+		m := rec.Metrics
+		for _, set := range []string{"google", "mine.txt"} {
+			assert.InDelta(t, 4.0/5, m[AnalogyCoverageKey(set, "")], 1e-12, set)
+			assert.Equal(t, 1.0, m[AnalogyCoverageKey(set, "within")], set)
+			assert.Equal(t, 0.0, m[AnalogyCoverageKey(set, "unknown")], set)
+			assert.Contains(t, m, AnalogyKey(set, false, ""))
+			assert.Contains(t, m, AnalogyKey(set, true, "within"))
+			assert.NotContains(t, m, AnalogyKey(set, false, "unknown"), "nothing covered: no accuracy")
+			// Words within a cluster are alike, so the exact answer is luck.
+			assert.True(t, m[AnalogyKey(set, false, "")] >= 0 && m[AnalogyKey(set, false, "")] <= 1, set)
+		}
+		assert.Equal(t, m[AnalogyKey("google", false, "")], m[AnalogyKey("mine.txt", false, "")])
+		assert.Contains(t, m, PearsonKey(eval.Zero, "synthetic"))
+		assert.Contains(t, m, PearsonKey(eval.Skip, "synthetic"))
+		// Upper-case set words find their vectors only when folded.
+		want := []float64{0, 1}[i]
+		assert.Equal(t, want, m[CoverageKey("upper.txt")], "case_insensitive %v", rec.Settings["eval.case_insensitive"])
+	}
+	// The defaults (no analogies, case-sensitive) add nothing to an id.
+	base := map[string]any{"method": "lca"}
+	with := map[string]any{"method": "lca", "eval.analogies": []string{}, "eval.analogy_vocab": 30000, "eval.case_insensitive": false}
+	assert.Equal(t, TrialID(base), TrialID(with))
+}
+
+func TestAnalogyNames(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("name: a\neval: {analogies: [gogle]}\n"), 0o644))
+	_, err := LoadSpec(path)
+	require.ErrorContains(t, err, `did you mean "google"`)
+	require.NoError(t, os.WriteFile(path, []byte("name: a\neval: {analogies: [q/a.txt, r/a.txt]}\n"), 0o644))
+	_, err = LoadSpec(path)
+	require.ErrorContains(t, err, `would both be scored as "a.txt"`)
+	require.NoError(t, os.WriteFile(path, []byte("name: a\neval: {sets: [analogy.txt]}\n"), 0o644))
+	_, err = LoadSpec(path)
+	require.ErrorContains(t, err, `may not start with "analogy."`)
+}
