@@ -214,9 +214,15 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			}
 			for _, key := range listPathSettings {
 				for j, v := range m[key] {
-					// Never alias the default; never turn an empty list into
-					// nil, which the trial id would read as a changed default.
-					list := append(make([]string, 0, len(v.([]string))), v.([]string)...)
+					src := v.([]string)
+					if len(src) == 0 && key != "eval.sets" {
+						// Keep [] (the default of eval.analogies): nil would
+						// read as a changed default and change trial ids. An
+						// empty eval.sets has always become nil, and committed
+						// ids hash that.
+						continue
+					}
+					list := append([]string(nil), src...) // never alias the default
 					for i := range list {
 						list[i] = rel(list[i])
 					}
