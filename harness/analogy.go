@@ -54,6 +54,15 @@ func (tr *TrialRun) analogyPath(name string) (string, error) {
 // gensim's evaluate_word_analogies does, by 3CosAdd and 3CosMul, and
 // records accuracy and coverage per set and per section.
 func (tr *TrialRun) scoreAnalogies(vs *vectors.Set) error {
+	if len(tr.Trial.Eval.Analogies) == 0 {
+		return nil
+	}
+	// <unk> pools every rare token: it is no word, so never an answer, and
+	// it would take one of the eval.analogy_vocab places.
+	vs, err := withoutUnk(vs)
+	if err != nil {
+		return fmt.Errorf("eval.analogies: %w", err)
+	}
 	for _, name := range tr.Trial.Eval.Analogies {
 		path, err := tr.analogyPath(name)
 		if err != nil {

@@ -16,7 +16,8 @@ import (
 // than the trials table.
 func isScoreMetric(k string) bool {
 	switch harness.ParseMetric(k).Kind {
-	case harness.ScoreMetric, harness.CoverageMetric, harness.PairsMetric:
+	case harness.ScoreMetric, harness.CoverageMetric, harness.PairsMetric,
+		harness.PearsonMetric, harness.AnalogyMetric, harness.AnalogyCoverageMetric: // the analogy tables: reports/analogy.go
 		return true
 	}
 	return false
@@ -327,6 +328,7 @@ func scoreSection(recs []harness.Record) *Section {
 	}
 	s.Blocks = append(s.Blocks, Paragraph(intro))
 	s.Blocks = append(s.Blocks, collapse(len(scored), fmt.Sprintf("Both tables: %d trials × %d sets", len(scored), len(sets)), zero, skip)...)
+	s.Blocks = append(s.Blocks, pearsonBlocks(scored, labels, sets, cols)...)
 	if inSample {
 		s.Blocks = append(s.Blocks, Paragraph("†: the SCA trial was trained on this set's pairs (sca.mode = in-sample), as the paper's SCA rows were; its score there is not a held-out score."))
 	}

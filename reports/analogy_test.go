@@ -1,0 +1,61 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+	"kcalab/methods/eval"
+)
+
+// analogyRecords are three word trials with analogy and Pearson metrics.
+func analogyRecords() []harness.Record {
+	recs := methodRecords()[:3] // CBOW, SGNS, GloVe
+	for i := range recs {
+		m := map[string]float64{}
+		for k, v := range recs[i].Metrics {
+			m[k] = v
+		}
+		f := float64(i)
+		m[harness.AnalogyKey("google", false, "")] = 0.30 + 0.01*f
+		m[harness.AnalogyKey("google", true, "")] = 0.32 + 0.01*f
+		m[harness.AnalogyCoverageKey("google", "")] = 0.9
+		for j, sec := range []string{"family", "capital-world"} {
+			m[harness.AnalogyKey("google", false, sec)] = 0.5 + 0.1*f - 0.2*float64(j)
+			m[harness.AnalogyKey("google", true, sec)] = 0.55 + 0.1*f - 0.2*float64(j)
+			m[harness.AnalogyCoverageKey("google", sec)] = 0.8 + 0.05*f
+		}
+		m[harness.PearsonKey(eval.Zero, "men")] = 0.4 + 0.01*f
+		m[harness.PearsonKey(eval.Skip, "men")] = 0.5 + 0.01*f
+		recs[i].Metrics = m
+	}
+	return recs
+}
+
+func TestAnalogySection(t *testing.T) {
+	page := string(render(t, wordReport("analogies", analogyRecords(), CDNScript())))
+	rows, order, _ := tableRows(t, page, "analogy-total")
+	require.Equal(t, []string{"CBOW", "SGNS", "GloVe"}, order)
+	assert.Equal(t, [][2]string{{"0.300", ""}, {"0.320", ""}}, rows["CBOW"])
+	assert.Equal(t, [][2]string{{"0.320", "best"}, {"0.340", "best"}}, rows["GloVe"])
+	assert.Contains(t, page, "90.0%", "one coverage for all trials: in the footer")
+
+	rows, _, _ = tableRows(t, page, "analogy-google-3CosMul")
+	// Sections alphabetically: capital-world, family; coverage differs per
+	// trial, so each cell notes it.
+	assert.Equal(t, [2]string{"0.550", ""}, rows["CBOW"][1])
+	assert.Contains(t, page, "varies: see cells")
+
+	rows, _, _ = tableRows(t, page, "pearson-skip")
+	assert.Equal(t, "0.520", rows["GloVe"][2][0], "men: the third column (sim, rel, men, …)")
+
+	// The trials table carries none of these keys.
+	trials := page[strings.Index(page, `id="trials-table"`):]
+	trials = trials[:strings.Index(trials, "</table>")]
+	for _, k := range []string{"analogy", "pearson", "coverage.analogy"} {
+		assert.NotContains(t, trials, k)
+	}
+}
