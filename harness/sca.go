@@ -94,6 +94,12 @@ func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
 		return tr.Score(vs)
 	}
 
+	// Folds score each held-out pair with its own fold's model: there is
+	// no one set of vectors to answer analogies with, and pairs are looked
+	// up as given.
+	if len(t.Eval.Analogies) > 0 || t.Eval.CaseInsensitive {
+		tr.Warn("sca.mode folds: eval.analogies and eval.case_insensitive are not applied (no single model; use sca.mode: in-sample)")
+	}
 	k := t.SCA.Folds
 	if len(tuning.Set.Pairs) < k {
 		return fmt.Errorf("sca.folds = %d but %s has only %d pairs", k, tuning.Key, len(tuning.Set.Pairs))

@@ -56,7 +56,9 @@ func TestEvaluate(t *testing.T) {
 			require.NoError(t, err)
 			sc, err := Evaluate(vs, toyPairs, tc.sim, tc.rule)
 			require.NoError(t, err)
-			assert.Equal(t, Score{Set: "toy", Rho: want, Pairs: 6, Covered: 4}, sc)
+			wantR, err := Pearson(tc.human, tc.model)
+			require.NoError(t, err)
+			assert.Equal(t, Score{Set: "toy", Rho: want, Pearson: wantR, Pairs: 6, Covered: 4}, sc)
 			assert.InDelta(t, 4.0/6, sc.Coverage(), 1e-15)
 		})
 	}
@@ -68,6 +70,9 @@ func TestEvaluateHandValue(t *testing.T) {
 	sc, err := Evaluate(toy(t), toyPairs, vectors.Dot, Skip)
 	require.NoError(t, err)
 	assert.InDelta(t, 3/math.Sqrt(22.5), sc.Rho, 1e-15)
+	// Pearson on the values: dx = 2.75 3.75 −4.25 −2.25, dy = 0 1 −2 1:
+	// Σdxdy = 10, Σdx² = 44.75, Σdy² = 6.
+	assert.InDelta(t, 10/math.Sqrt(44.75*6), sc.Pearson, 1e-15)
 
 	// Zero/dot: human ranks 4 5 1 2 3 6; model 2 3 0 3 0 0 → 4 5.5 2 5.5 2 2.
 	// Σdxdy = 1, Σdx² = 17.5, Σdy² = 15.
@@ -179,4 +184,31 @@ func ExampleEvaluate() {
 	// Output:
 	// zero: rho 0.062 over 6 pairs, 4 covered
 	// skip: rho 0.632 over 6 pairs, 4 covered
+}
+
+// FoldCase and FoldSet look words up as gensim's
+// evaluate_word_pairs(case_insensitive=True): a folded word takes the first
+// row of its form.
+func TestFoldCase(t *testing.T) {
+	vs, err := vectors.New([]string{"Cat", "cat", "DOG", "bus"}, mat.NewDense(4, 2, []float64{
+		1, 0,
+		0, 1,
+		2, 1,
+		0, 3,
+	}))
+	require.NoError(t, err)
+	set := &wordsim.Set{Name: "s", Pairs: []wordsim.Pair{
+		{W1: "CAT", W2: "Dog", Score: 1}, {W1: "cat", W2: "BUS", Score: 2}, {W1: "dog", W2: "bus", Score: 3},
+	}}
+	exact, err := Evaluate(vs, set, vectors.Dot, Skip)
+	require.ErrorIs(t, err, ErrUndefined)
+	assert.Equal(t, 0, exact.Covered)
+	sc, err := Evaluate(FoldCase(vs), FoldSet(set), vectors.Dot, Skip)
+	require.NoError(t, err)
+	assert.Equal(t, 3, sc.Covered)
+	// cat is "Cat" (1, 0): dots 2, 0, 3 against scores 1, 2, 3.
+	want, err := Spearman([]float64{1, 2, 3}, []float64{2, 0, 3})
+	require.NoError(t, err)
+	assert.Equal(t, want, sc.Rho)
+	assert.Equal(t, "CAT", set.Pairs[0].W1, "FoldSet copies")
 }
