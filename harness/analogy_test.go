@@ -119,3 +119,21 @@ func TestAnalogyNames(t *testing.T) {
 	_, err = LoadSpec(path)
 	require.ErrorContains(t, err, `may not start with "analogy."`)
 }
+
+// -check guards an analogy set's total accuracies (3CosAdd and 3CosMul) and
+// Pearson r through their metadata; a section's accuracy is not guarded.
+func TestCheckAnalogies(t *testing.T) {
+	rec := func(add, mul, section, r float64) Record {
+		return Record{ID: "a", Status: "ok", Settings: map[string]any{"label": "tail-cut", "method": "ca"},
+			Metrics: map[string]float64{AnalogyKey("google", false, ""): add, AnalogyKey("google", true, ""): mul,
+				AnalogyKey("google", false, "family"): section, AnalogyCoverageKey("google", ""): 0.5,
+				PearsonKey(eval.Zero, "men"): r}}
+	}
+	ref := []Record{rec(0.30, 0.32, 0.5, 0.4)}
+	assert.Empty(t, CheckScores(ref, []Record{rec(0.295, 0.32, 0.1, 0.4)}, 0.01), "a section may move")
+	assert.Equal(t, []string{
+		"tail-cut (trial a): google analogies (3CosAdd) fell to 0.2500 from the reference 0.3000 (by 0.0500, tolerance 0.01)",
+		"tail-cut (trial a): google analogies (3CosMul) fell to 0.2000 from the reference 0.3200 (by 0.1200, tolerance 0.01)",
+		"tail-cut (trial a): men (Pearson r, zero rule) fell to 0.3000 from the reference 0.4000 (by 0.1000, tolerance 0.01)",
+	}, CheckScores(ref, []Record{rec(0.25, 0.20, 0.5, 0.3)}, 0.01))
+}
