@@ -35,6 +35,21 @@ func (s *Spec) Trials() []Trial {
 	}
 	var trials []Trial
 	seen := map[string]bool{}
+	// add completes a trial (id, seed, index, typed settings) and appends
+	// it unless a trial with its settings is already there.
+	add := func(t Trial) bool {
+		t.ID = TrialID(t.Values)
+		if seen[t.ID] {
+			return false
+		}
+		seen[t.ID] = true
+		t.Seed = TrialSeed(s.Seed, t.ID)
+		t.Index = len(trials)
+		t.Settings = typedSettings(t.Values)
+		t.Title = strings.TrimSpace(t.Title)
+		trials = append(trials, t)
+		return true
+	}
 	for _, v := range variants {
 		values := make(map[string][]any, len(s.values))
 		for k, vals := range s.values {
@@ -51,36 +66,21 @@ func (s *Spec) Trials() []Trial {
 		}
 		axes = append(axes, v.axes...)
 		for _, t := range expand(values, axes) {
-			t.ID = TrialID(t.Values)
-			if seen[t.ID] {
+			if t.Values[KeyLabel] != "" {
+				t.Title = strings.TrimSpace(fmt.Sprint(t.Values[KeyLabel]) + " " + t.Title)
+			}
+			if !add(t) {
 				continue
 			}
-			seen[t.ID] = true
-			t.Seed = TrialSeed(s.Seed, t.ID)
-			t.Index = len(trials)
-			t.Settings = typedSettings(t.Values)
-			if t.Label != "" {
-				t.Title = strings.TrimSpace(t.Label + " " + t.Title)
-			}
-			trials = append(trials, t)
 			// Replicates differ only in their seed: the replicate number
 			// enters the id, and the seed derives from the id.
-			for r := 1; r < t.Replicates; r++ {
-				rt := Trial{Values: make(map[string]any, len(t.Values))}
+			for r := 1; r < trials[len(trials)-1].Replicates; r++ {
+				rt := Trial{Values: make(map[string]any, len(t.Values)), Title: fmt.Sprintf("%s replicate=%d", t.Title, r)}
 				for k, v := range t.Values {
 					rt.Values[k] = v
 				}
 				rt.Values["replicate"] = r
-				rt.ID = TrialID(rt.Values)
-				if seen[rt.ID] {
-					continue
-				}
-				seen[rt.ID] = true
-				rt.Seed = TrialSeed(s.Seed, rt.ID)
-				rt.Index = len(trials)
-				rt.Settings = typedSettings(rt.Values)
-				rt.Title = strings.TrimSpace(fmt.Sprintf("%s replicate=%d", t.Title, r))
-				trials = append(trials, rt)
+				add(rt)
 			}
 		}
 	}
