@@ -212,6 +212,10 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 	if err := tr.Stage("supplementary", func() error { return project(res, sup, out) }); err != nil {
 		return err
 	}
+	if res.TotalInertia < 1e-12 {
+		// An independent (rank-1) table has no inertia: its axes are noise.
+		tr.Warn("the table is independent (rows and columns proportional; total inertia %.3g): it has no axes, its coordinates are rounding noise", res.TotalInertia)
+	}
 	tr.Record.CA = out
 	tr.SetMetric(MetricTotalInertia, res.TotalInertia)
 	for i, s := range res.InertiaShare {
@@ -220,9 +224,8 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 	return nil
 }
 
-// warnDegenerate warns of a table whose analysis is partly noise: a row
-// or column with no counts gets zero coordinates, and an independent
-// (rank-1) table has no inertia, so its axes are rounding noise.
+// warnDegenerate warns of a table row or column with no counts: it gets
+// zero coordinates.
 func (tr *TrialRun) warnDegenerate(tab *datasets.Table) {
 	for _, side := range []struct {
 		what   string
@@ -235,29 +238,6 @@ func (tr *TrialRun) warnDegenerate(tab *datasets.Table) {
 			}
 		}
 	}
-	if ti := independenceInertia(tab); ti < 1e-12 {
-		tr.Warn("the table is independent (rows and columns proportional; total inertia %.3g): it has no axes, its coordinates are rounding noise", ti)
-	}
-}
-
-// independenceInertia is the table's total inertia χ²/n.
-func independenceInertia(tab *datasets.Table) float64 {
-	d := tab.N.ToDense()
-	r, c := d.Dims()
-	n := tab.N.Sum()
-	rs, cs := tab.N.RowSums(), tab.N.ColSums()
-	total := 0.0
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if rs[i] == 0 || cs[j] == 0 {
-				continue
-			}
-			e := rs[i] * cs[j] / n
-			x := d.At(i, j) - e
-			total += x * x / e
-		}
-	}
-	return total / n
 }
 
 // project places the supplementary rows and columns on the axes of res.

@@ -73,7 +73,7 @@ func groupByBackend(recs []harness.Record, chosen []int) [][]harness.Record {
 	series, _ := scalingKeys()
 	key := func(rec harness.Record) string {
 		var parts []string
-		for _, k := range sortedAnyKeys(rec.Settings) {
+		for _, k := range sortedKeys(rec.Settings) {
 			if k != series && k != harness.KeyLabel {
 				parts = append(parts, k+"="+formatValue(rec.Settings[k]))
 			}
@@ -92,15 +92,6 @@ func groupByBackend(recs []harness.Record, chosen []int) [][]harness.Record {
 		out = append(out, []harness.Record{recs[i]})
 	}
 	return out
-}
-
-func sortedAnyKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func caSection(group []harness.Record, n int, varying []string, maxPoints int) (Section, error) {
