@@ -43,7 +43,7 @@ func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, 
 // largest rank it allows.
 func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 	run func(svd.Backend, svd.Options) (*ca.Decomposition, error)) (*ca.Decomposition, error) {
-	b, opt, err := svdOptions(tr.Trial, rows, cols, limit, "dssvd")
+	b, opt, err := svdOptions(tr.Trial, rows, cols, limit)
 	if err != nil {
 		return nil, fmt.Errorf("vocabulary of %d words: %w", rows, err)
 	}

@@ -78,7 +78,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	done := make([]bool, len(trials))
 	var todo []Trial
 	for _, t := range trials {
-		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && sameTrial(old.Settings, t.Values) {
+		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && sameTrial(old.Settings, t.Values) && sameBackend(old, t) {
 			old.Spec = spec.Name
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report
@@ -251,6 +251,13 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 }
 
 var errOverBudget = errors.New("over budget")
+
+// sameBackend reports whether a record was decomposed by the backend the
+// trial resolves to now: svd.backend "auto" has changed meaning (dssvd, then
+// krylov for word tables), and a result of the old one is not this trial's.
+func sameBackend(old Record, t Trial) bool {
+	return old.Backend == "" || old.Backend == backendName(t)
+}
 
 // sameTrial reports whether a recorded trial has the settings of a new one,
 // over the settings the new trial's method and data source read: settings

@@ -214,3 +214,54 @@ func TestSameTrial(t *testing.T) {
 	assert.False(t, sameTrial(map[string]any{"method": "gini", "svd.rank": 3.0, "train.dim": 0}, cur))
 	assert.False(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0, "train.dim": 0, "gone": 1}, cur))
 }
+
+// A word trial with svd.backend auto is decomposed by krylov; a record made
+// when auto meant dssvd carries the same id but is recomputed, not reused.
+func TestRunnerAutoBackendChange(t *testing.T) {
+	ctx := context.Background()
+	out := t.TempDir()
+	body := "name: auto\nseed: 2\ndata: {source: synthetic, table: flat, window: 5}\nsynthetic: {tokens: 200000, words: 200}\n" +
+		"eval: {sets: [synthetic]}\nmethod: lca\nsvd: {rank: 20}\n"
+	spec := loadSpecTo(t, writeSpec(t, body), out)
+	res, err := (&Runner{}).Run(ctx, spec)
+	require.NoError(t, err)
+	require.Len(t, res.Records, 1)
+	first := res.Records[0]
+	require.Equal(t, "ok", first.Status, first.Error)
+	assert.Equal(t, "krylov", first.Backend)
+	assert.Equal(t, "auto", first.Settings["svd.backend"])
+
+	res, err = (&Runner{}).Run(ctx, spec)
+	require.NoError(t, err)
+	assert.Equal(t, 1, res.Reused, "a krylov record of an auto trial is reused")
+
+	// Rewrite the record as the old meaning of auto left it.
+	path := filepath.Join(out, "results.jsonl")
+	old := first
+	old.Backend = "dssvd"
+	old.Metrics = map[string]float64{"spearman.zero.synthetic": -1}
+	b, err := json.Marshal(old)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
+	res, err = (&Runner{}).Run(ctx, spec)
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.Reused, "a dssvd record of an auto trial is not this trial's result")
+	assert.Equal(t, "krylov", res.Records[0].Backend)
+	assert.Equal(t, first.Metrics, res.Records[0].Metrics)
+}
+
+func TestBackendName(t *testing.T) {
+	for _, tt := range []struct{ source, backend, want string }{
+		{"fisher", "auto", "dense"},
+		{"csv", "auto", "dense"},
+		{"corpus", "auto", "krylov"},
+		{"synthetic", "auto", "krylov"},
+		{"tables", "auto", "krylov"},
+		{"corpus", "dssvd", "dssvd"},
+		{"fisher", "randomized", "randomized"},
+	} {
+		var tr Trial
+		tr.Data.Source, tr.SVD.Backend = tt.source, tt.backend
+		assert.Equal(t, tt.want, backendName(tr), "%s/%s", tt.source, tt.backend)
+	}
+}

@@ -122,15 +122,24 @@
 // it the backend fails with ErrNotConverged, saying how many triplets had
 // converged. The context is checked before every block step.
 //
-// Measured on text8_prefix's tail-cut table (BenchmarkKrylovWords, seed 1,
-// Tol 1e-8, a 2-core machine shared with other jobs, so times are upper
-// bounds): k = 300 in 4,524 column-products, 28 s wall and CPU, 0.62 GB
-// peak RSS (DSSVD q = 7 in the same run: 4,960 products, 21 s, and a
-// residual of 1.2e-2·σ_1); k = 1000 in 12,264 products, 115 s of CPU,
-// 0.89 GB. σ_1..5, σ_300 and σ_1000 agree with ARPACK's to the 5 digits
-// given in issue 13. ARPACK (scipy svds) needs 2,111 products at k = 300:
-// single-vector Lanczos gets more out of a product, each product costing
-// 14 times more. Tol = 1e-6 takes about 20% fewer products.
+// Measured on text8_prefix's tail-cut table side by side in one run on a
+// quiet 2-core machine (BenchmarkSVDPeers in package ca, seed 1, Tol 1e-8,
+// output in methods/ca/testdata/peers/bench-2026-11-23.txt;
+// wall seconds of the SVD stage / peak RSS / column-products):
+//
+//	         k = 300                 k = 1000
+//	krylov   14.0 s  0.64 GB  4,524   49.4 s  0.92 GB 12,264
+//	dssvd     9.4 s  0.64 GB  4,960   42.9 s  1.01 GB 16,160  (not converged)
+//	RSpectra 29.7 s  0.84 GB  2,111  141.2 s  1.53 GB  6,009
+//	scipy    32.5 s  0.67 GB  2,111  165.7 s  1.31 GB  6,009
+//
+// σ_1..5, σ_300 and σ_1000 agree with ARPACK's to the 5 digits given in
+// issue 13; krylov is 2.1× (k = 300) and 2.9× (k = 1000) faster than
+// RSpectra, the fastest exact peer. ARPACK needs about half the products:
+// single-vector Lanczos gets more out of a product, but each of its
+// products costs 14 times more than one column of a 64-column block.
+// Tol = 1e-6 takes about 20% fewer products. So svd.backend auto is krylov
+// for word tables.
 //
 // # Accuracy
 //
