@@ -278,6 +278,9 @@ const (
 	KeyMethod = "method"
 	KeyLabel  = "label"
 	KeySource = "data.source"
+	// KeyReplicate numbers a trial's replicates (absent on replicate 0):
+	// reports average over it rather than drawing it as a series.
+	KeyReplicate = "replicate"
 )
 
 // ShortLabel prints one setting for a derived label ("W=24", "d=1000",

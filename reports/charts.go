@@ -5,14 +5,42 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
-// XY is a point of a line series.
-type XY struct{ X, Y float64 }
+// XY is a point of a line series. Err, when positive, draws an error bar
+// from Y − Err to Y + Err (e.g. ± one standard deviation over replicates).
+type XY struct{ X, Y, Err float64 }
+
+// meanPoints turns the values observed at each x into points at their mean,
+// with the sample standard deviation as the error bar where there are two or
+// more, sorted by x. It reports whether any x had more than one value.
+func meanPoints(vals map[float64][]float64) ([]XY, bool) {
+	pts := make([]XY, 0, len(vals))
+	many := false
+	for x, vs := range vals {
+		var sum float64
+		for _, v := range vs {
+			sum += v
+		}
+		p := XY{X: x, Y: sum / float64(len(vs))}
+		if len(vs) > 1 {
+			many = true
+			var ss float64
+			for _, v := range vs {
+				ss += (v - p.Y) * (v - p.Y)
+			}
+			p.Err = math.Sqrt(ss / float64(len(vs)-1))
+		}
+		pts = append(pts, p)
+	}
+	sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
+	return pts, many
+}
 
 // LineSeries is one named line.
 type LineSeries struct {
@@ -193,6 +221,7 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 			Scale: opts.Bool(true)}),
 	)...)
 	dropped := 0
+	bars := make([][]any, len(c.Series))
 	for i, s := range c.Series {
 		data := make([]opts.LineData, 0, len(s.Points))
 		for _, p := range s.Points {
@@ -201,6 +230,16 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 				continue
 			}
 			data = append(data, opts.LineData{Value: []float64{p.X, p.Y}})
+			if p.Err > 0 && finite(p.Err) {
+				lo := p.Y - p.Err
+				if c.LogY && lo <= 0 {
+					lo = p.Y / 10 // a bar below zero cannot be drawn on a log axis: it runs off the decade
+				}
+				bars[i] = append(bars[i], []any{
+					map[string]any{"coord": []float64{p.X, lo}},
+					map[string]any{"coord": []float64{p.X, p.Y + p.Err}},
+				})
+			}
 		}
 		color := palette[i%len(palette)]
 		lc.AddSeries(s.Name, data,
@@ -216,6 +255,21 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 	opt, err := optionOf(lc, lc.Validate)
 	if err != nil {
 		return nil, 0, 0, nil, fmt.Errorf("line chart %q: %w", c.ID, err)
+	}
+	for i, b := range bars {
+		if len(b) == 0 {
+			continue
+		}
+		// Error bars are line segments of the series' own markLine, so they
+		// take its colour and hide with it; no ECharts custom series (and no
+		// script) is needed.
+		color := palette[i%len(palette)]
+		seriesAt(opt, i)["markLine"] = map[string]any{
+			"symbol": []any{"none", "none"}, "silent": true,
+			"label":     map[string]any{"show": false},
+			"lineStyle": map[string]any{"color": color, "type": "solid", "width": 1.5},
+			"data":      b,
+		}
 	}
 	colorOf := map[string]string{}
 	for i := len(c.Series) - 1; i >= 0; i-- { // the first series of a name wins

@@ -11,7 +11,7 @@ import (
 
 func TestLineChartOption(t *testing.T) {
 	c := LineChart{ID: "l", XName: "n", YName: "s", LogX: true, LogY: true, Series: []LineSeries{
-		{Name: "a", Points: []XY{{1, 1}, {10, 0}, {100, -1}, {math.NaN(), 1}, {1000, 5}}},
+		{Name: "a", Points: []XY{{X: 1, Y: 1}, {X: 10, Y: 0}, {X: 100, Y: -1}, {X: math.NaN(), Y: 1}, {X: 1000, Y: 5}}},
 	}}
 	opt, w, h, notes, err := c.option()
 	require.NoError(t, err)
@@ -33,6 +33,31 @@ func TestLineChartOption(t *testing.T) {
 	c.Width = -1
 	_, _, _, _, err = c.option()
 	assert.ErrorContains(t, err, "must be ≥ 0 pixels")
+}
+
+func TestLineChartErrorBars(t *testing.T) {
+	c := LineChart{ID: "e", LogY: true, Series: []LineSeries{
+		{Name: "plain", Points: []XY{{X: 1, Y: 2}}},
+		{Name: "replicated", Points: []XY{{X: 1, Y: 2, Err: 0.5}, {X: 2, Y: 1, Err: 3}, {X: 3, Y: 4}}},
+	}}
+	opt, _, _, _, err := c.option()
+	require.NoError(t, err)
+	assert.Nil(t, seriesAt(opt, 0)["markLine"], "no spread, no bars")
+	b, err := json.Marshal(seriesAt(opt, 1)["markLine"])
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"symbol":["none","none"],"silent":true,"label":{"show":false},
+		"lineStyle":{"color":"#c0392b","type":"solid","width":1.5},
+		"data":[[{"coord":[1,1.5]},{"coord":[1,2.5]}],[{"coord":[2,0.1]},{"coord":[2,4]}]]}`, string(b),
+		"one vertical segment per point with a spread, in the series' colour; below zero on a log axis it stops a decade down")
+}
+
+func TestMeanPoints(t *testing.T) {
+	pts, many := meanPoints(map[float64][]float64{3: {1, 3}, 1: {5}})
+	assert.True(t, many)
+	assert.Equal(t, []XY{{X: 1, Y: 5}, {X: 3, Y: 2, Err: math.Sqrt2}}, pts)
+	pts, many = meanPoints(map[float64][]float64{2: {1}})
+	assert.False(t, many)
+	assert.Equal(t, []XY{{X: 2, Y: 1}}, pts)
 }
 
 func TestBarOption(t *testing.T) {

@@ -69,15 +69,15 @@ func blocksReport(s Script) Report {
 				Row{
 					LineChart{ID: "time", Title: "SVD time", XName: "Training tokens", YName: "Seconds", LogX: true, LogY: true,
 						Series: []LineSeries{
-							{Name: "dense", Points: []XY{{sizes[0], 0.5}, {sizes[1], 4}, {sizes[2], 41}, {sizes[3], math.NaN()}}},
-							{Name: "randomized", Points: []XY{{sizes[0], 0.2}, {sizes[1], 1.1}, {sizes[2], 9}, {sizes[3], 80}}},
-							{Name: "dssvd", Points: []XY{{sizes[0], 0.1}, {sizes[1], 0.6}, {sizes[2], 5}, {sizes[3], 0}}},
+							{Name: "dense", Points: []XY{{X: sizes[0], Y: 0.5}, {X: sizes[1], Y: 4}, {X: sizes[2], Y: 41}, {X: sizes[3], Y: math.NaN()}}},
+							{Name: "randomized", Points: []XY{{X: sizes[0], Y: 0.2}, {X: sizes[1], Y: 1.1}, {X: sizes[2], Y: 9}, {X: sizes[3], Y: 80}}},
+							{Name: "dssvd", Points: []XY{{X: sizes[0], Y: 0.1}, {X: sizes[1], Y: 0.6}, {X: sizes[2], Y: 5}, {X: sizes[3], Y: 0}}},
 						}},
 					LineChart{ID: "memory", Title: "Peak memory", XName: "Training tokens", YName: "MiB", LogX: true, LogY: true,
 						Width: 560, Height: 360,
 						Series: []LineSeries{
-							{Name: "dense", Points: []XY{{sizes[0], 120}, {sizes[1], 900}, {sizes[2], 7000}}},
-							{Name: "dssvd", Points: []XY{{sizes[0], 60}, {sizes[1], 210}, {sizes[2], 800}, {sizes[3], 2900}}},
+							{Name: "dense", Points: []XY{{X: sizes[0], Y: 120}, {X: sizes[1], Y: 900}, {X: sizes[2], Y: 7000}}},
+							{Name: "dssvd", Points: []XY{{X: sizes[0], Y: 60}, {X: sizes[1], Y: 210}, {X: sizes[2], Y: 800}, {X: sizes[3], Y: 2900}}},
 						}},
 				},
 			}},
@@ -95,9 +95,9 @@ func blocksReport(s Script) Report {
 				},
 				Row{
 					LineChart{ID: "by-window", Title: "ρ against window size", XName: "Window W", YName: "Spearman ρ",
-						Series: []LineSeries{{Name: "WS353", Points: []XY{{2, 0.61}, {5, 0.66}, {10, 0.7}}}, {Name: "MEN", Points: []XY{{2, 0.6}, {5, 0.68}, {10, 0.71}}}}},
+						Series: []LineSeries{{Name: "WS353", Points: []XY{{X: 2, Y: 0.61}, {X: 5, Y: 0.66}, {X: 10, Y: 0.7}}}, {Name: "MEN", Points: []XY{{X: 2, Y: 0.6}, {X: 5, Y: 0.68}, {X: 10, Y: 0.71}}}}},
 					LineChart{ID: "by-dim", Title: "ρ against dimension", XName: "Dimension k", YName: "Spearman ρ", LogX: true,
-						Series: []LineSeries{{Name: "WS353", Points: []XY{{50, 0.6}, {100, 0.66}, {300, 0.7}}}}},
+						Series: []LineSeries{{Name: "WS353", Points: []XY{{X: 50, Y: 0.6}, {X: 100, Y: 0.66}, {X: 300, Y: 0.7}}}}},
 				},
 			}},
 			{Title: "Other blocks", Blocks: []Block{
@@ -157,7 +157,7 @@ func hostileReport(s Script) Report {
 		},
 		Sections: []Section{{Title: hostile, Blocks: []Block{
 			LineChart{ID: "hostile-line", Title: hostile, XName: hostile, YName: hostile,
-				Series: []LineSeries{{Name: hostile, Points: []XY{{1, 2}, {2, 3}}}}},
+				Series: []LineSeries{{Name: hostile, Points: []XY{{X: 1, Y: 2}, {X: 2, Y: 3}}}}},
 			Bar{ID: "hostile-bar", Title: hostile, Categories: []string{hostile, "b"},
 				Series: []BarSeries{{Name: hostile, Values: []float64{1, 2}, Labels: []string{hostile, "y"}}}},
 			ScoreTable{Caption: hostile, RowHeader: hostile, Columns: []string{hostile},

@@ -32,7 +32,7 @@ func FuzzEscaping(f *testing.F) {
 			Records: []harness.Record{{ID: s, Status: s, Error: s, Settings: map[string]any{s: s}, Metrics: map[string]float64{s: 1}, Timings: map[string]float64{s: 1}, CA: ca}},
 			Sections: []Section{{Title: s, Blocks: []Block{Paragraph(s), List{s}, Table{Caption: s, Header: []string{s}, Rows: [][]string{{s}}},
 				ScoreTable{Caption: s, RowHeader: s, Columns: []string{s}, Rows: []ScoreRow{{Name: s, Scores: []float64{1}}}, ReferenceTitle: s, Reference: []ScoreRow{{Name: s, Scores: []float64{1}}}},
-				LineChart{ID: "l", Title: s, XName: s, YName: s, Series: []LineSeries{{Name: s, Points: []XY{{1, 1}}}}},
+				LineChart{ID: "l", Title: s, XName: s, YName: s, Series: []LineSeries{{Name: s, Points: []XY{{X: 1, Y: 1}}}}},
 				Bar{ID: "b", Title: s, XName: s, YName: s, Categories: []string{s}, Series: []BarSeries{{Name: s, Values: []float64{1}, Labels: []string{s}}}},
 			}}}}
 		var buf bytes.Buffer

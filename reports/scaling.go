@@ -2,7 +2,6 @@ package reports
 
 import (
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -128,7 +127,7 @@ func scalingSection(recs []harness.Record) *Section {
 		switch {
 		case k == seriesKey:
 			hasBackend = true
-		case !isSizeKey(k) && !labelKeys[k]:
+		case !isSizeKey(k) && !labelKeys[k] && k != harness.KeyReplicate:
 			rest = append(rest, k)
 		}
 	}
@@ -151,12 +150,13 @@ func scalingSection(recs []harness.Record) *Section {
 		}
 	}
 
+	repeated := false
 	chartOf := func(id, title, m, yName string) LineChart {
 		c := LineChart{ID: id, Title: title, XName: xName, YName: yName, LogX: true, LogY: true, Width: 640, Height: 400}
 		failed := map[string][]float64{}
 		overOnly := map[string]bool{}
 		for _, name := range order {
-			sum, n := map[float64]float64{}, map[float64]int{}
+			vals := map[float64][]float64{}
 			overOnly[name] = true
 			for i, rec := range set {
 				if names[i] != name {
@@ -168,16 +168,12 @@ func scalingSection(recs []harness.Record) *Section {
 					continue
 				}
 				if v, ok := rec.Metrics[m]; ok {
-					sum[sizes[i]] += v
-					n[sizes[i]]++
+					vals[sizes[i]] = append(vals[sizes[i]], v)
 				}
 			}
-			ls := LineSeries{Name: name}
-			for x := range sum {
-				ls.Points = append(ls.Points, XY{X: x, Y: sum[x] / float64(n[x])})
-			}
-			sort.Slice(ls.Points, func(a, b int) bool { return ls.Points[a].X < ls.Points[b].X })
-			c.Series = append(c.Series, ls)
+			pts, many := meanPoints(vals)
+			repeated = repeated || many
+			c.Series = append(c.Series, LineSeries{Name: name, Points: pts})
 		}
 		for _, name := range order {
 			if xs := failed[name]; len(xs) > 0 {
@@ -194,10 +190,14 @@ func scalingSection(recs []harness.Record) *Section {
 	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
 		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log). " +
 		"A dashed vertical line marks a size at which a trial did not finish."
-	s.Blocks = append(s.Blocks, Paragraph(intro), Row{
+	figs := Row{
 		chartOf("scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)"),
 		chartOf("scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)"),
-	})
+	}
+	if repeated {
+		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
+	}
+	s.Blocks = append(s.Blocks, Paragraph(intro), figs)
 
 	nf := Table{ID: "scaling-unfinished", Caption: "Trials that did not finish", Header: []string{"Series", "Size", "Status", "Reason"}}
 	for i, rec := range set {

@@ -3,7 +3,6 @@ package reports
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -411,7 +410,7 @@ func sweepOf(scored []harness.Record, sk harness.Setting) *Section {
 	// among its group's trials, but the swept setting (like the trials'
 	// labels).
 	keys := groupKeys(recs)
-	vary := groupVarying(recs, keys, map[string]bool{key: true})
+	vary := groupVarying(recs, keys, map[string]bool{key: true, harness.KeyReplicate: true})
 	methods := map[string]bool{}
 	for _, k := range keys {
 		methods[k] = true
@@ -471,22 +470,15 @@ func sweepOf(scored []harness.Record, sk harness.Setting) *Section {
 		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", short, j+1), Title: setDisplay(set),
 			XName: axis, YName: "Spearman ρ (zero rule)", LogX: logX, Width: 440, Height: 300}
 		for _, sr := range order {
-			sum, n := map[float64]float64{}, map[float64]int{}
+			vals := map[float64][]float64{}
 			for _, i := range sr.recs {
 				if v, ok := recs[i].Metrics[harness.ScoreKey(eval.Zero, set)]; ok {
-					sum[xs[i]] += v
-					n[xs[i]]++
+					vals[xs[i]] = append(vals[xs[i]], v)
 				}
 			}
-			ls := LineSeries{Name: sr.name}
-			for x := range sum {
-				ls.Points = append(ls.Points, XY{X: x, Y: sum[x] / float64(n[x])})
-				if n[x] > 1 {
-					averaged = true
-				}
-			}
-			sort.Slice(ls.Points, func(a, b int) bool { return ls.Points[a].X < ls.Points[b].X })
-			c.Series = append(c.Series, ls)
+			pts, many := meanPoints(vals)
+			averaged = averaged || many
+			c.Series = append(c.Series, LineSeries{Name: sr.name, Points: pts})
 		}
 		row = append(row, c)
 	}
@@ -512,7 +504,7 @@ func sweepOf(scored []harness.Record, sk harness.Setting) *Section {
 	}
 	text += "."
 	if averaged {
-		text += " Trials with the same settings at the same x are averaged."
+		text += " Trials with the same settings at the same x (replicates: seeds) are averaged; the error bars are ± one standard deviation."
 	}
 	sub.Blocks = append(sub.Blocks, Paragraph(text), row)
 	return sub

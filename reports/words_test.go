@@ -190,8 +190,24 @@ func TestSweepSection(t *testing.T) {
 		require.NotNil(t, s)
 		c := s.Subsections[0].Blocks[1].(Row)[0].(LineChart)
 		assert.True(t, c.LogX)
-		assert.Equal(t, []LineSeries{{Name: "CA", Points: []XY{{100, 0.01}, {300, 0.03}, {1000, 0.1}, {3000, 0.3}}}}, c.Series)
+		assert.Equal(t, []LineSeries{{Name: "CA", Points: []XY{{X: 100, Y: 0.01}, {X: 300, Y: 0.03}, {X: 1000, Y: 0.1}, {X: 3000, Y: 0.3}}}}, c.Series)
 		assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "averaged")
+	})
+	t.Run("replicates give error bars", func(t *testing.T) {
+		var recs []harness.Record
+		for i, v := range []float64{0.1, 0.2, 0.3, 0.3, 0.5, 0.4} {
+			x := []float64{1, 2, 3, 3, 3, 5}[i]
+			recs = append(recs, harness.Record{Status: "ok", Settings: map[string]any{"method": "lca", "data.window": x, "replicate": float64(i % 3)},
+				Metrics: map[string]float64{"spearman.zero.men": v}})
+		}
+		s := sweepSection(recs)
+		require.NotNil(t, s)
+		pts := s.Subsections[0].Blocks[1].(Row)[0].(LineChart).Series[0].Points
+		require.Len(t, pts, 4)
+		assert.Equal(t, XY{X: 1, Y: 0.1}, pts[0])
+		assert.InDelta(t, 11.0/30, pts[2].Y, 1e-12)
+		assert.InDelta(t, math.Sqrt(((0.3-11.0/30)*(0.3-11.0/30)*2+(0.5-11.0/30)*(0.5-11.0/30))/2), pts[2].Err, 1e-12, "sample sd over the three replicates")
+		assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "error bars are ± one standard deviation")
 	})
 }
 
