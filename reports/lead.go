@@ -317,11 +317,19 @@ func paperSection(recs []harness.Record, mapping []string) *Section {
 		}
 	}
 	if len(rest) > 0 {
+		// Replicates (seeds) are one row: their mean, ± their spread.
+		rest, nums, spread := foldReplicates(rest, nums)
 		labels := trialLabels(rest, nums)
 		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: cols,
 			Caption: "The other trials (zero rule), ranked among themselves"}
 		for i, rec := range rest {
-			o.Rows = append(o.Rows, scoreRow(labels[i], rec, nil))
+			row := scoreRow(labels[i], rec, nil)
+			if sp := spread[rec.ID]; sp.n > 1 {
+				for j, set := range sets {
+					row.Notes[j] = strings.TrimSpace(row.Notes[j] + " " + sp.text(harness.ScoreKey(eval.Zero, set)))
+				}
+			}
+			o.Rows = append(o.Rows, row)
 		}
 		s.Blocks = append(s.Blocks, collapse(len(o.Rows), fmt.Sprintf("The other %d trials (dimension sweep, folds, …)", len(o.Rows)), o)...)
 	}

@@ -1,6 +1,9 @@
 package reports
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kcalab/harness"
+	"kcalab/methods/eval"
 )
 
 func tocOf(t *testing.T, r Report) []string {
@@ -69,6 +73,47 @@ func TestPaperRows(t *testing.T) {
 	assert.NotContains(t, page, `best">0.900`, "a measured trial's scores are never marked")
 	assert.NotContains(t, page, `second">0.900`)
 	assert.Contains(t, page, `<td class="num">0.569 <small>paper 0.770 · Δ −0.201 †</small></td>`)
+
+	t.Run("replicates are one row of the other trials", func(t *testing.T) {
+		recs := paperRecords()
+		others := func(recs []harness.Record) ScoreTable {
+			sec := paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+			require.NotNil(t, sec)
+			for _, b := range sec.Blocks {
+				if d, ok := b.(Details); ok {
+					for _, in := range d.Blocks {
+						if st, ok := in.(ScoreTable); ok && st.ID == "paper-others" {
+							return st
+						}
+					}
+				}
+				if st, ok := b.(ScoreTable); ok && st.ID == "paper-others" {
+					return st
+				}
+			}
+			t.Fatal("no paper-others table")
+			return ScoreTable{}
+		}
+		before := others(recs)
+		i := slices.IndexFunc(recs, func(r harness.Record) bool { return r.ID == "t1" })
+		require.GreaterOrEqual(t, i, 0)
+		for rep := 1; rep <= 2; rep++ {
+			r := recs[i]
+			r.ID = fmt.Sprintf("t1r%d", rep)
+			r.Settings = maps.Clone(r.Settings)
+			r.Settings["replicate"] = float64(rep)
+			r.Metrics = maps.Clone(r.Metrics)
+			r.Metrics[harness.ScoreKey(eval.Zero, "men")] += 0.01 * float64(rep)
+			recs = append(recs, r)
+		}
+		after := others(recs)
+		require.Len(t, after.Rows, len(before.Rows), "three replicates, one row")
+		var notes []string
+		for _, row := range after.Rows {
+			notes = append(notes, strings.Join(row.Notes, "|"))
+		}
+		assert.Contains(t, strings.Join(notes, "\n"), "± 0.01 (n = 3)", "the MEN cell's spread over the seeds")
+	})
 }
 
 func TestPairs(t *testing.T) {
