@@ -265,6 +265,48 @@ func TestScalingSection(t *testing.T) {
 			}
 		}
 	})
+	t.Run("krylov replicates: mean ratios, error bars, accuracy figure", func(t *testing.T) {
+		recs := scalingRecords()
+		for i := range recs {
+			if recs[i].Status == "ok" {
+				recs[i].Metrics[harness.MetricSVDResidual] = 1e-2
+			}
+		}
+		// krylov at the two largest sizes, three seeds: 10, 11, 12 s and 400 MB.
+		for k, f := range []float64{0.5, 1} {
+			for rep := range 3 {
+				settings := with(recs[0].Settings, "svd.backend", "krylov", "data.fraction", f)
+				if rep > 0 {
+					settings = with(settings, "replicate", float64(rep))
+				}
+				recs = append(recs, harness.Record{ID: fmt.Sprintf("k%d%d", k, rep), Spec: "svd-scaling", Status: "ok", Settings: settings,
+					Metrics: map[string]float64{"wall_s": 10 + float64(rep), "max_rss_mb": 400, "vocab": []float64{40186, 62154}[k],
+						harness.MetricSVDResidual: 1e-9}})
+			}
+		}
+		s := scalingSection(recs)
+		require.NotNil(t, s)
+		time := s.Blocks[1].(Row)[0].(LineChart)
+		require.Len(t, time.Series, 4, "one krylov line, not one per replicate")
+		assert.Equal(t, []XY{{X: 40186, Y: 11, Err: 1}, {X: 62154, Y: 11, Err: 1}}, time.Series[3].Points)
+		var acc *LineChart
+		var ratios *Table
+		for _, b := range s.Blocks {
+			if r, ok := b.(Row); ok && len(r) == 1 {
+				if c, ok := r[0].(LineChart); ok && c.ID == "scaling-accuracy" {
+					acc = &c
+				}
+			}
+			if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
+				ratios = &tb
+			}
+		}
+		require.NotNil(t, acc, "an accuracy figure when records carry residuals")
+		assert.Equal(t, []XY{{X: 40186, Y: 1e-9}, {X: 62154, Y: 1e-9}}, acc.Series[3].Points)
+		require.NotNil(t, ratios)
+		assert.Contains(t, ratios.Rows, []string{"krylov / randomized", "V = 62,154", "0.156 (6.4× faster)", "21.9% of randomized's", "— (not in the paper)"},
+			"the replicates' mean, 11 s against 70.4 s")
+	})
 	assert.Nil(t, scalingSection(methodRecords()), "no measurements: no section")
 }
 
