@@ -222,6 +222,15 @@ func scalingSection(recs []harness.Record) *Section {
 	if t := ratioTable(set, sizes, rest, sizeText); t != nil {
 		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
 	}
+	symbol := "V"
+	if !allV {
+		symbol = axisKey
+	}
+	if t := growthTable(set, sizes, names, order, symbol); t != nil {
+		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow: a power law y = c·x^b fitted per series to the finished trials "+
+			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+
+			"An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."), *t)
+	}
 	return s
 }
 

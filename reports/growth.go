@@ -1,0 +1,95 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+
+	"kcalab/harness"
+)
+
+// powerLaw fits y = c·x^b by least squares on log y against log x and
+// returns b, c and the R² of that linear fit. ok is false unless there are
+// at least three distinct positive x values (two points fit any law
+// exactly) and every y is positive.
+func powerLaw(xs, ys []float64) (b, c, r2 float64, ok bool) {
+	distinct := map[float64]bool{}
+	var lx, ly []float64
+	for i := range xs {
+		if !(xs[i] > 0) || !(ys[i] > 0) || !finite(xs[i]) || !finite(ys[i]) {
+			return 0, 0, 0, false
+		}
+		distinct[xs[i]] = true
+		lx, ly = append(lx, math.Log(xs[i])), append(ly, math.Log(ys[i]))
+	}
+	if len(distinct) < 3 {
+		return 0, 0, 0, false
+	}
+	n := float64(len(lx))
+	var mx, my float64
+	for i := range lx {
+		mx += lx[i]
+		my += ly[i]
+	}
+	mx, my = mx/n, my/n
+	var sxx, sxy, syy float64
+	for i := range lx {
+		dx, dy := lx[i]-mx, ly[i]-my
+		sxx += dx * dx
+		sxy += dx * dy
+		syy += dy * dy
+	}
+	b = sxy / sxx
+	c = math.Exp(my - b*mx)
+	r2 = 1.0
+	if syy > 0 {
+		r2 = sxy * sxy / (sxx * syy)
+	}
+	return b, c, r2, true
+}
+
+// lawText prints a fitted law, "3.2e-06 · V^1.95 (R² 0.998, 5 points)".
+func lawText(x string, b, c, r2 float64, n int) string {
+	return fmt.Sprintf("%s · %s^%s (R² %s, %d points)", sig(c, 2), x, sig(b, 3), fmt.Sprintf("%.3f", r2), n)
+}
+
+// growthTable states, for each series of the scaling figures, the power
+// laws fitted to wall time and peak memory against the vocabulary size and
+// against the table's non-zeros, over the trials that finished. nil when no
+// series has three sizes.
+func growthTable(set []harness.Record, sizes []float64, names, order []string, sizeSymbol string) *Table {
+	t := &Table{ID: "scaling-growth", Caption: "Fitted growth laws (least squares on log–log, every finished trial a point)",
+		Header: []string{"Series", "Quantity", "Against " + sizeSymbol, "Against non-zeros (nnz)"}}
+	for _, name := range order {
+		for _, q := range []struct{ metric, label string }{{metricWall, "wall time (s)"}, {metricRSS, "peak memory (MB)"}} {
+			var xs, nz, ys, ysNZ []float64
+			for i, rec := range set {
+				if names[i] != name || rec.Status != "ok" {
+					continue
+				}
+				y, ok := rec.Metrics[q.metric]
+				if !ok {
+					continue
+				}
+				xs, ys = append(xs, sizes[i]), append(ys, y)
+				if v, ok := rec.Metrics[harness.MetricNNZ]; ok {
+					nz, ysNZ = append(nz, v), append(ysNZ, y)
+				}
+			}
+			row := []string{name, q.label, "—", "—"}
+			fitted := false
+			if b, c, r2, ok := powerLaw(xs, ys); ok {
+				row[2], fitted = lawText(sizeSymbol, b, c, r2, len(xs)), true
+			}
+			if b, c, r2, ok := powerLaw(nz, ysNZ); ok {
+				row[3], fitted = lawText("nnz", b, c, r2, len(nz)), true
+			}
+			if fitted {
+				t.Rows = append(t.Rows, row)
+			}
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
