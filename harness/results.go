@@ -13,14 +13,35 @@ type Record struct {
 	Timings  map[string]float64 `json:"timings,omitempty"`  // seconds, by stage ("table", "svd", "total")
 	Env      *Env               `json:"env,omitempty"`
 	CA       *CAResult          `json:"ca,omitempty"`
-	Files    []string           `json:"files,omitempty"`       // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
-	Backend  string             `json:"svd_backend,omitempty"` // the SVD backend used (svd.backend "auto" resolved)
-	SVD      *SVDAccuracy       `json:"svd,omitempty"`         // how converged the word decomposition is
-	Run      *RunInfo           `json:"run,omitempty"`         // when, where, which commit and data files; see RunInfo
+	Files    []string           `json:"files,omitempty"`        // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
+	Backend  string             `json:"svd_backend,omitempty"`  // the SVD backend used (svd.backend "auto" resolved)
+	SVD      *SVDAccuracy       `json:"svd,omitempty"`          // how converged the word decomposition is
+	Corpus   *CorpusStats       `json:"corpus_stats,omitempty"` // method corpusstats: growth series and σ_k
+	Run      *RunInfo           `json:"run,omitempty"`          // when, where, which commit and data files; see RunInfo
 	// WordsMap and Neighbours let a report show whether word vectors are
 	// sane without storing them: see wordmap.go.
 	WordsMap   *WordMap     `json:"words_map,omitempty"`
 	Neighbours []Neighbours `json:"neighbours,omitempty"`
+}
+
+// CorpusStats are what method corpusstats measures of a corpus: the
+// growth series over prefixes and the singular values of the tail-cut CA of
+// the whole corpus (methods/corpusstats).
+type CorpusStats struct {
+	Window       int           `json:"window"`    // W of N^flat and N^cut
+	MinCount     int           `json:"min_count"` // vocabulary threshold
+	Points       []CorpusPoint `json:"points"`
+	Sigma        []float64     `json:"sigma"` // σ_1 ≥ … of the tail-cut CA
+	TotalInertia float64       `json:"total_inertia"`
+}
+
+// CorpusPoint is one prefix of a corpus.
+type CorpusPoint struct {
+	Tokens  int64 `json:"tokens"`
+	Types   int   `json:"types"`    // distinct tokens
+	Vocab   int   `json:"vocab"`    // words with count ≥ MinCount
+	NNZFlat int   `json:"nnz_flat"` // stored entries of N^flat
+	NNZCut  int   `json:"nnz_cut"`  // stored entries of N^cut
 }
 
 // Env describes where a trial ran.

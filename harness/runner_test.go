@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -264,4 +265,41 @@ func TestBackendName(t *testing.T) {
 		tr.Data.Source, tr.SVD.Backend = tt.source, tt.backend
 		assert.Equal(t, tt.want, backendName(tr), "%s/%s", tt.source, tt.backend)
 	}
+}
+
+// Method corpusstats records the growth series over five prefixes and the
+// tail-cut spectrum of a text-like synthetic corpus, deterministically.
+func TestCorpusStatsMethod(t *testing.T) {
+	ctx := context.Background()
+	body := "name: cs\nseed: 1\ndata: {source: synthetic, window: 5}\nsynthetic: {model: zipf, tokens: 300000}\n" +
+		"eval: {sets: []}\nmethod: corpusstats\nsvd: {rank: 10}\n"
+	run := func() Record {
+		res, err := (&Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+		require.NoError(t, err)
+		require.Len(t, res.Records, 1)
+		require.Equal(t, "ok", res.Records[0].Status, res.Records[0].Error)
+		return res.Records[0]
+	}
+	rec := run()
+	cs := rec.Corpus
+	require.NotNil(t, cs)
+	assert.Equal(t, 5, cs.Window)
+	require.Len(t, cs.Points, 5, "1/16 … all of the corpus")
+	assert.EqualValues(t, 300000, cs.Points[4].Tokens)
+	for i := 1; i < len(cs.Points); i++ {
+		p, q := cs.Points[i-1], cs.Points[i]
+		assert.Less(t, p.Tokens, q.Tokens)
+		assert.Less(t, p.Types, q.Types, "more text, more types")
+		assert.LessOrEqual(t, q.NNZCut, q.NNZFlat, "the tail cut only removes entries")
+	}
+	require.Len(t, cs.Sigma, 10)
+	assert.True(t, sort.IsSorted(sort.Reverse(sort.Float64Slice(cs.Sigma))))
+	assert.Greater(t, cs.TotalInertia, 0.0)
+	assert.Equal(t, "krylov", rec.Backend)
+	assert.Equal(t, float64(cs.Points[4].Vocab), rec.Metrics[MetricVocab])
+	assert.Equal(t, cs, run().Corpus, "same spec, same statistics")
+
+	bad := "name: cs\ndata: {source: synthetic}\neval: {sets: []}\nmethod: corpusstats\n"
+	_, err := (&Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, bad), t.TempDir()))
+	assert.ErrorContains(t, err, "use zipf")
 }

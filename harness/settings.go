@@ -178,7 +178,7 @@ type RunSettings struct {
 
 // ReportSettings shape the run's report page (not its trials).
 type ReportSettings struct {
-	Lead      string   `key:"lead" default:"auto" enum:"auto,paper,pairs,check,scores,analogies,sweeps,scaling,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
+	Lead      string   `key:"lead" default:"auto" enum:"auto,paper,pairs,check,scores,analogies,sweeps,scaling,calibration,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
 	PaperRows []string `key:"paper_rows" default:"" doc:"the trials that stand for the paper's rows (reports/paper.go) in the report's paper table, as ROW=TRIAL entries, TRIAL being a variant label or a trial id (e.g. SCA+MEN=SCA+MEN in-sample); without an entry a row takes the trials labelled with its name; of several trials with one label the one with the largest svd.rank (nearest the paper's d = 8000) is used"`
 	Check     bool     `key:"check" default:"false" doc:"show a -check section: each score and CA value of the results that were in the output directory before the run (the reference) against this run's, with the tolerance and pass/fail, as -check computes them"`
 }

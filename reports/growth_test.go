@@ -1,9 +1,13 @@
 package reports
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
 )
 
 func TestPowerLaw(t *testing.T) {
@@ -38,4 +42,40 @@ func TestPowerLaw(t *testing.T) {
 	assert.True(t, ok)
 	assert.Less(t, r2, 0.99)
 	assert.Equal(t, "3 · V^2 (R² 1.000, 3 points)", lawText("V", 2, 3, 1, 3))
+}
+
+func TestCalibrationSection(t *testing.T) {
+	pts := func(scale float64) []harness.CorpusPoint {
+		var out []harness.CorpusPoint
+		for _, n := range []int64{1e5, 2e5, 4e5, 8e5} {
+			f := float64(n)
+			out = append(out, harness.CorpusPoint{Tokens: n, Types: int(scale * 10 * math.Pow(f, 0.6)),
+				Vocab: int(scale * math.Pow(f, 0.7)), NNZFlat: int(4 * f), NNZCut: int(3.9 * f)})
+		}
+		return out
+	}
+	recs := []harness.Record{
+		{ID: "a", Status: "ok", Settings: map[string]any{"label": "text", "method": "corpusstats"},
+			Corpus: &harness.CorpusStats{Window: 24, Points: pts(1), Sigma: []float64{0.6, 0.5, 0.4}, TotalInertia: 1}},
+		{ID: "b", Status: "ok", Settings: map[string]any{"label": "model", "method": "corpusstats"},
+			Corpus: &harness.CorpusStats{Window: 24, Points: pts(1.1), Sigma: []float64{0.3, 0.3, 0.3}, TotalInertia: 0.5}},
+		{ID: "c", Status: "ok", Settings: map[string]any{"method": "lca"}},
+	}
+	s := calibrationSection(recs)
+	require.NotNil(t, s)
+	types := s.Blocks[1].(Row)[0].(LineChart)
+	require.Len(t, types.Series, 2, "one line per corpus; the trial without statistics is not drawn")
+	assert.Equal(t, "text", types.Series[0].Name)
+	assert.Equal(t, XY{X: 1e5, Y: float64(int(10 * math.Pow(1e5, 0.6)))}, types.Series[0].Points[0])
+	nnz := s.Blocks[2].(Row)[0].(LineChart)
+	assert.Equal(t, []string{"text N^flat", "text N^cut", "model N^flat", "model N^cut"},
+		[]string{nnz.Series[0].Name, nnz.Series[1].Name, nnz.Series[2].Name, nnz.Series[3].Name})
+	fits := s.Blocks[3].(Table)
+	require.Len(t, fits.Rows, 2)
+	assert.Equal(t, "text", fits.Rows[0][0])
+	assert.Contains(t, fits.Rows[0][3], "0.600 (R² 1.000)", "Heaps exponent of types")
+	assert.Contains(t, fits.Rows[0][5], "1.000", "nnz linear in tokens")
+	assert.Equal(t, []string{"0.6", "—", "0.4 (3)", "77.0%"}, fits.Rows[0][7:])
+	assert.Equal(t, "54.0%", fits.Rows[1][10], "0.27 of 0.5")
+	assert.Nil(t, calibrationSection(recs[2:]), "no statistics, no section")
 }

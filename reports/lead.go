@@ -13,7 +13,7 @@ import (
 
 // Section names a spec's report.lead may give, in the order sections
 // appear when nothing decides otherwise.
-var sectionOrder = []string{"paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "words", "ca", "trials"}
+var sectionOrder = []string{"paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "calibration", "words", "ca", "trials"}
 
 // longTable is the row count above which a table is collapsed: a reader
 // should reach the charts without scrolling past it.

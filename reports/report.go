@@ -105,16 +105,17 @@ func Write(w io.Writer, r Report) error {
 	}
 	trials := trialsSection(r.Records)
 	sections := orderSections(r.Lead, map[string]*Section{
-		"paper":     paperSection(r.Records, r.PaperRows),
-		"pairs":     pairsSection(r.Records),
-		"check":     checkSection(r.Check, r.Records),
-		"scores":    scoreSection(r.Records),
-		"analogies": analogySection(r.Records),
-		"sweeps":    sweepSection(r.Records),
-		"scaling":   scalingSection(r.Records),
-		"words":     wordViewsSection(r.Records),
-		"ca":        ca,
-		"trials":    &trials,
+		"paper":       paperSection(r.Records, r.PaperRows),
+		"pairs":       pairsSection(r.Records),
+		"check":       checkSection(r.Check, r.Records),
+		"scores":      scoreSection(r.Records),
+		"analogies":   analogySection(r.Records),
+		"sweeps":      sweepSection(r.Records),
+		"scaling":     scalingSection(r.Records),
+		"calibration": calibrationSection(r.Records),
+		"words":       wordViewsSection(r.Records),
+		"ca":          ca,
+		"trials":      &trials,
 	}, r.Records)
 	sections = append(sections, r.Sections...)
 

@@ -33,6 +33,10 @@ type StatsOptions struct {
 	// CacheDir, when set, caches vocabularies and offset tables (see
 	// corpus.Options.CacheDir).
 	CacheDir string
+	// Backend decomposes the tail-cut CA; nil means DSSVD with the paper's
+	// settings (what the calibration used). Seed seeds it.
+	Backend svd.Backend
+	Seed    uint64
 }
 
 // Defaults of StatsOptions.
@@ -59,7 +63,7 @@ type Stats struct {
 	Window   int
 	Points   []Point
 	// Sigma are σ_1 ≥ … ≥ σ_Rank of the CA of N^cut on the largest prefix
-	// (dssvd backend, the paper's settings), and TotalInertia its χ²/n,
+	// (StatsOptions.Backend, DSSVD by default), and TotalInertia its χ²/n,
 	// so Σσ²/TotalInertia is the share the leading dimensions explain.
 	Sigma        []float64
 	TotalInertia float64
@@ -174,7 +178,14 @@ func measurePrefix(ctx context.Context, dataDir, name string, n int64, o StatsOp
 			return Point{}, err
 		}
 	}
-	dec, err := ca.Decompose(ctx, cut, ca.KernelCA, svd.DSSVD{}, svd.DefaultOptions(o.Rank))
+	backend, opt := o.Backend, svd.DefaultOptions(o.Rank)
+	if backend == nil {
+		backend = svd.DSSVD{}
+	}
+	if o.Seed != 0 {
+		opt.Seed = o.Seed
+	}
+	dec, err := ca.Decompose(ctx, cut, ca.KernelCA, backend, opt)
 	if err != nil {
 		return Point{}, err
 	}

@@ -1,0 +1,86 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"kcalab/datasets/corpus"
+	"kcalab/datasets/zipf"
+	"kcalab/methods/corpusstats"
+	"kcalab/methods/svd"
+)
+
+// corpusStats measures what a synthetic corpus is calibrated on, for any
+// corpus: types and vocabulary against tokens (Heaps' law), the non-zeros
+// of N^flat and N^cut (W = data.window) over prefixes of 1/16 … all of
+// the corpus, and σ_1..σ_k (k = svd.rank, 50 when 0) of the tail-cut CA of
+// the whole corpus (methods/corpusstats). Reports overlay the trials of a
+// spec, e.g. text8_prefix and the synthetic model at the same length.
+type corpusStats struct{}
+
+func init() { RegisterMethod(corpusStats{}) }
+
+func (corpusStats) Info() MethodInfo {
+	return MethodInfo{Name: "corpusstats", Label: "corpus statistics", Rank: 60, Inputs: CorpusInput,
+		Doc:         "corpus statistics for calibration: types, vocabulary and table non-zeros against tokens, σ_k of the tail-cut CA",
+		CorpusReads: []string{"data.window", "svd.rank", "svd.backend", "svd.tol"}}
+}
+
+func (corpusStats) Run(ctx context.Context, tr *TrialRun) error {
+	t := tr.Trial
+	if t.Data.Source == "tables" {
+		return fmt.Errorf("method corpusstats reads the corpus's prefixes: it cannot read counted tables (data.source: tables)")
+	}
+	name, cache := t.Data.Corpus, tr.runner.CacheDir
+	dataDir, err := corpus.DataDir(tr.runner.DataDir)
+	if err != nil {
+		return err
+	}
+	if t.Data.Source == "synthetic" {
+		if t.Synthetic.Model != "zipf" {
+			return fmt.Errorf("method corpusstats measures text-like corpora: synthetic.model %q is planted clusters; use zipf", t.Synthetic.Model)
+		}
+		// The same stream as the trial's words (seeded by the spec), written
+		// again: prefixes are read from a file.
+		dir, err := os.MkdirTemp("", "kcalab-zipf-*")
+		if err != nil {
+			return fmt.Errorf("synthetic corpus: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		p := zipf.Calibrated()
+		p.Seed = tr.Spec.Seed
+		name = filepath.Join(dir, "zipf.txt")
+		if err := zipf.WriteFile(ctx, name, p, int64(t.Synthetic.Tokens)); err != nil {
+			return fmt.Errorf("synthetic corpus: %w", err)
+		}
+		cache = "" // a temporary file's tables are not worth keeping
+	}
+	backend, err := svd.Get(backendName(t))
+	if err != nil {
+		return fmt.Errorf("svd.backend: %w", err)
+	}
+	var st *corpusstats.Stats
+	err = tr.Stage("stats", func() (err error) {
+		st, err = corpusstats.Measure(ctx, dataDir, name, corpusstats.StatsOptions{
+			MinCount: int64(t.Data.MinCount), Window: t.Data.Window, Rank: t.SVD.Rank,
+			CacheDir: cache, Backend: backend, Seed: t.Seed,
+		})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	rec := &CorpusStats{Window: st.Window, MinCount: int(st.MinCount), Sigma: st.Sigma, TotalInertia: st.TotalInertia}
+	for _, p := range st.Points {
+		rec.Points = append(rec.Points, CorpusPoint{Tokens: p.Tokens, Types: p.Types, Vocab: p.Vocab, NNZFlat: p.NNZFlat, NNZCut: p.NNZCut})
+	}
+	tr.Record.Corpus = rec
+	tr.Record.Backend = backend.Name()
+	last := st.Points[len(st.Points)-1]
+	tr.SetMetric(MetricTokens, float64(last.Tokens))
+	tr.SetMetric(MetricVocab, float64(last.Vocab))
+	tr.SetMetric(MetricNNZ, float64(last.NNZCut))
+	return nil
+}
