@@ -104,12 +104,13 @@ type VectorsSettings struct {
 // word CA, and a word outside the vocabulary gets the weighted mean of its
 // n-grams' points.
 type SubwordSettings struct {
-	MinN      int     `key:"min_n" default:"3" min:"1" max:"20" doc:"subword: shortest character n-gram (with the < and > word boundaries, as fastText)"`
-	MaxN      int     `key:"max_n" default:"0" min:"0" max:"20" short:"n≤{}" order:"13" doc:"subword: longest character n-gram; 0 = no subwords (today's vectors, bit for bit). On, the evaluation sets' words outside the vocabulary get vectors composed from their n-grams' supplementary points (scored and written by -vectors after the vocabulary)"`
-	Weight    float64 `key:"weight" default:"0" min:"0" max:"1" doc:"subword: share of an in-vocabulary word's vector taken from its n-grams, (1 − w)·own row + w·composed (0 keeps the own row)"`
-	Point     string  `key:"point" default:"mass" enum:"mass,equal" doc:"subword: an n-gram's point is the mean of its words' vectors weighted by mass (the supplementary projection of their summed rows) or equally"`
-	Length    string  `key:"length" default:"mean" enum:"mean,words" doc:"subword: a composed vector's length: that of the mean (shorter than its words', as a mean of directions is) or the same weighted mean of its words' lengths (matters under the dot similarity)"`
-	Weighting string  `key:"weighting" default:"idf" enum:"uniform,idf,mass" doc:"subword: weight of an n-gram in a word's mean: uniform (fastText's mean), idf = log(1 + V/df) (specific n-grams count more), mass (the summed mass of its words: the word's profile is the sum of its n-grams' profiles)"`
+	MinN       int     `key:"min_n" default:"3" min:"1" max:"20" doc:"subword: shortest character n-gram (with the < and > word boundaries, as fastText)"`
+	MaxN       int     `key:"max_n" default:"0" min:"0" max:"20" short:"n≤{}" order:"13" doc:"subword: longest character n-gram; 0 = no subwords (today's vectors, bit for bit). On, the evaluation sets' words outside the vocabulary get vectors composed from their n-grams' supplementary points (scored and written by -vectors after the vocabulary)"`
+	Weight     float64 `key:"weight" default:"0" min:"0" max:"1" doc:"subword: share of an in-vocabulary word's vector taken from its n-grams, (1 − w)·own row + w·composed (0 keeps the own row)"`
+	BlendCount int     `key:"blend_count" default:"0" min:"0" doc:"subword: when > 0, an in-vocabulary word seen c times takes weight·K/(K + c) of its vector from its n-grams (K = this count): rare words, whose rows are noisy, lean on their n-grams, frequent ones keep their rows; 0 = every word takes weight"`
+	Point      string  `key:"point" default:"mass" enum:"mass,equal" doc:"subword: an n-gram's point is the mean of its words' vectors weighted by mass (the supplementary projection of their summed rows) or equally"`
+	Length     string  `key:"length" default:"mean" enum:"mean,words" doc:"subword: a composed vector's length: that of the mean (shorter than its words', as a mean of directions is) or the same weighted mean of its words' lengths (matters under the dot similarity)"`
+	Weighting  string  `key:"weighting" default:"idf" enum:"uniform,idf,mass" doc:"subword: weight of an n-gram in a word's mean: uniform (fastText's mean), idf = log(1 + V/df) (specific n-grams count more), mass (the summed mass of its words: the word's profile is the sum of its n-grams' profiles)"`
 }
 
 // EvalSettings say how word vectors are scored.

@@ -52,10 +52,18 @@ func (tr *TrialRun) SubwordVectors(wd *WordData, dec *ca.Decomposition) (*vector
 	}
 	opt := subword.Options{MinN: t.Subword.MinN, MaxN: t.Subword.MaxN,
 		Weighting: subword.Weighting(t.Subword.Weighting), Blend: t.Subword.Weight,
-		Point: subword.PointWeighting(t.Subword.Point), Length: t.Subword.Length == "words"}
+		Point: subword.PointWeighting(t.Subword.Point), Length: t.Subword.Length == "words",
+		BlendCount: float64(t.Subword.BlendCount)}
+	var counts []float64
+	if opt.BlendCount > 0 {
+		counts = make([]float64, len(words))
+		for i, c := range wd.Vocab.Counts {
+			counts[i] = float64(c)
+		}
+	}
 	var vs *vectors.Set
 	err := tr.Stage("subword", func() error {
-		w, f, err := subword.Extend(subword.Vocabulary{Words: words, Mass: mass, F: dec.U}, opt, extra)
+		w, f, err := subword.Extend(subword.Vocabulary{Words: words, Mass: mass, F: dec.U, Counts: counts}, opt, extra)
 		if err != nil {
 			return fmt.Errorf("subword: %w", err)
 		}

@@ -40,7 +40,12 @@
 // rescales it to the same weighted mean of its words' lengths.
 //
 // Extend keeps the vocabulary's rows (bit for bit when Blend = 0), blends
-// them as (1 − Blend)·own + Blend·composed otherwise, and appends the
+// them as (1 − Blend)·own + Blend·composed otherwise (with BlendCount = K,
+// a word seen c times uses Blend·K/(K + c): the rows of rare words are
+// noisy and their letters help, frequent words' rows are better than any
+// mean of n-grams; on text8_prefix at d = 1000, K = 20 and Blend = 1 raise
+// Rare from .216 to .239 and keep every set's in-vocabulary pairs within
+// 0.01 of plain CA, which a constant blend of 0.5 does not), and appends the
 // requested unseen words, which is how the harness scores them and writes
 // them with -vectors (as fastText's print-word-vectors does).
 //

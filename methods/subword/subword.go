@@ -55,6 +55,11 @@ type Options struct {
 	// Blend is the share of an in-vocabulary word's vector taken from its
 	// n-grams: (1 − Blend)·own row + Blend·composed; 0 keeps the own row.
 	Blend float64
+	// BlendCount > 0 makes the share depend on how often the word was
+	// seen: Blend·BlendCount/(BlendCount + count), so a word seen
+	// BlendCount times takes half of Blend and frequent words, whose rows
+	// are well estimated, keep theirs. It needs Vocabulary.Counts.
+	BlendCount float64
 }
 
 func (o Options) check() error {
@@ -63,6 +68,9 @@ func (o Options) check() error {
 	}
 	if !(o.Blend >= 0 && o.Blend <= 1) {
 		return fmt.Errorf("subword: blend %v: want a share in [0, 1]", o.Blend)
+	}
+	if !(o.BlendCount >= 0) || math.IsInf(o.BlendCount, 0) {
+		return fmt.Errorf("subword: blend count %v: want finite and ≥ 0", o.BlendCount)
 	}
 	switch o.Weighting {
 	case "", Uniform, IDF, Mass:
@@ -100,6 +108,9 @@ type Vocabulary struct {
 	Words []string
 	Mass  []float64
 	F     *mat.Dense
+	// Counts are the words' corpus counts, needed by Options.BlendCount
+	// (nil otherwise).
+	Counts []float64
 }
 
 func (v Vocabulary) check() error {
@@ -109,6 +120,9 @@ func (v Vocabulary) check() error {
 	r, _ := v.F.Dims()
 	if len(v.Words) != r || len(v.Mass) != r {
 		return fmt.Errorf("subword: %d words, %d masses and %d vector rows", len(v.Words), len(v.Mass), r)
+	}
+	if v.Counts != nil && len(v.Counts) != r {
+		return fmt.Errorf("subword: %d words and %d counts", len(v.Words), len(v.Counts))
 	}
 	for i, m := range v.Mass {
 		if !(m >= 0) || math.IsInf(m, 0) {
@@ -318,6 +332,12 @@ func Extend(v Vocabulary, o Options, extra []string) (words []string, f *mat.Den
 	if err := v.check(); err != nil {
 		return nil, nil, err
 	}
+	if err := o.check(); err != nil {
+		return nil, nil, err
+	}
+	if o.Blend > 0 && o.BlendCount > 0 && v.Counts == nil {
+		return nil, nil, fmt.Errorf("subword: a blend by count (%v) needs the words' counts", o.BlendCount)
+	}
 	in := make(map[string]bool, len(v.Words))
 	for _, w := range v.Words {
 		in[w] = true
@@ -358,8 +378,12 @@ func Extend(v Vocabulary, o Options, extra []string) (words []string, f *mat.Den
 			continue
 		}
 		comp := c.RawRowView(i)
+		share := o.Blend
+		if o.BlendCount > 0 {
+			share *= o.BlendCount / (o.BlendCount + v.Counts[i])
+		}
 		for l := range dst {
-			dst[l] = (1-o.Blend)*own[l] + o.Blend*comp[l]
+			dst[l] = (1-share)*own[l] + share*comp[l]
 		}
 	}
 	for q, j := range add {

@@ -141,3 +141,36 @@ func TestExtend(t *testing.T) {
 	_, _, err = Extend(v, Options{MinN: 4, MaxN: 3}, extra)
 	assert.Error(t, err)
 }
+
+// TestBlendCount: a word seen K times takes half the blend, a very frequent
+// one almost none, and counts are required.
+func TestBlendCount(t *testing.T) {
+	_, dec, f := caWords(t, testWords)
+	counts := make([]float64, len(testWords))
+	for i := range counts {
+		counts[i] = 10
+	}
+	counts[1] = 1e9
+	v := Vocabulary{Words: testWords, Mass: dec.RowMass, F: f}
+	o := Options{MinN: 3, MaxN: 6, Weighting: IDF, Point: EqualPoint, Length: true, Blend: 0.8}
+	_, full, err := Extend(v, o, nil)
+	require.NoError(t, err)
+
+	o.BlendCount = 10
+	_, _, err = Extend(v, o, nil)
+	assert.ErrorContains(t, err, "needs the words' counts")
+	v.Counts = counts
+	_, g, err := Extend(v, o, nil)
+	require.NoError(t, err)
+	// Row 0, seen K times: share 0.4 = half of 0.8. full = 0.2·own + 0.8·comp.
+	own, blended := f.RawRowView(0), full.RawRowView(0)
+	for l := range own {
+		comp := (blended[l] - 0.2*own[l]) / 0.8
+		assert.InDelta(t, 0.6*own[l]+0.4*comp, g.At(0, l), 1e-12)
+	}
+	assert.InDeltaSlice(t, f.RawRowView(1), g.RawRowView(1), 1e-8, "seen 1e9 times: its own row")
+
+	o.BlendCount = math.Inf(1)
+	_, _, err = Extend(v, o, nil)
+	assert.ErrorContains(t, err, "blend count")
+}
