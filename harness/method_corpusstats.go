@@ -3,11 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-
 	"kcalab/datasets/corpus"
-	"kcalab/datasets/zipf"
 	"kcalab/methods/corpusstats"
 	"kcalab/methods/svd"
 )
@@ -44,17 +40,12 @@ func (corpusStats) Run(ctx context.Context, tr *TrialRun) error {
 		}
 		// The same stream as the trial's words (seeded by the spec), written
 		// again: prefixes are read from a file.
-		dir, err := os.MkdirTemp("", "kcalab-zipf-*")
+		path, remove, err := writeZipf(ctx, tr.Spec.Seed, t.Synthetic.Tokens)
 		if err != nil {
-			return fmt.Errorf("synthetic corpus: %w", err)
+			return err
 		}
-		defer os.RemoveAll(dir)
-		p := zipf.Calibrated()
-		p.Seed = tr.Spec.Seed
-		name = filepath.Join(dir, "zipf.txt")
-		if err := zipf.WriteFile(ctx, name, p, int64(t.Synthetic.Tokens)); err != nil {
-			return fmt.Errorf("synthetic corpus: %w", err)
-		}
+		defer remove()
+		name = path
 		cache = "" // a temporary file's tables are not worth keeping
 	}
 	backend, err := svd.Get(backendName(t))

@@ -125,17 +125,12 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 	opts := corpus.Options{Lowercase: t.Data.Lowercase, Log: r.log(), CacheDir: cacheDir}
 	if t.Data.Source == "synthetic" && t.Synthetic.Model == "zipf" {
 		// Streamed to a file, never held: the corpus may be any length.
-		dir, err := os.MkdirTemp("", "kcalab-zipf-*")
+		path, remove, err := writeZipf(ctx, tr.Spec.Seed, t.Synthetic.Tokens)
 		if err != nil {
-			return nil, fmt.Errorf("synthetic corpus: %w", err)
+			return nil, err
 		}
-		defer os.RemoveAll(dir)
-		p := zipf.Calibrated()
-		p.Seed = tr.Spec.Seed
-		name = filepath.Join(dir, "zipf.txt")
-		if err := zipf.WriteFile(ctx, name, p, int64(t.Synthetic.Tokens)); err != nil {
-			return nil, fmt.Errorf("synthetic corpus: %w", err)
-		}
+		defer remove()
+		name = path
 		opts.CacheDir, cacheDir = "", ""
 	} else if t.Data.Source == "synthetic" {
 		toks, clusterOf, err := synth.Corpus(synth.Options{
@@ -241,4 +236,21 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 	tr.SetMetric(MetricNNZ, float64(n.NNZ()))
 	tr.SetMetric(MetricTokens, float64(wd.Vocab.Tokens-wd.Vocab.Dropped))
 	return n, nil
+}
+
+// writeZipf writes the calibrated zipf corpus of a spec seed and length to
+// a temporary file; remove deletes it.
+func writeZipf(ctx context.Context, seed uint64, tokens int) (path string, remove func(), err error) {
+	dir, err := os.MkdirTemp("", "kcalab-zipf-*")
+	if err != nil {
+		return "", nil, fmt.Errorf("synthetic corpus: %w", err)
+	}
+	p := zipf.Calibrated()
+	p.Seed = seed
+	path = filepath.Join(dir, "zipf.txt")
+	if err := zipf.WriteFile(ctx, path, p, int64(tokens)); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("synthetic corpus: %w", err)
+	}
+	return path, func() { os.RemoveAll(dir) }, nil
 }
