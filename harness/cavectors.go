@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"kcalab/datasets/sparse"
+	"kcalab/internal/progress"
 	"kcalab/methods/ca"
 	"kcalab/methods/svd"
 	"kcalab/methods/vectors"
@@ -48,6 +50,12 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 		return nil, fmt.Errorf("vocabulary of %d words: %w", rows, err)
 	}
 	tr.Record.Backend = b.Name() // what "auto" resolved to
+	// A decomposition can take an hour at the paper's size: say where it is.
+	rep := progress.New(tr.Log())
+	opt.Progress = func(step string) {
+		rep.Update(fmt.Sprintf("svd (%s, k = %d): %s, %s", b.Name(), opt.Rank, step, rep.Elapsed().Round(time.Second)))
+	}
+	defer rep.Clear()
 	var dec *ca.Decomposition
 	if err := tr.Stage("svd", func() (err error) {
 		dec, err = run(b, opt)

@@ -134,6 +134,7 @@ type plan struct {
 	k, l, q   int // rank, sketch size, power iterations
 	normalize func(*mat.Dense)
 	seed      uint64
+	report    func(format string, args ...any) // Options.Progress
 }
 
 // newPlan checks opt against an r×c operator and resolves the paper's rule
@@ -147,7 +148,7 @@ func newPlan(opt Options, r, c int) (plan, error) {
 	if opt.Oversample < 0 {
 		return plan{}, fmt.Errorf("oversample %d: must be ≥ 0", opt.Oversample)
 	}
-	p := plan{k: opt.Rank, l: min(opt.Rank+opt.Oversample, min(r, c)), q: opt.PowerIters, seed: opt.Seed}
+	p := plan{k: opt.Rank, l: min(opt.Rank+opt.Oversample, min(r, c)), q: opt.PowerIters, seed: opt.Seed, report: opt.report}
 	switch {
 	case opt.PowerIters == -1:
 		// scikit-learn's "auto" rule, which the paper's runs used.
@@ -190,11 +191,13 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 		zd[i] = rng.NormFloat64()
 	}
 	y := mat.NewDense(r, p.l, nil)
+	p.report("sketch Y = A·Ω, %d×%d", r, p.l)
 	op.MulTo(y, z)
 	for it := 0; it < p.q; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("power iteration %d of %d: %w", it+1, p.q, err)
 		}
+		p.report("power iteration %d of %d", it+1, p.q)
 		p.normalize(y)
 		op.MulTTo(z, y)
 		p.normalize(z)
@@ -203,8 +206,10 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	p.report("QR of the %d×%d sketch", r, p.l)
 	orthonormalizeGram(y) // Q, r×l
 	op.MulTTo(z, y)       // Bᵀ = Aᵀ·Q, c×l
+	p.report("SVD of the %d×%d projected matrix", p.l, c)
 	s, ub, vb, err := sketchSVD(z, p.k)
 	if err != nil {
 		return nil, err

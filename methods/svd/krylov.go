@@ -45,6 +45,7 @@ type krylovPlan struct {
 	tol         float64
 	maxProducts int
 	seed        uint64
+	report      func(format string, args ...any) // Options.Progress
 }
 
 func newKrylovPlan(opt Options, c int) (krylovPlan, error) {
@@ -52,7 +53,7 @@ func newKrylovPlan(opt Options, c int) (krylovPlan, error) {
 		return krylovPlan{}, fmt.Errorf("tolerance %v: must be in (0, 1) (DefaultOptions sets %g)", opt.Tol, DefaultTol)
 	}
 	k := opt.Rank
-	p := krylovPlan{k: k, tol: opt.Tol, maxProducts: opt.MaxProducts, seed: opt.Seed}
+	p := krylovPlan{k: k, tol: opt.Tol, maxProducts: opt.MaxProducts, seed: opt.Seed, report: opt.report}
 	p.b = min(krylovBlockMax, max(8, k/2))
 	p.mpd = min(krylovActiveMax, max(2*k+p.b, 4*p.b))
 	// Locked, active and next block must fit in the c dimensions.
@@ -263,6 +264,7 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 		// vectors V·Y; then the pending block moves up behind them.
 		rotate(basis, ld, c, nlock, na, yv, conv+keep, ws.rot)
 		locked = append(locked, theta[:conv]...)
+		p.report("restart %d: %d of %d triplets converged, %d column-products", cycle+1, nlock+conv, k, op.n)
 		if want == 0 {
 			nlock += conv
 			break

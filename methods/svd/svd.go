@@ -58,6 +58,19 @@ type Options struct {
 	// Rank products with A and Rank with Aᵀ). The krylov backend always
 	// does, at the cost of Rank products with Aᵀ.
 	Check bool
+	// Progress, when not nil, is told each step of a long decomposition
+	// (the sketch's power iterations, krylov's restarts: "power iteration
+	// 3 of 7", "412 of 1000 triplets converged, 6,144 products"), so that a
+	// run of an hour shows where it is. It must return quickly; it never
+	// changes the result.
+	Progress func(step string)
+}
+
+// report calls o.Progress when it is set.
+func (o Options) report(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, args...))
+	}
 }
 
 // DefaultTol is the krylov backend's default tolerance. Residuals of

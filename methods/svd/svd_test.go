@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -517,4 +518,44 @@ func BenchmarkDSSVD(b *testing.B) {
 	benchCA(b, svd.DSSVD{}, 3000, 600_000)
 	benchCA(b, svd.DSSVD{}, 20000, 2_000_000)
 	benchCA(b, svd.DSSVD{}, 71290, 14_000_000)
+}
+
+// TestProgress: the sketches report their power iterations and krylov its
+// restarts, and reporting never changes a result.
+func TestProgress(t *testing.T) {
+	a := svd.DenseOperator{A: withSpectrum(5, 300, 260, slowDecayProgress(60))}
+	for _, tc := range []struct {
+		backend svd.Backend
+		want    string
+	}{
+		{svd.DSSVD{}, "power iteration 7 of 7"},
+		{svd.Randomized{}, "power iteration 1 of 7"},
+		{svd.Krylov{}, "triplets converged"},
+	} {
+		t.Run(tc.backend.Name(), func(t *testing.T) {
+			opt := svd.DefaultOptions(20)
+			quiet, err := tc.backend.Decompose(context.Background(), a, opt)
+			require.NoError(t, err)
+			var steps []string
+			opt.Progress = func(s string) { steps = append(steps, s) }
+			told, err := tc.backend.Decompose(context.Background(), a, opt)
+			require.NoError(t, err)
+			require.NotEmpty(t, steps)
+			found := false
+			for _, s := range steps {
+				found = found || strings.Contains(s, tc.want)
+			}
+			assert.True(t, found, "%q among %q", tc.want, steps)
+			assert.Equal(t, quiet.S, told.S)
+			assert.True(t, mat.Equal(quiet.U, told.U), "same bits with progress on")
+		})
+	}
+}
+
+func slowDecayProgress(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 1 / math.Sqrt(float64(i+1))
+	}
+	return s
 }
