@@ -32,4 +32,16 @@
 // 32-byte header (magic "KCSR", version, rows, cols, nnz) then the indptr,
 // indices and data arrays. There is no checksum; the corpus cache adds one.
 // ReadFrom validates everything and never panics on corrupt input.
+//
+// # Tables larger than memory
+//
+// The format has fixed offsets, so any rows can be read without the rest.
+// FileCSR multiplies a matrix kept in its file: only the row pointers stay
+// in memory, blocks of whole rows (a size given at OpenFile) are read and
+// multiplied by the same kernel as in memory, and every output row still
+// has one writer and the same summation order, so the products are the
+// same bits as the CSR's. Its transposed product reads the transpose's
+// file, which TransposeFile writes out of core (one pass to count the
+// columns, then one per band of columns that fits the memory given): the
+// same bytes as T() written by WriteTo.
 package sparse

@@ -121,32 +121,30 @@ func Analyze(ctx context.Context, n *sparse.CSR, kernel Kernel, backend svd.Back
 // caTotalInertia is Σ_ij (p_ij − r_i c_j)²/(r_i c_j) = Σ_nz p_ij²/(r_i c_j) − 1
 // = χ²/n, from the stored entries only. In counts the summand is
 // N_ij²/(R_i·C_j) with R, C the count margins.
-func caTotalInertia(n *sparse.CSR, m margins) float64 {
-	rows, _ := n.Dims()
+func caTotalInertia(n Table, m margins) float64 {
 	var s float64
-	for i := 0; i < rows; i++ {
-		cols, vals := n.Row(i)
+	_ = n.EachRow(func(i int, cols []int32, vals []float64) error {
 		for p, j := range cols {
 			x := vals[p] / m.total
 			s += x * x / (m.row[i] * m.col[j])
 		}
-	}
+		return nil
+	})
 	return max(s-1, 0)
 }
 
 // giniTotalInertia is ‖P − r·cᵀ‖_F² = Σ p² − 2·Σ_nz p_ij r_i c_j + ‖r‖²·‖c‖²,
 // from the stored entries only.
-func giniTotalInertia(n *sparse.CSR, m margins) float64 {
-	rows, _ := n.Dims()
+func giniTotalInertia(n Table, m margins) float64 {
 	var pp, prc float64
-	for i := 0; i < rows; i++ {
-		cols, vals := n.Row(i)
+	_ = n.EachRow(func(i int, cols []int32, vals []float64) error {
 		for p, j := range cols {
 			x := vals[p] / m.total
 			pp += x * x
 			prc += x * m.row[i] * m.col[j]
 		}
-	}
+		return nil
+	})
 	var rr, cc float64
 	for _, x := range m.row {
 		rr += x * x

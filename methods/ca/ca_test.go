@@ -186,7 +186,7 @@ func TestOperatorsMatchDense(t *testing.T) {
 	}) // columns 1 and 3 are zero
 	for _, tc := range []struct {
 		name string
-		op   func(*sparse.CSR) (*Delayed, error)
+		op   func(Table) (*Delayed, error)
 		want func(p *mat.Dense, r, c []float64) *mat.Dense
 	}{
 		{"ca", NewCAOperator, func(p *mat.Dense, r, c []float64) *mat.Dense {

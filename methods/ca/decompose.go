@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"kcalab/datasets/sparse"
 	"kcalab/methods/svd"
 )
 
@@ -50,11 +49,11 @@ type Decomposition struct {
 // Unlike Analyze it builds no coordinate matrices: it keeps S, U (rows×k)
 // and the row weights, and drops the backend's V, so a word table of V
 // words costs one V×k matrix beyond the backend's working memory.
-func Decompose(ctx context.Context, n *sparse.CSR, kernel Kernel, backend svd.Backend, opt svd.Options) (*Decomposition, error) {
+func Decompose(ctx context.Context, n Table, kernel Kernel, backend svd.Backend, opt svd.Options) (*Decomposition, error) {
 	if backend == nil {
 		return nil, fmt.Errorf("ca: nil SVD backend")
 	}
-	if n == nil {
+	if isNil(n) {
 		return nil, fmt.Errorf("ca: nil table")
 	}
 	r, c := n.Dims()
@@ -96,6 +95,9 @@ func Decompose(ctx context.Context, n *sparse.CSR, kernel Kernel, backend svd.Ba
 			opt.Rank, dec.Kernel, r, c, limit, limit)
 	}
 	res, err := backend.Decompose(ctx, op, opt)
+	if err == nil {
+		err = tableErr(n) // a file-backed table's read error zeroes a product
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ca: %s of a %d×%d table: %w", dec.Kernel, r, c, err)
 	}
@@ -103,46 +105,66 @@ func Decompose(ctx context.Context, n *sparse.CSR, kernel Kernel, backend svd.Ba
 	dec.Products, dec.Accuracy = res.Products, res.Accuracy
 	res.V = nil // c×k: not needed for word vectors; let it go
 	zeroEmptyRows(dec.U, n)
+	if err := tableErr(n); err != nil {
+		return nil, fmt.Errorf("ca: %s of a %d×%d table: %w", dec.Kernel, r, c, err)
+	}
 	return dec, nil
 }
 
 // plainOperator is a sparse matrix as an svd.Operator.
-type plainOperator struct{ n *sparse.CSR }
+type plainOperator struct{ n Table }
 
 var _ svd.Materializer = plainOperator{}
 
 func (p plainOperator) Dims() (r, c int)         { return p.n.Dims() }
-func (p plainOperator) MulTo(dst, x *mat.Dense)  { p.n.MulDense(dst, x) }
-func (p plainOperator) MulTTo(dst, x *mat.Dense) { p.n.MulTDense(dst, x) }
-func (p plainOperator) Materialize() *mat.Dense  { return p.n.ToDense() }
+func (p plainOperator) MulTo(dst, x *mat.Dense)  { p.n.MulDenseScaled(dst, x, nil, nil) }
+func (p plainOperator) MulTTo(dst, x *mat.Dense) { p.n.MulTDenseScaled(dst, x, nil, nil) }
+func (p plainOperator) Materialize() *mat.Dense {
+	r, c := p.n.Dims()
+	out := mat.NewDense(r, c, nil)
+	_ = p.n.EachRow(func(i int, cols []int32, vals []float64) error {
+		for q, j := range cols {
+			out.Set(i, int(j), vals[q])
+		}
+		return nil
+	})
+	return out
+}
 
 // checkPlain accepts any non-empty matrix of finite values with at least
 // one stored entry (an all-zero matrix has no singular vectors to speak of).
-func checkPlain(n *sparse.CSR) error {
+func checkPlain(n Table) error {
 	r, c := n.Dims()
 	if r == 0 || c == 0 {
 		return fmt.Errorf("ca: empty %d×%d matrix", r, c)
 	}
-	for i := 0; i < r; i++ {
-		cols, vals := n.Row(i)
+	stored := false
+	err := n.EachRow(func(i int, cols []int32, vals []float64) error {
 		for p, x := range vals {
 			if math.IsInf(x, 0) || math.IsNaN(x) {
 				return fmt.Errorf("ca: matrix entry (%d, %d) = %v: entries must be finite", i, cols[p], x)
 			}
 		}
+		stored = stored || len(vals) > 0
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if n.NNZ() == 0 {
+	if !stored {
 		return fmt.Errorf("ca: the %d×%d matrix is all zero", r, c)
 	}
 	return nil
 }
 
-func frobenius2(n *sparse.CSR) float64 {
-	_, _, data := n.Raw()
+func frobenius2(n Table) float64 {
 	var s float64
-	for _, x := range data {
-		s += x * x
-	}
+	_ = n.EachRow(func(_ int, _ []int32, vals []float64) error {
+		for _, x := range vals {
+			s += x * x
+		}
+		return nil
+	})
 	return s
 }
 
@@ -158,11 +180,11 @@ func ones(n int) []float64 {
 // stored entry. The kernel's row is zero there (ca, gini: zero mass; plain:
 // a zero row), so the exact U row is zero; the backends can leave rounding
 // noise, which the identity metric of gini and plain would not remove.
-func zeroEmptyRows(u *mat.Dense, n *sparse.CSR) {
-	r, _ := n.Dims()
-	for i := 0; i < r; i++ {
-		if cols, _ := n.Row(i); len(cols) == 0 {
+func zeroEmptyRows(u *mat.Dense, n Table) {
+	_ = n.EachRow(func(i int, cols []int32, _ []float64) error {
+		if len(cols) == 0 {
 			clear(u.RawRowView(i))
 		}
-	}
+		return nil
+	})
 }

@@ -6,7 +6,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"kcalab/datasets/sparse"
 	"kcalab/methods/svd"
 )
 
@@ -20,7 +19,7 @@ import (
 // N it holds four vectors, and N's cached transpose once MulTTo has run.
 // It implements svd.Materializer.
 type Delayed struct {
-	n          *sparse.CSR
+	n          Table
 	a, b, u, v []float64
 }
 
@@ -28,8 +27,8 @@ var _ svd.Materializer = (*Delayed)(nil)
 
 // NewDelayed returns the operator D(a)·N·D(b) − u·vᵀ. It keeps (does not
 // copy) n and the vectors, which must not change afterwards.
-func NewDelayed(n *sparse.CSR, a, b, u, v []float64) (*Delayed, error) {
-	if n == nil {
+func NewDelayed(n Table, a, b, u, v []float64) (*Delayed, error) {
+	if isNil(n) {
 		return nil, fmt.Errorf("ca: nil table")
 	}
 	r, c := n.Dims()
@@ -48,7 +47,7 @@ func NewDelayed(n *sparse.CSR, a, b, u, v []float64) (*Delayed, error) {
 // NewCAOperator returns the CA matrix S = D(r)^-1/2·P·D(c)^-1/2 − √r·√cᵀ of
 // the count table n, with P = n/Σn and r, c the row and column masses of P.
 // A zero margin gives a zero row or column (1/√0 is taken as 0).
-func NewCAOperator(n *sparse.CSR) (*Delayed, error) {
+func NewCAOperator(n Table) (*Delayed, error) {
 	m, err := marginsOf(n)
 	if err != nil {
 		return nil, err
@@ -56,7 +55,7 @@ func NewCAOperator(n *sparse.CSR) (*Delayed, error) {
 	return newCA(n, m)
 }
 
-func newCA(n *sparse.CSR, m margins) (*Delayed, error) {
+func newCA(n Table, m margins) (*Delayed, error) {
 	r, c := n.Dims()
 	a, b := make([]float64, r), make([]float64, c)
 	u, v := make([]float64, r), make([]float64, c)
@@ -74,7 +73,7 @@ func newCA(n *sparse.CSR, m margins) (*Delayed, error) {
 
 // NewGiniOperator returns the Gini-index covariance Ξ = P − r·cᵀ of the
 // count table n (the CA kernel with K = I: no χ² weighting).
-func NewGiniOperator(n *sparse.CSR) (*Delayed, error) {
+func NewGiniOperator(n Table) (*Delayed, error) {
 	m, err := marginsOf(n)
 	if err != nil {
 		return nil, err
@@ -82,7 +81,7 @@ func NewGiniOperator(n *sparse.CSR) (*Delayed, error) {
 	return newGini(n, m)
 }
 
-func newGini(n *sparse.CSR, m margins) (*Delayed, error) {
+func newGini(n Table, m margins) (*Delayed, error) {
 	r, c := n.Dims()
 	a, b := make([]float64, r), make([]float64, c)
 	for i := range a {
@@ -109,27 +108,35 @@ type margins struct {
 
 // marginsOf checks that n is a usable count table (finite, non-negative
 // entries, positive total) and returns its masses.
-func marginsOf(n *sparse.CSR) (margins, error) {
-	if n == nil {
+func marginsOf(n Table) (margins, error) {
+	if isNil(n) {
 		return margins{}, fmt.Errorf("ca: nil table")
 	}
 	r, c := n.Dims()
 	if r == 0 || c == 0 {
 		return margins{}, fmt.Errorf("ca: empty %d×%d table", r, c)
 	}
-	for i := 0; i < r; i++ {
-		cols, vals := n.Row(i)
+	// One pass in row order, summing as CSR's Sum, RowSums and ColSums do
+	// (the same bits), so that a table read from a file is read once.
+	var total float64
+	row, col := make([]float64, r), make([]float64, c)
+	err := n.EachRow(func(i int, cols []int32, vals []float64) error {
 		for p, x := range vals {
 			if x < 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-				return margins{}, fmt.Errorf("ca: table entry (%d, %d) = %v: counts must be finite and non-negative", i, cols[p], x)
+				return fmt.Errorf("ca: table entry (%d, %d) = %v: counts must be finite and non-negative", i, cols[p], x)
 			}
+			total += x
+			row[i] += x
+			col[cols[p]] += x
 		}
+		return nil
+	})
+	if err != nil {
+		return margins{}, err
 	}
-	total := n.Sum()
 	if total <= 0 || math.IsInf(total, 0) {
 		return margins{}, fmt.Errorf("ca: table total %v: need a finite positive total", total)
 	}
-	row, col := n.RowSums(), n.ColSums()
 	for i := range row {
 		row[i] /= total
 	}
@@ -165,11 +172,15 @@ func (d *Delayed) Materialize() *mat.Dense {
 		for j := range row {
 			row[j] = -d.u[i] * d.v[j]
 		}
-		cols, vals := d.n.Row(i)
+	}
+	// A read error of a file-backed table is kept by the table (Err).
+	_ = d.n.EachRow(func(i int, cols []int32, vals []float64) error {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+c]
 		for p, j := range cols {
 			row[j] += d.a[i] * vals[p] * d.b[j]
 		}
-	}
+		return nil
+	})
 	return out
 }
 
