@@ -22,8 +22,16 @@ type Randomized struct{}
 // builds anything r×c.
 type DSSVD struct{}
 
+// LAPACK is Dense on the system's LAPACK (dgesdd on OpenBLAS), the fair
+// dense baseline: it needs a binary built with -tags lapack and returns
+// ErrNotBuilt otherwise.
+type LAPACK struct{}
+
 // Name returns "dense".
 func (Dense) Name() string { return "dense" }
+
+// Name returns "lapack".
+func (LAPACK) Name() string { return "lapack" }
 
 // Name returns "randomized".
 func (Randomized) Name() string { return "randomized" }
@@ -34,25 +42,37 @@ func (DSSVD) Name() string { return "dssvd" }
 // Decompose returns the leading opt.Rank singular triplets of op, which must
 // be a Materializer.
 func (b Dense) Decompose(ctx context.Context, op Operator, opt Options) (*Result, error) {
+	return denseDecompose(ctx, b.Name(), denseSVD, op, opt)
+}
+
+// Decompose is Dense.Decompose on the system's LAPACK.
+func (b LAPACK) Decompose(ctx context.Context, op Operator, opt Options) (*Result, error) {
+	if nativeSVD == nil {
+		return nil, fmt.Errorf("%s SVD: %w: build with -tags lapack (cgo; Debian: apt install libopenblas-dev liblapacke-dev)", b.Name(), ErrNotBuilt)
+	}
+	return denseDecompose(ctx, b.Name(), *nativeSVD, op, opt)
+}
+
+func denseDecompose(ctx context.Context, name string, impl denseImpl, op Operator, opt Options) (*Result, error) {
 	r, c := op.Dims()
 	if err := checkRank(opt.Rank, r, c); err != nil {
-		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
+		return nil, fmt.Errorf("%s SVD: %w", name, err)
 	}
-	if err := checkPlan(b.Name(), r, c, opt); err != nil {
+	if err := checkPlan(name, r, c, opt); err != nil {
 		return nil, err
 	}
-	a, err := materialize(ctx, b.Name(), op, opt)
+	a, err := materialize(ctx, name, op, opt)
 	if err != nil {
 		return nil, err
 	}
-	s, u, vt, err := thinSVDCtx(ctx, a) // overwrites a
+	s, u, vt, err := thinSVDCtx(ctx, impl, a) // overwrites a
 	if err != nil {
-		return nil, fmt.Errorf("%s SVD: %w", b.Name(), err)
+		return nil, fmt.Errorf("%s SVD: %w", name, err)
 	}
 	k := opt.Rank
 	res := &Result{S: s[:k:k], U: keepColumns(u, k), V: firstRowsT(vt, k)}
 	fixSigns(res.U, res.V)
-	return finish(ctx, b.Name(), op, res, 0, opt)
+	return finish(ctx, name, op, res, 0, opt)
 }
 
 // Decompose materialises op (a Materializer) and runs the randomized SVD on
@@ -227,7 +247,7 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 // SVD cannot be interrupted, so it runs on its own goroutine and, on
 // cancel, is left to finish unobserved (its result is dropped): Ctrl-C or a
 // time budget then takes effect at once instead of after minutes.
-func thinSVDCtx(ctx context.Context, a *mat.Dense) (s []float64, u, vt *mat.Dense, err error) {
+func thinSVDCtx(ctx context.Context, impl denseImpl, a *mat.Dense) (s []float64, u, vt *mat.Dense, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -239,7 +259,7 @@ func thinSVDCtx(ctx context.Context, a *mat.Dense) (s []float64, u, vt *mat.Dens
 	done := make(chan out, 1)
 	go func() {
 		var o out
-		o.s, o.u, o.vt, o.err = denseSVD.svd(a)
+		o.s, o.u, o.vt, o.err = impl.svd(a)
 		done <- o
 	}()
 	select {

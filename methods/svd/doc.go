@@ -33,11 +33,12 @@
 // named in the error. At the paper's size (V = 71,000, d = 8000) DSSVD
 // plans 10.2 GiB and krylov 9.1 GiB (go test -run TestPlanSizes -v).
 //
-// The dense backend's SVD is gonum's pure-Go Dgesvd; built with -tags
-// lapack it is LAPACK's dgesdd on OpenBLAS through gonum's netlib LAPACKE
-// bindings (internal/nativelapack; Debian: libopenblas-dev,
-// liblapacke-dev), a fair baseline for the dense-versus-sketch ratios.
-// DenseImplementation names the one built in.
+// The dense backend's SVD is gonum's pure-Go Dgesvd. Built with -tags
+// lapack, the lapack backend adds LAPACK's dgesdd on OpenBLAS through
+// gonum's netlib LAPACKE bindings (internal/nativelapack; Debian:
+// libopenblas-dev, liblapacke-dev), a fair baseline for the
+// dense-versus-sketch ratios, measured in the same run as the pure-Go
+// one; without the tag it returns ErrNotBuilt.
 //
 // # Randomized algorithm
 //

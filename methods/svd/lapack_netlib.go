@@ -2,11 +2,11 @@
 
 package svd
 
-// With -tags lapack the dense backend's SVD runs on the system's LAPACK
-// (internal/nativelapack: gonum's netlib LAPACKE bindings on Debian's
-// libopenblas-dev and liblapacke-dev), so that dense baselines are timed
-// against an optimised LAPACK as numpy's are; the default build stays
-// pure Go. The binding lives in its own package because a package that
+// With -tags lapack the lapack backend exists: the dense SVD on the
+// system's LAPACK (internal/nativelapack: gonum's netlib LAPACKE bindings
+// on Debian's libopenblas-dev and liblapacke-dev), so that dense baselines
+// are timed against an optimised LAPACK as numpy's are, in the same run as
+// the pure-Go dense backend; the default build stays pure Go. The binding lives in its own package because a package that
 // uses cgo cannot hold this one's Go assembly kernels.
 
 import (
@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	denseSVD = denseImpl{
+	nativeSVD = &denseImpl{
 		name: nativelapack.Name,
 		svd: func(a *mat.Dense) (s []float64, u, vt *mat.Dense, err error) {
 			m, n := a.Dims()

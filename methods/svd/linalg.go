@@ -1,6 +1,7 @@
 package svd
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -28,8 +29,9 @@ func (o DenseOperator) MulTTo(dst, x *mat.Dense) { dst.Mul(o.A.T(), x) }
 // Materialize returns a copy of A, which the caller may overwrite.
 func (o DenseOperator) Materialize() *mat.Dense { return mat.DenseCopyOf(o.A) }
 
-// denseImpl is the dense backend's SVD: gonum's pure-Go Gesvd unless a
-// build tag installs a native LAPACK (lapack_netlib.go, -tags lapack).
+// denseImpl is a full dense SVD: gonum's pure-Go Gesvd for the dense
+// backend, the system's LAPACK for the lapack backend when a build tag
+// installs one (lapack_netlib.go, -tags lapack).
 type denseImpl struct {
 	name string
 	svd  func(a *mat.Dense) (s []float64, u, vt *mat.Dense, err error)
@@ -40,8 +42,23 @@ type denseImpl struct {
 
 var denseSVD = denseImpl{name: "gonum Dgesvd (pure Go)", svd: thinSVD, extra: func(int, int) int64 { return 0 }}
 
+// nativeSVD is the lapack backend's SVD; nil unless built with -tags lapack.
+var nativeSVD *denseImpl
+
 // DenseImplementation names the LAPACK the dense backend runs on.
 func DenseImplementation() string { return denseSVD.name }
+
+// NativeImplementation names the system LAPACK the lapack backend runs on,
+// or "" when this binary was built without one (-tags lapack).
+func NativeImplementation() string {
+	if nativeSVD == nil {
+		return ""
+	}
+	return nativeSVD.name
+}
+
+// ErrNotBuilt reports a backend this binary was built without.
+var ErrNotBuilt = errors.New("not built into this binary")
 
 // thinSVD factorises the m×n matrix a = U·diag(s)·Vᵀ with p = min(m,n):
 // U is m×p and vt (Vᵀ) is p×n. It overwrites a: LAPACK's Gesvd on a's own

@@ -92,7 +92,7 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		}
 	}
 	switch backend {
-	case "dense":
+	case "dense", "lapack":
 		// materialize, then Gesvd in place: U, Vᵀ, s and the workspace
 		// (an estimate: 5·p plus blocked panels), then V = Vᵀ's first k
 		// rows transposed while U and Vᵀ are alive.
@@ -102,8 +102,13 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		pl.add("Vᵀ", p, cols)
 		pl.add("LAPACK work", 1, 5*p+64*(rows+cols))
 		pl.add("V", cols, k)
-		if x := denseSVD.extra(rows, cols); x > 0 {
-			pl.p.Buffers = append(pl.p.Buffers, Buffer{Name: denseSVD.name + " copies and work", Rows: 1, Cols: int(x / 8), Bytes: x})
+		if impl := denseSVD; backend == "dense" || nativeSVD != nil {
+			if backend == "lapack" {
+				impl = *nativeSVD
+			}
+			if x := impl.extra(rows, cols); x > 0 {
+				pl.p.Buffers = append(pl.p.Buffers, Buffer{Name: impl.name + " copies and work", Rows: 1, Cols: int(x / 8), Bytes: x})
+			}
 		}
 		check(rows, cols)
 		pl.p.Peak = pl.total()

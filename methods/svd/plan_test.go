@@ -21,7 +21,7 @@ import (
 // allocated, with the sizes named; the plan itself runs.
 func TestPlanRefusesOverBudget(t *testing.T) {
 	op := svd.DenseOperator{A: withSpectrum(6, 300, 200, geometric(200, 0.9))}
-	for _, name := range svd.Names {
+	for _, name := range svd.Built() {
 		t.Run(name, func(t *testing.T) {
 			opt := svd.DefaultOptions(10)
 			opt.Check = true
@@ -87,7 +87,7 @@ func TestPlanBoundsHeap(t *testing.T) {
 		metrics.Read(sample)
 		return sample[0].Value.Uint64()
 	}
-	for _, name := range svd.Names {
+	for _, name := range svd.Built() {
 		t.Run(name, func(t *testing.T) {
 			op, err := ca.NewCAOperator(n)
 			require.NoError(t, err)

@@ -117,13 +117,27 @@ var ErrOverBudget = errors.New("over memory budget")
 var ErrNotConverged = errors.New("did not converge")
 
 // Names lists the backends in the order reports show them.
-var Names = []string{"dense", "randomized", "dssvd", "krylov"}
+var Names = []string{"dense", "lapack", "randomized", "dssvd", "krylov"}
+
+// Built lists the backends this binary can run, in the order of Names:
+// all but lapack unless it was built with -tags lapack.
+func Built() []string {
+	var out []string
+	for _, n := range Names {
+		if n != "lapack" || nativeSVD != nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // Get returns the backend with the given name.
 func Get(name string) (Backend, error) {
 	switch name {
 	case "dense":
 		return Dense{}, nil
+	case "lapack":
+		return LAPACK{}, nil
 	case "randomized":
 		return Randomized{}, nil
 	case "dssvd":
@@ -131,5 +145,5 @@ func Get(name string) (Backend, error) {
 	case "krylov":
 		return Krylov{}, nil
 	}
-	return nil, fmt.Errorf("unknown SVD backend %q (allowed: dense, randomized, dssvd, krylov)", name)
+	return nil, fmt.Errorf("unknown SVD backend %q (allowed: dense, lapack, randomized, dssvd, krylov)", name)
 }
