@@ -52,6 +52,12 @@ type Options struct {
 	// shorter length of their mean: with the dot similarity a mean of
 	// many directions would otherwise rank every pair it is in low.
 	Length bool
+	// Shrink, with Length, takes the composed length as L^(1−s)·m^s, L
+	// the words' mean length and m the mean's own (m ≤ L): 0 keeps L, 1
+	// gives m. The more a word's n-gram points disagree, the shorter its
+	// vector, pulled toward the origin, CA's centroid: the best guess for
+	// a word the letters say little about.
+	Shrink float64
 	// Blend is the share of an in-vocabulary word's vector taken from its
 	// n-grams: (1 − Blend)·own row + Blend·composed; 0 keeps the own row.
 	Blend float64
@@ -62,7 +68,14 @@ type Options struct {
 	BlendCount float64
 }
 
-func (o Options) check() error {
+// Check says whether the options are allowed.
+func (o Options) Check() error {
+	if !(o.Shrink >= 0 && o.Shrink <= 1) {
+		return fmt.Errorf("subword: shrink %v: want a power in [0, 1]", o.Shrink)
+	}
+	if o.Shrink > 0 && !o.Length {
+		return fmt.Errorf("subword: shrink %v needs the words' length (the mean's own length is shrink 1)", o.Shrink)
+	}
 	if o.MaxN < 0 || o.MinN < 1 || (o.MaxN > 0 && o.MinN > o.MaxN) {
 		return fmt.Errorf("subword: n-gram lengths %d..%d: want 1 ≤ min ≤ max", o.MinN, o.MaxN)
 	}
@@ -212,7 +225,7 @@ func Points(v Vocabulary, o Options, ngrams []string) (*mat.Dense, []bool, error
 	if err := v.check(); err != nil {
 		return nil, nil, err
 	}
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, nil, err
 	}
 	_, k := v.F.Dims()
@@ -241,7 +254,7 @@ func Compose(v Vocabulary, o Options, targets []string) (*mat.Dense, []bool, err
 	if err := v.check(); err != nil {
 		return nil, nil, err
 	}
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, nil, err
 	}
 	_, k := v.F.Dims()
@@ -316,7 +329,8 @@ func Compose(v Vocabulary, o Options, targets []string) (*mat.Dense, []bool, err
 		for t := range targets {
 			row := out.RawRowView(t)
 			if n := floats.Norm(row, 2); n > 0 {
-				floats.Scale(length[t]/n, row)
+				// n ≤ length[t] (the norm of a mean), so the ratio is ≤ 1.
+				floats.Scale(length[t]/n*math.Pow(n/length[t], o.Shrink), row)
 			}
 		}
 	}
@@ -332,7 +346,7 @@ func Extend(v Vocabulary, o Options, extra []string) (words []string, f *mat.Den
 	if err := v.check(); err != nil {
 		return nil, nil, err
 	}
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, nil, err
 	}
 	if o.Blend > 0 && o.BlendCount > 0 && v.Counts == nil {

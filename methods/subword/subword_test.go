@@ -174,3 +174,41 @@ func TestBlendCount(t *testing.T) {
 	_, _, err = Extend(v, o, nil)
 	assert.ErrorContains(t, err, "blend count")
 }
+
+// TestShrink: the composed length is L^(1−s)·m^s, L the words' mean length
+// and m the plain mean's; the direction never changes; shrink needs Length.
+func TestShrink(t *testing.T) {
+	_, dec, f := caWords(t, testWords)
+	v := Vocabulary{Words: testWords, Mass: dec.RowMass, F: f}
+	targets := []string{"walkers", "sunning"}
+	o := Options{MinN: 1, MaxN: 6, Weighting: Uniform, Point: EqualPoint}
+	mean, _, err := Compose(v, o, targets)
+	require.NoError(t, err)
+	o.Length = true
+	full, _, err := Compose(v, o, targets)
+	require.NoError(t, err)
+	for _, s := range []float64{0, 0.2, 0.5, 1} {
+		o.Shrink = s
+		got, _, err := Compose(v, o, targets)
+		require.NoError(t, err)
+		for i := range targets {
+			m, l := floats.Norm(mean.RawRowView(i), 2), floats.Norm(full.RawRowView(i), 2)
+			require.Less(t, m, l, "a mean of different directions is shorter")
+			g := got.RawRowView(i)
+			n := floats.Norm(g, 2)
+			assert.InDelta(t, math.Pow(l, 1-s)*math.Pow(m, s), n, 1e-12*l, "shrink %g", s)
+			assert.InDelta(t, 1, floats.Dot(g, mean.RawRowView(i))/(n*m), 1e-12, "same direction")
+		}
+	}
+	for _, tc := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{MinN: 1, MaxN: 6, Shrink: 0.2}, "needs the words' length"},
+		{Options{MinN: 1, MaxN: 6, Length: true, Shrink: 1.5}, "shrink 1.5"},
+		{Options{MinN: 1, MaxN: 6, Length: true, Shrink: math.NaN()}, "shrink NaN"},
+	} {
+		_, _, err := Compose(v, tc.o, targets)
+		assert.ErrorContains(t, err, tc.want)
+	}
+}
