@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"kcalab/datasets/sparse"
@@ -31,8 +33,17 @@ func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, 
 	if kernel == ca.KernelPlain {
 		limit = min(rows, cols)
 	}
+	var tab ca.Table = n
+	if mb := tr.Trial.Budget.TableMB; mb > 0 && 2*n.Bytes() > int64(mb*(1<<20)) {
+		f, cleanup, err := tr.tableOnDisk(n, int64(mb*(1<<20)))
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		tab, n = f, nil // the operator reads the files: let the arrays go
+	}
 	dec, err := tr.Decompose(ctx, rows, cols, limit, func(b svd.Backend, opt svd.Options) (*ca.Decomposition, error) {
-		return ca.Decompose(ctx, n, kernel, b, opt)
+		return ca.Decompose(ctx, tab, kernel, b, opt)
 	})
 	if err != nil {
 		return nil, err
@@ -40,11 +51,78 @@ func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, 
 	return tr.WordVectors(wd, dec)
 }
 
+// tableOnDisk writes n and its transpose (built out of core, within half
+// of budget) to a temporary directory and opens them for products in row
+// blocks of a quarter of budget; cleanup closes and removes them.
+func (tr *TrialRun) tableOnDisk(n *sparse.CSR, budget int64) (*sparse.FileCSR, func(), error) {
+	parent := tr.runner.CacheDir
+	if parent != "" {
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			parent = ""
+		}
+	}
+	dir, err := os.MkdirTemp(parent, "kcalab-table-*")
+	if err != nil {
+		return nil, nil, fmt.Errorf("budget.table_mb: %w", err)
+	}
+	var f *sparse.FileCSR
+	cleanup := func() {
+		if f != nil {
+			f.Close()
+		}
+		os.RemoveAll(dir)
+	}
+	block := max(budget/4, 1)
+	err = tr.Stage("table", func() error {
+		p, pt := filepath.Join(dir, "table.kcsr"), filepath.Join(dir, "transpose.kcsr")
+		if err := sparse.WriteFile(p, n); err != nil {
+			return err
+		}
+		var err error
+		if f, err = sparse.OpenFile(p, block); err != nil {
+			return err
+		}
+		if err := sparse.TransposeFile(f, pt, max(budget/2, 1)); err != nil {
+			return err
+		}
+		ft, err := sparse.OpenFile(pt, block)
+		if err != nil {
+			return err
+		}
+		return f.SetTranspose(ft)
+	})
+	if err != nil {
+		cleanup()
+		return nil, nil, fmt.Errorf("budget.table_mb: table on disk: %w", err)
+	}
+	tr.Record.TableFile = &TableFile{TableBytes: n.Bytes(), FileBytes: 2 * fileSize(f.Path()), BlockBytes: block}
+	r, c := f.Dims()
+	fmt.Fprintf(tr.Log(), "kcalab: trial %s: table %d×%d (%s in memory, %s with its transpose) above budget.table_mb: decomposed from %s in row blocks of %s\n",
+		tr.Trial.ID, r, c, mibText(n.Bytes()), mibText(2*n.Bytes()), TermSafeText(dir), mibText(block))
+	return f, cleanup, nil
+}
+
+func fileSize(path string) int64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}
+
+func mibText(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
 // Decompose runs a decomposition of a rows×cols word operator with the
 // trial's SVD backend and options (svd.*) in the "svd" stage; limit is the
 // largest rank it allows.
 func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 	run func(svd.Backend, svd.Options) (*ca.Decomposition, error)) (*ca.Decomposition, error) {
+	if t := tr.Trial; t.Subword.MaxN > 0 {
+		// Refuse subword settings that cannot work before an hour of SVD.
+		if err := subwordOptions(t).Check(); err != nil {
+			return nil, fmt.Errorf("subword.*: %w", err)
+		}
+	}
 	b, opt, err := svdOptions(tr.Trial, rows, cols, limit)
 	if err != nil {
 		return nil, fmt.Errorf("vocabulary of %d words: %w", rows, err)
@@ -63,6 +141,10 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 	}); err != nil {
 		if errors.Is(err, svd.ErrOverBudget) {
 			return nil, fmt.Errorf("%w: %w", errOverBudget, err)
+		}
+		if errors.Is(err, svd.ErrNotBuilt) {
+			// The lapack backend in a pure-Go build: like a missing tool.
+			return nil, fmt.Errorf("%w: %w", errSkipped, err)
 		}
 		return nil, err
 	}

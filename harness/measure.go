@@ -113,7 +113,11 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog 
 		if child.Status != "ok" {
 			return child
 		}
+		// Everything the child measured and recorded; the identity, the
+		// environment and the run are the parent's.
 		rec.Metrics, rec.Timings, rec.Files, rec.Backend, rec.CA = child.Metrics, child.Timings, child.Files, child.Backend, child.CA
+		rec.Warnings, rec.SVD, rec.TableFile, rec.Corpus = child.Warnings, child.SVD, child.TableFile, child.Corpus
+		rec.WordsMap, rec.Neighbours = child.WordsMap, child.Neighbours
 		if child.Run != nil {
 			run.Inputs = child.Run.Inputs // hashed by the child, which read them
 		}

@@ -2,26 +2,36 @@ package harness
 
 // Record is one line of results.jsonl: everything a trial produced.
 type Record struct {
-	ID       string             `json:"id"`       // stable id derived from the non-default settings
-	Spec     string             `json:"spec"`     // spec name
-	Seed     uint64             `json:"seed"`     // derived from the spec seed and ID
-	Settings map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); see Trial.RecordSettings
-	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
-	Error    string             `json:"error,omitempty"`
-	Warnings []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
-	Metrics  map[string]float64 `json:"metrics,omitempty"`  // keys from metrics.go, e.g. "spearman.zero.men", "coverage.men"
-	Timings  map[string]float64 `json:"timings,omitempty"`  // seconds, by stage ("table", "svd", "total")
-	Env      *Env               `json:"env,omitempty"`
-	CA       *CAResult          `json:"ca,omitempty"`
-	Files    []string           `json:"files,omitempty"`        // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
-	Backend  string             `json:"svd_backend,omitempty"`  // the SVD backend used (svd.backend "auto" resolved)
-	SVD      *SVDAccuracy       `json:"svd,omitempty"`          // how converged the word decomposition is
-	Corpus   *CorpusStats       `json:"corpus_stats,omitempty"` // method corpusstats: growth series and σ_k
-	Run      *RunInfo           `json:"run,omitempty"`          // when, where, which commit and data files; see RunInfo
+	ID        string             `json:"id"`       // stable id derived from the non-default settings
+	Spec      string             `json:"spec"`     // spec name
+	Seed      uint64             `json:"seed"`     // derived from the spec seed and ID
+	Settings  map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); see Trial.RecordSettings
+	Status    string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
+	Error     string             `json:"error,omitempty"`
+	Warnings  []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
+	Metrics   map[string]float64 `json:"metrics,omitempty"`  // keys from metrics.go, e.g. "spearman.zero.men", "coverage.men"
+	Timings   map[string]float64 `json:"timings,omitempty"`  // seconds, by stage ("table", "svd", "total")
+	Env       *Env               `json:"env,omitempty"`
+	CA        *CAResult          `json:"ca,omitempty"`
+	Files     []string           `json:"files,omitempty"`        // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
+	Backend   string             `json:"svd_backend,omitempty"`  // the SVD backend used (svd.backend "auto" resolved)
+	SVD       *SVDAccuracy       `json:"svd,omitempty"`          // how converged the word decomposition is
+	TableFile *TableFile         `json:"table_file,omitempty"`   // budget.table_mb: the table was decomposed from disk
+	Corpus    *CorpusStats       `json:"corpus_stats,omitempty"` // method corpusstats: growth series and σ_k
+	Run       *RunInfo           `json:"run,omitempty"`          // when, where, which commit and data files; see RunInfo
 	// WordsMap and Neighbours let a report show whether word vectors are
 	// sane without storing them: see wordmap.go.
 	WordsMap   *WordMap     `json:"words_map,omitempty"`
 	Neighbours []Neighbours `json:"neighbours,omitempty"`
+}
+
+// TableFile records a word table decomposed from files (budget.table_mb):
+// its in-memory size had it been kept, the bytes on disk (table and
+// transpose) and the row block read at a time.
+type TableFile struct {
+	TableBytes int64 `json:"table_bytes"`
+	FileBytes  int64 `json:"file_bytes"`
+	BlockBytes int64 `json:"block_bytes"`
 }
 
 // CorpusStats are what method corpusstats measures of a corpus: the

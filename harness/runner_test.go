@@ -192,6 +192,38 @@ func TestRunnerMeasuredTrial(t *testing.T) {
 	}
 }
 
+// A measured word trial keeps everything its child recorded: the SVD's
+// accuracy, the table file, the word map and neighbours, as unmeasured.
+func TestRunnerMeasuredWordTrialKeepsRecord(t *testing.T) {
+	const spec = `name: mw
+data: {source: synthetic, table: flat, window: 3}
+synthetic: {clusters: 4, words: 60, tokens: 60000}
+eval: {sets: [synthetic]}
+method: lca
+svd: {rank: 10, backend: krylov}
+budget: {table_mb: 0.01}
+`
+	plain := loadSpecTo(t, writeSpec(t, spec), t.TempDir())
+	want, err := (&Runner{}).Run(context.Background(), plain)
+	require.NoError(t, err)
+	measured := loadSpecTo(t, writeSpec(t, spec+"measure: {process: true}\n"), t.TempDir())
+	got, err := (&Runner{}).Run(context.Background(), measured)
+	require.NoError(t, err)
+	w, g := want.Records[0], got.Records[0]
+	require.Equal(t, "ok", g.Status, g.Error)
+	// measure.process is part of the id, so the seeds differ: krylov's
+	// converged values agree to its tolerance.
+	require.NotNil(t, g.SVD)
+	assert.InDeltaSlice(t, w.SVD.S, g.SVD.S, 1e-8)
+	assert.LessOrEqual(t, g.SVD.RelResidual, 1e-8)
+	assert.Equal(t, w.TableFile, g.TableFile)
+	assert.NotNil(t, g.TableFile)
+	require.NotNil(t, g.WordsMap)
+	assert.Equal(t, w.WordsMap.Words, g.WordsMap.Words)
+	assert.Len(t, g.Neighbours, len(w.Neighbours))
+	assert.NotEmpty(t, g.Neighbours)
+}
+
 func TestRunnerMeasuredTimeBudget(t *testing.T) {
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"measure: {process: true}\nbudget: {seconds: 0.000001}\n"), t.TempDir())
 	res, err := (&Runner{}).Run(context.Background(), spec)

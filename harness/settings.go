@@ -110,6 +110,7 @@ type SubwordSettings struct {
 	BlendCount int     `key:"blend_count" default:"0" min:"0" doc:"subword: when > 0, an in-vocabulary word seen c times takes weight·K/(K + c) of its vector from its n-grams (K = this count): rare words, whose rows are noisy, lean on their n-grams, frequent ones keep their rows; 0 = every word takes weight"`
 	Point      string  `key:"point" default:"mass" enum:"mass,equal" doc:"subword: an n-gram's point is the mean of its words' vectors weighted by mass (the supplementary projection of their summed rows) or equally"`
 	Length     string  `key:"length" default:"mean" enum:"mean,words" doc:"subword: a composed vector's length: that of the mean (shorter than its words', as a mean of directions is) or the same weighted mean of its words' lengths (matters under the dot similarity)"`
+	Shrink     float64 `key:"shrink" default:"0" min:"0" max:"1" doc:"subword: with length: words, a composed vector's length is L^(1−s)·m^s (L its words' mean length, m the mean's own, m ≤ L): the more its n-gram points disagree, the nearer the origin (CA's centroid) it stays; 0 = L, 1 = m"`
 	Weighting  string  `key:"weighting" default:"idf" enum:"uniform,idf,mass" doc:"subword: weight of an n-gram in a word's mean: uniform (fastText's mean), idf = log(1 + V/df) (specific n-grams count more), mass (the summed mass of its words: the word's profile is the sum of its n-grams' profiles)"`
 }
 
@@ -164,6 +165,7 @@ type MeasureSettings struct {
 type BudgetSettings struct {
 	Seconds  float64 `key:"seconds" default:"0" min:"0" doc:"stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"`
 	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" doc:"mark a trial over budget instead of running it when the SVD backend's planned buffers (methods/svd Plan: the dense matrix and its factors, the sketch blocks, the Krylov basis, …) exceed this, with the sizes in the record's error (0 = no limit)"`
+	TableMB  float64 `key:"table_mb" default:"0" min:"0" noid:"true" doc:"keep a word table in memory during its SVD only when its arrays and its transpose's take at most this many MiB; a larger one is written with its transpose to a temporary directory (under the cache, else the system's) and decomposed from the files in row blocks of a quarter of this (the same bits, so not part of the trial id; dssvd and krylov never hold it whole, dense and randomized materialise the operator anyway). 0 = always in memory"`
 }
 
 // RunSettings describe the whole run rather than a trial (top-level keys

@@ -52,7 +52,7 @@ func TestSettingTags(t *testing.T) {
 	assert.Equal(t, "svd.oversample=10", ShortLabel("svd.oversample", "10"))
 	assert.Equal(t, "SPPMI", ValueLabel("kca.kernel", "sppmi"))
 	assert.Contains(t, s.Doc, "dimensions")
-	assert.Equal(t, []string{"auto", "dense", "randomized", "dssvd", "krylov"}, mustSetting(t, "svd.backend").Allowed())
+	assert.Equal(t, []string{"auto", "dense", "lapack", "randomized", "dssvd", "krylov"}, mustSetting(t, "svd.backend").Allowed())
 
 	tr := typedSettings(map[string]any{"svd.rank": 7, "eval.sets": []string{"men"}, "data.table": "flat"})
 	assert.Equal(t, 7, tr.SVD.Rank)

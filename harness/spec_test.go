@@ -80,7 +80,7 @@ func TestDecodeSpecErrors(t *testing.T) {
 		{"unknown top", "name: x\nmethdo: ca\n", `s.yaml:2: unknown key "methdo"; did you mean "method"?`},
 		{"unknown nested", "name: x\nsvd:\n  rnak: 3\n", `s.yaml:3: unknown key "svd.rnak"; did you mean "rank"? (allowed in svd: backend, normalizer, oversample, power_iters, rank, tol)`},
 		{"section not mapping", "name: x\nsvd: 3\n", "s.yaml:2: svd is a section"},
-		{"enum", "name: x\nsvd:\n  backend: dens\n", `s.yaml:3: svd.backend: "dens" is not allowed (allowed: auto, dense, randomized, dssvd, krylov)`},
+		{"enum", "name: x\nsvd:\n  backend: dens\n", `s.yaml:3: svd.backend: "dens" is not allowed (allowed: auto, dense, lapack, randomized, dssvd, krylov)`},
 		{"enum in list", "name: x\nsvd:\n  backend: [dense,\n    qr]\n", `svd.backend: line 4: "qr" is not allowed`},
 		{"int type", "name: x\nsvd:\n  rank: three\n", `s.yaml:3: svd.rank: want an integer, got "three"`},
 		{"float for int", "name: x\nsvd:\n  rank: 2.5\n", `want an integer, got "2.5"`},

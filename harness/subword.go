@@ -50,10 +50,7 @@ func (tr *TrialRun) SubwordVectors(wd *WordData, dec *ca.Decomposition) (*vector
 	for _, s := range tr.sets {
 		extra = append(extra, s.Set.Words()...)
 	}
-	opt := subword.Options{MinN: t.Subword.MinN, MaxN: t.Subword.MaxN,
-		Weighting: subword.Weighting(t.Subword.Weighting), Blend: t.Subword.Weight,
-		Point: subword.PointWeighting(t.Subword.Point), Length: t.Subword.Length == "words",
-		BlendCount: float64(t.Subword.BlendCount)}
+	opt := subwordOptions(t)
 	var counts []float64
 	if opt.BlendCount > 0 {
 		counts = make([]float64, len(words))
@@ -77,6 +74,15 @@ func (tr *TrialRun) SubwordVectors(wd *WordData, dec *ca.Decomposition) (*vector
 		tr.plainVocab = &vectors.Set{Words: words, M: dec.U}
 	}
 	return vs, err
+}
+
+// subwordOptions are the trial's subword.* settings for methods/subword.
+func subwordOptions(t Trial) subword.Options {
+	sw := t.Subword
+	return subword.Options{MinN: sw.MinN, MaxN: sw.MaxN,
+		Weighting: subword.Weighting(sw.Weighting), Blend: sw.Weight,
+		Point: subword.PointWeighting(sw.Point), Length: sw.Length == "words",
+		Shrink: sw.Shrink, BlendCount: float64(sw.BlendCount)}
 }
 
 // scoreVocabOnly records MetricVocabSkipPrefix+set for a subword trial.

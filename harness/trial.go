@@ -194,6 +194,10 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		if errors.Is(err, svd.ErrOverBudget) {
 			return fmt.Errorf("%w: %w", errOverBudget, err)
 		}
+		if errors.Is(err, svd.ErrNotBuilt) {
+			// The lapack backend in a pure-Go build: like a missing tool.
+			return fmt.Errorf("%w: %w", errSkipped, err)
+		}
 		return err
 	}
 	out := &CAResult{
