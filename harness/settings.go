@@ -153,6 +153,7 @@ type SVDSettings struct {
 	PowerIters int     `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
 	Tol        float64 `key:"tol" default:"1e-8" min:"1e-15" max:"0.5" doc:"krylov: stop when every triplet's residual ‖S v − σ u‖ is at most tol·σ_1"`
 	Normalizer string  `key:"normalizer" default:"lu" enum:"lu,qr,none" doc:"normalisation between power iterations"`
+	Projected  string  `key:"projected" default:"go" enum:"go,lapack" doc:"randomized and dssvd: who solves the projected problem (the l×l Gram eigenproblem and the products forming U and V); go = pure Go; lapack = the system's dsyevd and dgemm (OpenBLAS), as the paper's numPy did, minutes instead of hours at d = 8000, only in a -tags lapack build (else the trial is skipped); equal to go to rounding, not bit for bit"`
 }
 
 // MeasureSettings run a trial in a child process to measure it.

@@ -149,6 +149,7 @@ func svdOptions(t Trial, rows, cols, maxRank int) (svd.Backend, svd.Options, err
 		Oversample: t.SVD.Oversample,
 		PowerIters: t.SVD.PowerIters,
 		Normalizer: t.SVD.Normalizer,
+		Projected:  t.SVD.Projected,
 		Seed:       t.Seed,
 		Tol:        t.SVD.Tol,
 		// Every backend measures its residuals, so a record says how far a

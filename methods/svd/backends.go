@@ -155,6 +155,7 @@ type plan struct {
 	normalize func(*mat.Dense)
 	seed      uint64
 	report    func(format string, args ...any) // Options.Progress
+	native    *projectedImpl                   // Options.Projected = "lapack"
 }
 
 // newPlan checks opt against an r×c operator and resolves the paper's rule
@@ -178,6 +179,16 @@ func newPlan(opt Options, r, c int) (plan, error) {
 		}
 	case opt.PowerIters < -1:
 		return plan{}, fmt.Errorf("power iterations %d: must be ≥ 0, or -1 for the paper's rule", opt.PowerIters)
+	}
+	switch opt.Projected {
+	case "", "go":
+	case "lapack":
+		if nativeProjected == nil {
+			return plan{}, fmt.Errorf("projected problem on lapack: %w: build with -tags lapack (cgo; Debian: apt install libopenblas-dev liblapacke-dev)", ErrNotBuilt)
+		}
+		p.native = nativeProjected
+	default:
+		return plan{}, fmt.Errorf("unknown projected-problem implementation %q (allowed: go, lapack)", opt.Projected)
 	}
 	switch opt.Normalizer {
 	case "lu":
@@ -230,7 +241,7 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 	orthonormalizeGram(y) // Q, r×l
 	op.MulTTo(z, y)       // Bᵀ = Aᵀ·Q, c×l
 	p.report("SVD of the %d×%d projected matrix", p.l, c)
-	s, ub, vb, err := sketchSVD(z, p.k)
+	s, ub, vb, err := sketchSVD(z, p.k, p.native)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +249,7 @@ func randomizedSVD(ctx context.Context, op Operator, p plan) (*Result, error) {
 	// the storage of Q and Bᵀ, so the peak stays at two blocks (Q, Bᵀ) and
 	// an l×l one even when k is in the thousands.
 	vr := vb.RawMatrix()
-	res := &Result{S: s[:p.k:p.k], U: mulRightInPlace(y, vr.Data, vr.Stride, p.k), V: ub}
+	res := &Result{S: s[:p.k:p.k], U: mulRight(y, vr.Data, vr.Stride, p.k, p.native), V: ub}
 	fixSigns(res.U, res.V)
 	return res, nil
 }

@@ -31,3 +31,12 @@ func init() {
 		extra: nativelapack.ExtraBytes,
 	}
 }
+
+func init() {
+	nativeProjected = &projectedImpl{
+		name:     "LAPACKE dsyevd and dgemm (OpenBLAS)",
+		symEig:   nativelapack.SymEig,
+		eigExtra: nativelapack.SymEigExtraBytes,
+		gemm:     nativelapack.Gemm,
+	}
+}

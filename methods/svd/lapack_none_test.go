@@ -22,3 +22,14 @@ func TestLAPACKNotBuilt(t *testing.T) {
 	require.ErrorIs(t, err, ErrNotBuilt)
 	assert.ErrorContains(t, err, "-tags lapack")
 }
+
+// A pure-Go build refuses the lapack projected problem before any work.
+func TestProjectedNotBuilt(t *testing.T) {
+	opt := DefaultOptions(3)
+	opt.Projected = "lapack"
+	_, err := DSSVD{}.Decompose(context.Background(), DenseOperator{A: gaussian(1, 20, 10)}, opt)
+	require.ErrorIs(t, err, ErrNotBuilt)
+	opt.Projected = "numpy"
+	_, err = DSSVD{}.Decompose(context.Background(), DenseOperator{A: gaussian(1, 20, 10)}, opt)
+	require.ErrorContains(t, err, `unknown projected-problem implementation "numpy" (allowed: go, lapack)`)
+}

@@ -175,7 +175,7 @@ func TestSketchSVD(t *testing.T) {
 			var ref mat.SVD
 			require.True(t, ref.Factorize(bt, mat.SVDThin))
 			want := ref.Values(nil)
-			s, v, w, err := sketchSVD(mat.DenseCopyOf(bt), tc.k)
+			s, v, w, err := sketchSVD(mat.DenseCopyOf(bt), tc.k, nil)
 			require.NoError(t, err)
 			assert.Equal(t, tc.exact, want[tc.k-1] < gramCond*want[0])
 			for i := 0; i < tc.k; i++ {

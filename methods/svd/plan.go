@@ -131,6 +131,10 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		pl.add("Gram, eigenvectors, W", 3*l, l)
 		pl.add("row scratch", min(mulRightInPlaceRows, max(rows, cols)), l)
 		pl.gemm(int64(max(rows, cols)) * int64(l) * int64(l))
+		if rp.native != nil {
+			x := rp.native.eigExtra(l)
+			pl.p.Buffers = append(pl.p.Buffers, Buffer{Name: rp.native.name + " copy and work", Rows: 1, Cols: int(x / 8), Bytes: x})
+		}
 		check(rows, cols)
 		pl.p.Peak = pl.total()
 		return pl.p, nil

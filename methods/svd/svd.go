@@ -35,6 +35,14 @@ type Options struct {
 	Oversample int    // extra test vectors (p); paper: 10
 	PowerIters int    // power iterations (q); -1 = paper's rule: 7 if k < 0.1·min(r,c) else 4
 	Normalizer string // between power iterations: "lu", "qr" or "none"
+	// Projected picks who solves the randomized and dssvd backends' projected
+	// problem (the l×l Gram eigenproblem and the products that form U and
+	// V): "" or "go" is pure Go; "lapack" is the system's LAPACK and BLAS
+	// (dsyevd, dgemm on OpenBLAS: minutes instead of hours at l = 8,010),
+	// only in a -tags lapack build (ErrNotBuilt otherwise). The two agree to
+	// rounding, not bit for bit; lapack's bits are fixed for a machine and
+	// OpenBLAS thread count.
+	Projected string
 	Seed       uint64 // seeds the Gaussian test matrix
 	// MaxDenseBytes, when > 0, makes a backend that materialises the r×c matrix
 	// refuse before allocating when r·c·8 exceeds it (ErrOverBudget).

@@ -13,6 +13,8 @@ import "C"
 import (
 	"fmt"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/netlib/blas/netlib"
 	"gonum.org/v1/netlib/lapack/lapacke"
 )
 
@@ -50,4 +52,43 @@ func ExtraBytes(m, n int) int64 {
 	mm, nn := int64(m), int64(n)
 	work := 3*p*p + max(max(mm, nn), 4*p*p+4*p)
 	return 8*(mm*nn+mm*p+p*nn+work) + 4*8*p
+}
+
+// SymEig overwrites the row-major n×n symmetric matrix a (its upper
+// triangle is read) with its eigenvectors, column j for the j-th eigenvalue
+// in ascending order, and returns the eigenvalues, by LAPACK's
+// divide-and-conquer dsyevd (numpy's eigh). SymEigExtraBytes counts its
+// memory beyond a.
+func SymEig(n int, a []float64, lda int) ([]float64, error) {
+	w := make([]float64, n)
+	work := []float64{0}
+	iwork := []int32{0}
+	if !lapacke.Dsyevd('V', 'U', n, a, lda, w, work, -1, iwork, -1) {
+		return nil, fmt.Errorf("LAPACKE dsyevd workspace query for a %d×%d matrix failed", n, n)
+	}
+	work = make([]float64, int(work[0]))
+	iwork = make([]int32, int(iwork[0]))
+	if !lapacke.Dsyevd('V', 'U', n, a, lda, w, work, len(work), iwork, len(iwork)) {
+		return nil, fmt.Errorf("LAPACKE dsyevd of a %d×%d matrix did not converge", n, n)
+	}
+	return w, nil
+}
+
+// SymEigExtraBytes is dsyevd's memory beyond the matrix: the eigenvalues,
+// LAPACKE's column-major copy of the matrix and the workspace
+// (1 + 6n + 2n² doubles, 3 + 5n ints).
+func SymEigExtraBytes(n int) int64 {
+	nn := int64(n)
+	return 8*(nn+nn*nn+1+6*nn+2*nn*nn) + 4*(3+5*nn)
+}
+
+// Gemm sets the row-major m×n matrix c to op(a)·b, with op(a) = aᵀ when
+// transA (a is then k×m) and a (m×k) otherwise, and b k×n, by the system
+// BLAS's dgemm (OpenBLAS, on all its threads).
+func Gemm(transA bool, m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	t := blas.NoTrans
+	if transA {
+		t = blas.Trans
+	}
+	netlib.Implementation{}.Dgemm(t, blas.NoTrans, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
 }
