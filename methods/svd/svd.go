@@ -43,7 +43,7 @@ type Options struct {
 	// rounding, not bit for bit; lapack's bits are fixed for a machine and
 	// OpenBLAS thread count.
 	Projected string
-	Seed       uint64 // seeds the Gaussian test matrix
+	Seed      uint64 // seeds the Gaussian test matrix
 	// MaxDenseBytes, when > 0, makes a backend that materialises the r×c matrix
 	// refuse before allocating when r·c·8 exceeds it (ErrOverBudget).
 	MaxDenseBytes int64
