@@ -183,7 +183,7 @@ func cholQRStep(g blas64.General, tmp []float64) []float64 {
 		return nil
 	}
 	w := mat.DenseCopyOf(&rinv).RawMatrix()
-	mulRightInPlaceTmp(mat.NewDense(m, l, g.Data[:m*l]), w.Data, w.Stride, l, tmp)
+	mulRightInPlaceTmp(mat.NewDense(m, l, g.Data[:m*l]), w.Data, w.Stride, l, tmp, nil)
 	return mat.DenseCopyOf(&r).RawMatrix().Data
 }
 
@@ -357,15 +357,16 @@ func luPanel(g blas64.General, c0, n int, ipiv []int, buf []float64) {
 // y_i·w for w l×k (row-major, stride ws) and returns them as a compact r×k
 // matrix sharing y's storage. Rows go through a scratch block.
 func mulRightInPlace(y *mat.Dense, w []float64, ws, k int) *mat.Dense {
-	return mulRightInPlaceTmp(y, w, ws, k, nil)
+	return mulRightInPlaceTmp(y, w, ws, k, nil, nil)
 }
 
 // mulRightInPlaceRows is the row block of mulRightInPlace's scratch.
 const mulRightInPlaceRows = 4096
 
 // mulRightInPlaceTmp is mulRightInPlace with the scratch tmp (allocated
-// when shorter than min(mulRightInPlaceRows, r)·l).
-func mulRightInPlaceTmp(y *mat.Dense, w []float64, ws, k int, tmp []float64) *mat.Dense {
+// when shorter than min(mulRightInPlaceRows, r)·l), on nat's GEMM when nat
+// is set.
+func mulRightInPlaceTmp(y *mat.Dense, w []float64, ws, k int, tmp []float64, nat *projectedImpl) *mat.Dense {
 	const rowBlock = mulRightInPlaceRows
 	g := y.RawMatrix()
 	r, l := g.Rows, g.Cols
@@ -377,7 +378,13 @@ func mulRightInPlaceTmp(y *mat.Dense, w []float64, ws, k int, tmp []float64) *ma
 		hi := min(lo+rowBlock, r)
 		for i := lo; i < hi; i++ {
 			copy(tmp[(i-lo)*l:(i-lo+1)*l], g.Data[i*g.Stride:i*g.Stride+l])
-			clear(g.Data[i*g.Stride : i*g.Stride+k])
+			if nat == nil {
+				clear(g.Data[i*g.Stride : i*g.Stride+k])
+			}
+		}
+		if nat != nil {
+			nat.gemm(false, hi-lo, k, l, tmp, l, w, ws, g.Data[lo*g.Stride:], g.Stride)
+			continue
 		}
 		gemmAdd(hi-lo, k, l, view{data: tmp, rs: l, cs: 1}, wv, g.Data[lo*g.Stride:], g.Stride, false)
 	}
@@ -473,23 +480,9 @@ func gramEig(g blas64.General, nat *projectedImpl) (vals, vecs []float64, err er
 	return vals, gram, nil
 }
 
-// mulRight is mulRightInPlace, on nat's GEMM when it is set.
+// mulRight is mulRightInPlace, on nat's GEMM when nat is set.
 func mulRight(y *mat.Dense, w []float64, ws, k int, nat *projectedImpl) *mat.Dense {
-	if nat == nil {
-		return mulRightInPlace(y, w, ws, k)
-	}
-	const rowBlock = mulRightInPlaceRows
-	g := y.RawMatrix()
-	r, l := g.Rows, g.Cols
-	tmp := make([]float64, min(rowBlock, r)*l)
-	for lo := 0; lo < r; lo += rowBlock {
-		hi := min(lo+rowBlock, r)
-		for i := lo; i < hi; i++ {
-			copy(tmp[(i-lo)*l:(i-lo+1)*l], g.Data[i*g.Stride:i*g.Stride+l])
-		}
-		nat.gemm(false, hi-lo, k, l, tmp, l, w, ws, g.Data[lo*g.Stride:], g.Stride)
-	}
-	return keepColumns(y, k)
+	return mulRightInPlaceTmp(y, w, ws, k, nil, nat)
 }
 
 // fixSigns makes each singular pair's sign deterministic: the component of
