@@ -7,6 +7,7 @@ package nativelapack
 
 /*
 #cgo LDFLAGS: -llapacke -lopenblas
+#include <lapacke.h>
 */
 import "C"
 
@@ -24,34 +25,52 @@ const Name = "LAPACKE dgesdd (OpenBLAS)"
 // SVD factorises the row-major m×n matrix a (row stride lda) as
 // U·diag(s)·Vᵀ with U m×p and Vᵀ p×n row-major, p = min(m, n), by
 // LAPACK's divide-and-conquer dgesdd (what numpy and scipy call), much
-// faster than dgesvd when all vectors are wanted. a is overwritten. The
-// row-major binding has LAPACKE transpose A, U and Vᵀ through
-// column-major copies; ExtraBytes counts them.
+// faster than dgesvd when all vectors are wanted. a is overwritten.
+//
+// A row-major matrix is its transpose in column-major storage, and
+// Aᵀ = V·Σ·Uᵀ; so dgesdd runs column-major on Aᵀ in place, its left
+// vectors (n×p column-major) are Vᵀ row-major and its right ones (p×m
+// column-major) are U row-major. LAPACKE then copies nothing, unlike its
+// row-major interface (which transposes A, U and Vᵀ: 3p² more doubles,
+// enough to push a V = 5,626 table over svd-scaling's budget).
 func SVD(m, n int, a []float64, lda int) (s, u, vt []float64, err error) {
 	p := min(m, n)
+	if m == 0 || n == 0 {
+		return nil, nil, nil, fmt.Errorf("LAPACKE dgesdd of an empty %d×%d matrix", m, n)
+	}
+	if lda < n || len(a) < (m-1)*lda+n {
+		return nil, nil, nil, fmt.Errorf("LAPACKE dgesdd: a %d×%d matrix with row stride %d in %d values", m, n, lda, len(a))
+	}
 	u = make([]float64, m*p)
 	vt = make([]float64, p*n)
 	s = make([]float64, p)
-	iwork := make([]int32, 8*p)
-	work := []float64{0}
-	if !lapacke.Dgesdd('S', m, n, a, lda, s, u, p, vt, n, work, -1, iwork) {
-		return nil, nil, nil, fmt.Errorf("LAPACKE dgesdd workspace query for a %d×%d matrix failed", m, n)
+	iwork := make([]C.lapack_int, 8*p)
+	call := func(work []float64, lwork int) C.lapack_int {
+		return C.LAPACKE_dgesdd_work(C.LAPACK_COL_MAJOR, 'S', C.lapack_int(n), C.lapack_int(m),
+			(*C.double)(&a[0]), C.lapack_int(lda), (*C.double)(&s[0]),
+			(*C.double)(&vt[0]), C.lapack_int(n), // Aᵀ's left vectors: Vᵀ
+			(*C.double)(&u[0]), C.lapack_int(p), // Aᵀ's right vectors: U
+			(*C.double)(&work[0]), C.lapack_int(lwork), &iwork[0])
 	}
-	work = make([]float64, int(work[0]))
-	if !lapacke.Dgesdd('S', m, n, a, lda, s, u, p, vt, n, work, len(work), iwork) {
-		return nil, nil, nil, fmt.Errorf("LAPACKE dgesdd of a %d×%d matrix did not converge", m, n)
+	query := []float64{0}
+	if info := call(query, -1); info != 0 { // lwork = -1: the optimal size
+		return nil, nil, nil, fmt.Errorf("LAPACKE dgesdd workspace query for a %d×%d matrix failed (info %d)", m, n, int(info))
+	}
+	work := make([]float64, int(query[0]))
+	if info := call(work, len(work)); info != 0 {
+		return nil, nil, nil, fmt.Errorf("LAPACKE dgesdd of a %d×%d matrix did not converge (info %d)", m, n, int(info))
 	}
 	return s, u, vt, nil
 }
 
-// ExtraBytes is dgesdd's memory beyond U, Vᵀ and s: LAPACKE's
-// column-major copies of A, U and Vᵀ, and the workspace for jobz = 'S'
-// (3p² + max(max(m,n), 4p² + 4p) doubles, p = min(m,n)) with 8p ints.
+// ExtraBytes is dgesdd's memory beyond A, U, Vᵀ and s: the workspace for
+// jobz = 'S' (at most 3p² + max(max(m,n), 4p² + 4p) doubles, p = min(m,n),
+// LAPACK's documented bound) and 8p ints.
 func ExtraBytes(m, n int) int64 {
 	p := int64(min(m, n))
 	mm, nn := int64(m), int64(n)
 	work := 3*p*p + max(max(mm, nn), 4*p*p+4*p)
-	return 8*(mm*nn+mm*p+p*nn+work) + 4*8*p
+	return 8*work + 4*8*p
 }
 
 // SymEig overwrites the row-major n×n symmetric matrix a (its upper
