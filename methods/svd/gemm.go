@@ -125,25 +125,50 @@ func packA(dst []float64, a view, i0, mc, p0, kc int, neg bool) {
 	if neg {
 		s = -1
 	}
+	if a.rs == 1 {
+		packAT(dst, a, i0, mc, p0, kc, s)
+		return
+	}
 	for ir := 0; ir < mc; ir += gemmMR {
 		d := dst[ir*kc : ir*kc+gemmMR*kc]
 		mr := min(gemmMR, mc-ir)
 		if mr < gemmMR {
 			clear(d)
 		}
-		if a.rs == 1 { // a transposed matrix: its rows are strided
-			for p := 0; p < kc; p++ {
-				base := i0 + ir + (p0+p)*a.cs
-				for r := 0; r < mr; r++ {
-					d[p*gemmMR+r] = s * a.data[base+r]
-				}
-			}
-			continue
-		}
 		for r := 0; r < mr; r++ {
 			base := (i0+ir+r)*a.rs + p0*a.cs
 			for p := 0; p < kc; p++ {
 				d[p*gemmMR+r] = s * a.data[base+p*a.cs]
+			}
+		}
+	}
+}
+
+// packAT is packA for a transposed matrix (a.rs = 1), whose rows of A are
+// columns in memory: it walks memory in order, one stored row (mc
+// contiguous values) at a time, scattering into the slivers. Sliver by
+// sliver instead, every value read would sit on another page, which made
+// packing cost more than the kernel in krylov's Gram–Schmidt (BenchmarkGemmProject).
+func packAT(dst []float64, a view, i0, mc, p0, kc int, s float64) {
+	if rem := mc % gemmMR; rem != 0 {
+		last := mc - rem
+		clear(dst[last*kc : last*kc+gemmMR*kc])
+	}
+	for p := 0; p < kc; p++ {
+		base := i0 + (p0+p)*a.cs
+		row := a.data[base : base+mc]
+		ir := 0
+		for ; ir+gemmMR <= mc; ir += gemmMR {
+			d := (*[gemmMR]float64)(dst[ir*kc+p*gemmMR:])
+			x := (*[gemmMR]float64)(row[ir:])
+			for r := range d {
+				d[r] = s * x[r]
+			}
+		}
+		if ir < mc {
+			d := dst[ir*kc+p*gemmMR:]
+			for r, x := range row[ir:] {
+				d[r] = s * x
 			}
 		}
 	}
