@@ -61,6 +61,9 @@ func RunChild(ctx context.Context, stdout, stderr io.Writer) error {
 	r := &Runner{Jobs: 1, DataDir: req.DataDir, CacheDir: req.CacheDir, VectorsDir: req.Vectors, Log: stderr}
 	prog := NewProgress(io.Discard, 1)
 	rec := r.executeWithin(ctx, spec, *trial, prog)
+	if peak := ownPeakRSSMB(); peak > 0 && rec.Metrics != nil {
+		rec.Metrics[childPeakKey] = peak
+	}
 	return json.NewEncoder(stdout).Encode(rec)
 }
 
@@ -210,6 +213,11 @@ func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, mea
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		m.cpu = tvSeconds(ru.Utime) + tvSeconds(ru.Stime)
 		m.rssMB = float64(ru.Maxrss) / 1024 // Linux reports kilobytes
+	}
+	// The child's own figure, where it has one (see ownPeakRSSMB).
+	if peak, ok := rec.Metrics[childPeakKey]; ok {
+		m.rssMB = peak
+		delete(rec.Metrics, childPeakKey)
 	}
 	return rec, m, nil
 }

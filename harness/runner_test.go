@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"testing"
 
@@ -190,6 +191,29 @@ func TestRunnerMeasuredTrial(t *testing.T) {
 		assert.Contains(t, rec.Metrics, "cpu_s")
 		assert.InDelta(t, 0.4464, rec.CA.SingularValues[0], 5e-5, "the child's result is kept")
 	}
+}
+
+// A measured trial's peak memory is its own, not the runner's: Linux
+// carries the parent's high-water mark over fork and exec into the child's
+// ru_maxrss, so without the child's own VmHWM a small trial started by a
+// runner that had grown large reported the runner's size.
+func TestRunnerMeasuredPeakIsTheChilds(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the carried-over high-water mark is Linux's; elsewhere the child's rusage is used as is")
+	}
+	ballast := make([]byte, 600<<20)
+	for i := range ballast {
+		ballast[i] = 1 // resident, not just reserved
+	}
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"measure: {process: true}\n"), t.TempDir())
+	res, err := (&Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	runtime.KeepAlive(ballast)
+	rec := res.Records[0]
+	require.Equal(t, "ok", rec.Status, rec.Error)
+	assert.Greater(t, rec.Metrics[MetricRSS], 1.0)
+	assert.Less(t, rec.Metrics[MetricRSS], 300.0, "the child's peak includes the parent's 600 MB")
+	assert.NotContains(t, rec.Metrics, childPeakKey, "the child's figure is moved, not kept twice")
 }
 
 // A measured word trial keeps everything its child recorded: the SVD's
