@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -20,6 +18,7 @@ import (
 	"kcalab/datasets/corpus"
 	"kcalab/datasets/datatest"
 	"kcalab/datasets/sparse"
+	"kcalab/internal/peakrss"
 	"kcalab/methods/ca"
 	"kcalab/methods/svd"
 )
@@ -196,29 +195,6 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// resetPeakRSS resets Linux's peak resident set (VmHWM) to the current one,
-// so peakRSS measures the decomposition alone. Elsewhere it does nothing.
-func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// peakRSS returns VmHWM in bytes, or the rusage maximum RSS (since the
-// process started) when /proc is unavailable.
-func peakRSS() uint64 {
-	if s, err := os.ReadFile("/proc/self/status"); err == nil {
-		for line := range strings.Lines(string(s)) {
-			if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-				kb, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-				if err == nil {
-					return kb << 10
-				}
-			}
-		}
-	}
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	if runtime.GOOS == "darwin" {
-		return uint64(ru.Maxrss) // bytes there, kilobytes elsewhere
-	}
-	return uint64(ru.Maxrss) << 10
-}
+// resetPeakRSS and peakRSS measure the decomposition alone (package peakrss).
+func resetPeakRSS()   { peakrss.Reset() }
+func peakRSS() uint64 { return peakrss.Self() }
