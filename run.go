@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"kcalab/harness"
+	"kcalab/internal/termsafe"
 	"kcalab/reports"
 )
 
@@ -42,7 +43,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	}
-	fmt.Fprintln(stderr, "kcalab:", harness.TermSafeText(err.Error()))
+	fmt.Fprintln(stderr, "kcalab:", termsafe.Text(err.Error()))
 	return 1
 }
 

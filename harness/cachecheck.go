@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"kcalab/internal/termsafe"
 	"os"
 )
 
@@ -33,7 +34,7 @@ func (r *Runner) usableCache(trials []Trial) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(r.log(), "kcalab: warning: cache directory %s is not writable (%v): running without the cache (set -cache DIR or $KCALAB_CACHE to a writable directory, or -cache off)\n", TermSafe(r.CacheDir), err)
+		fmt.Fprintf(r.log(), "kcalab: warning: cache directory %s is not writable (%v): running without the cache (set -cache DIR or $KCALAB_CACHE to a writable directory, or -cache off)\n", termsafe.String(r.CacheDir), err)
 		r.CacheDir = ""
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kcalab/internal/termsafe"
 	"os"
 	"path/filepath"
 	"time"
@@ -98,7 +99,7 @@ func (tr *TrialRun) tableOnDisk(n *sparse.CSR, budget int64) (*sparse.FileCSR, f
 	tr.Record.TableFile = &TableFile{TableBytes: n.Bytes(), FileBytes: 2 * fileSize(f.Path()), BlockBytes: block}
 	r, c := f.Dims()
 	fmt.Fprintf(tr.Log(), "kcalab: trial %s: table %d×%d (%s in memory, %s with its transpose) above budget.table_mb: decomposed from %s in row blocks of %s\n",
-		tr.Trial.ID, r, c, mibText(n.Bytes()), mibText(2*n.Bytes()), TermSafeText(dir), mibText(block))
+		tr.Trial.ID, r, c, mibText(n.Bytes()), mibText(2*n.Bytes()), termsafe.Text(dir), mibText(block))
 	return f, cleanup, nil
 }
 

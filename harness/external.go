@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kcalab/internal/termsafe"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,7 +104,7 @@ func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set
 	}
 	// A spec is a file people share, and this runs a program it names: say
 	// what runs before it does.
-	fmt.Fprintf(tr.runner.log(), "kcalab: trial %s runs external command: %s\n", t.ID, commandLine(args))
+	fmt.Fprintf(tr.runner.log(), "kcalab: trial %s runs external command: %s\n", t.ID, termsafe.CommandLine(args))
 	var stderr bytes.Buffer
 	err = tr.Stage("train", func() error {
 		cmd := exec.CommandContext(ctx, args[0], args[1:]...)

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"io"
+	"kcalab/internal/termsafe"
 	"sync"
 	"time"
 
@@ -55,7 +56,7 @@ func (p *Progress) Done(t Trial, r Record, reused bool) {
 		what = fmt.Sprintf("%s in %.2fs", r.Status, tt)
 	}
 	if r.Error != "" {
-		what += ": " + TermSafeText(r.Error)
+		what += ": " + termsafe.Text(r.Error)
 	}
 	if p.r.Terminal() {
 		p.r.Line(fmt.Sprintf("[%d/%d] %s: %s", p.done, p.total, t.name(), what))
@@ -90,5 +91,5 @@ func (t Trial) name() string {
 	if t.Title == "" {
 		return t.ID
 	}
-	return t.ID + " (" + TermSafe(t.Title) + ")" // a label can hold anything a spec file does
+	return t.ID + " (" + termsafe.String(t.Title) + ")" // a label can hold anything a spec file does
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"kcalab/internal/termsafe"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 		merged, n := set.MergeRepeats()
 		if n > 0 {
 			// Once per runner (the memo): a repeat would count twice in ρ.
-			fmt.Fprintf(r.log(), "kcalab: warning: %s: %d repeated word pair(s) merged into one with their mean score\n", TermSafeText(name), n)
+			fmt.Fprintf(r.log(), "kcalab: warning: %s: %d repeated word pair(s) merged into one with their mean score\n", termsafe.Text(name), n)
 		}
 		return merged, nil
 	})

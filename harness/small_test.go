@@ -31,18 +31,3 @@ func TestSpecSmallRefusals(t *testing.T) {
 		})
 	}
 }
-
-func TestTermSafe(t *testing.T) {
-	tests := []struct{ in, name, text string }{
-		{"plain name", "plain name", "plain name"},
-		{"évian ü", "évian ü", "évian ü"},
-		{"a\x1b[2Jb", `a\x1b[2Jb`, `a\x1b[2Jb`},
-		{"bell\a\rcr", `bell\a\rcr`, `bell\a\rcr`},
-		{"two\nlines\tok", `two\nlines\tok`, "two\nlines\tok"},
-		{"bad\xffutf8", `bad\xffutf8`, `bad\xffutf8`},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.name, TermSafe(tt.in), "%q", tt.in)
-		assert.Equal(t, tt.text, TermSafeText(tt.in), "%q", tt.in)
-	}
-}

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"kcalab/internal/termsafe"
 	"math"
 	"os"
 	"path/filepath"
@@ -579,7 +580,7 @@ func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
 				continue
 			}
 			if f, ok := first[label]; ok && !reflect.DeepEqual(f.values, v.values) {
-				return fail(v.line, "variants: label %q repeats the label of the variant at line %d with other settings: give each variant its own label", TermSafe(label), f.line)
+				return fail(v.line, "variants: label %q repeats the label of the variant at line %d with other settings: give each variant its own label", termsafe.String(label), f.line)
 			}
 			if _, ok := first[label]; !ok {
 				first[label] = v

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kcalab/internal/termsafe"
 	"strings"
 	"sync"
 	"time"
@@ -53,7 +54,7 @@ func (tr *TrialRun) Stage(name string, fn func() error) error {
 func (tr *TrialRun) Warn(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	tr.Record.Warnings = append(tr.Record.Warnings, msg)
-	fmt.Fprintf(tr.Log(), "kcalab: warning: trial %s: %s\n", tr.Trial.ID, TermSafeText(msg))
+	fmt.Fprintf(tr.Log(), "kcalab: warning: trial %s: %s\n", tr.Trial.ID, termsafe.Text(msg))
 }
 
 // SetMetric records one metric of the trial.

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"kcalab/datasets/corpus"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"kcalab/datasets/corpus"
 )
 
 // A word-vector spec on the synthetic corpus (no data needed): every CA
