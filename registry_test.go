@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,7 +79,7 @@ variants:
 	require.NoError(t, err, stderr)
 	assert.Contains(t, stdout, "rp: 3 trials")
 
-	recs, err := harness.ReadResults(filepath.Join(out, harness.ResultsFile))
+	recs, _, err := records.Read(filepath.Join(out, records.FileName))
 	require.NoError(t, err)
 	require.Len(t, recs, 3)
 	for _, rec := range recs[:2] {

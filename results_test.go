@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,7 +20,7 @@ import (
 // committed lists the reference results: results/<name>/ with the spec
 // experiments/<name>.yaml.
 func committed(t *testing.T) []string {
-	dirs, err := filepath.Glob(filepath.Join("results", "*", harness.ResultsFile))
+	dirs, err := filepath.Glob(filepath.Join("results", "*", records.FileName))
 	require.NoError(t, err)
 	require.NotEmpty(t, dirs)
 	var names []string
@@ -30,11 +31,11 @@ func committed(t *testing.T) []string {
 }
 
 // loadCommitted reads experiments/<name>.yaml and results/<name>'s records.
-func loadCommitted(t *testing.T, name string) (*harness.Spec, []harness.Record) {
+func loadCommitted(t *testing.T, name string) (*harness.Spec, []records.Record) {
 	t.Helper()
 	spec, err := harness.LoadSpec(filepath.Join("experiments", name+".yaml"))
 	require.NoError(t, err)
-	recs, err := harness.ReadResults(filepath.Join("results", name, harness.ResultsFile))
+	recs, _, err := records.Read(filepath.Join("results", name, records.FileName))
 	require.NoError(t, err)
 	return spec, recs
 }
@@ -102,7 +103,7 @@ func TestCommittedResultsCurrent(t *testing.T) {
 				rec := recs[i]
 				assert.Equal(t, tr.ID, rec.ID, "trial %d (%s)", i+1, tr.Title)
 				assert.Equal(t, tr.Seed, rec.Seed, "trial %d (%s)", i+1, tr.Title)
-				assert.True(t, harness.SameSettings(tr.RecordSettings(), rec.Settings),
+				assert.True(t, records.SameSettings(tr.RecordSettings(), rec.Settings),
 					"results/%s trial %d (%s): settings differ from the spec's", name, i+1, tr.Title)
 			}
 		})
@@ -117,7 +118,7 @@ func TestCommittedResultsCurrent(t *testing.T) {
 // Each is a least-squares line with an R² near 1; the dense slope must
 // cover at least the one V×V float64 matrix it cannot avoid.
 func TestScalingMemoryGrowth(t *testing.T) {
-	recs, err := harness.ReadResults(filepath.Join("results", "svd-scaling", harness.ResultsFile))
+	recs, _, err := records.Read(filepath.Join("results", "svd-scaling", records.FileName))
 	require.NoError(t, err)
 	points := map[string][][2]float64{} // backend → (x, max RSS in bytes)
 	for _, r := range recs {
@@ -180,10 +181,10 @@ func fitLine(ps [][2]float64) (slope, r2 float64) {
 // measured in a child process that had the machine alone, takes at most a
 // tenth of Go fastText's training, measured the same way in the same run.
 func TestSubwordGoals(t *testing.T) {
-	recs, err := harness.ReadResults(filepath.Join("results", "subword", harness.ResultsFile))
+	recs, _, err := records.Read(filepath.Join("results", "subword", records.FileName))
 	require.NoError(t, err)
-	var ft *harness.Record
-	letters := map[float64]*harness.Record{}
+	var ft *records.Record
+	letters := map[float64]*records.Record{}
 	for i, r := range recs {
 		switch {
 		case r.Settings["method"] == "fasttext":
@@ -196,7 +197,7 @@ func TestSubwordGoals(t *testing.T) {
 	require.Equal(t, "ok", ft.Status)
 	train := ft.Timings["train"]
 	require.Positive(t, train)
-	require.Positive(t, ft.Metrics[harness.MetricWall], "Go fastText must be a measured trial")
+	require.Positive(t, ft.Metrics[records.MetricWall], "Go fastText must be a measured trial")
 	sets := []string{"sim", "rel", "men", "mturk", "rare", "s999"}
 	for _, d := range []float64{300, 1000} {
 		r := letters[d]
@@ -207,13 +208,13 @@ func TestSubwordGoals(t *testing.T) {
 			if r.Metrics["spearman.zero."+s] >= ft.Metrics["spearman.zero."+s] {
 				wins++
 			}
-			vs, ps := r.Metrics[harness.MetricVocabSkipPrefix+s], r.Metrics[harness.MetricPlainSkipPrefix+s]
-			require.Contains(t, r.Metrics, harness.MetricPlainSkipPrefix+s)
+			vs, ps := r.Metrics[records.VocabScore(s).Key()], r.Metrics[records.PlainScore(s).Key()]
+			require.Contains(t, r.Metrics, records.PlainScore(s).Key())
 			assert.GreaterOrEqual(t, vs, ps-0.01, "d = %v, %s: in-vocabulary pairs suffer", d, s)
 		}
 		assert.GreaterOrEqual(t, wins, 4, "d = %v: sets at or above Go fastText", d)
 		assert.GreaterOrEqual(t, r.Metrics["spearman.zero.rare"], 0.25, "d = %v: Rare", d)
-		wall := r.Metrics[harness.MetricWall]
+		wall := r.Metrics[records.MetricWall]
 		require.Positive(t, wall, "d = %v: the letters trial must be measured", d)
 		t.Logf("d = %v: %d of 6 sets, Rare %.3f, whole trial %.1f s = 1/%.1f of fastText's %.0f s", d, wins, r.Metrics["spearman.zero.rare"], wall, train/wall, train)
 		assert.LessOrEqual(t, wall, train/10, "d = %v: the whole trial vs a tenth of fastText's training", d)

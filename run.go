@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kcalab/records"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -104,7 +105,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if len(specArgs) != 1 {
 			return errors.New("-check takes one spec")
 		}
-		return runCheck(ctx, *check, specArgs[0], &harness.Runner{Jobs: *jobs, DataDir: *dataDir, CacheDir: *cacheDir, Log: stderr}, stdout)
+		return runCheck(ctx, *check, specArgs[0], &harness.Runner{Jobs: *jobs, DataDir: *dataDir, CacheDir: *cacheDir, Log: stderr}, stdout, stderr)
 	}
 	if len(specArgs) == 0 {
 		fs.Usage()
@@ -141,15 +142,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		// report.check compares the run with the results that were in the
 		// output directory before it: for a committed spec (results/ci) the
 		// committed reference numbers. Missing or unreadable means none.
-		var ref []harness.Record
+		var ref []records.Record
 		if spec.Report.Check {
-			ref, _ = harness.ReadResults(filepath.Join(spec.Output, harness.ResultsFile))
+			ref, _ = readResults(filepath.Join(spec.Output, records.FileName), stderr)
 		}
 		res, err := runner.Run(ctx, spec)
 		if res == nil {
 			return err
 		}
-		if ctx.Err() != nil || errors.Is(err, harness.ErrResultsWrite) {
+		if ctx.Err() != nil || errors.Is(err, records.ErrWrite) {
 			// Interrupted, or results could not be written: the runner's
 			// message says what was kept; a report now would be partial,
 			// and its own error must not take that message's place.
@@ -158,7 +159,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		reportPath := filepath.Join(res.Dir, "report.html")
 		// The page is rendered from the file just written, so it is exactly
 		// what the committed results render to.
-		recs, rerr := harness.ReadResults(filepath.Join(res.Dir, harness.ResultsFile))
+		recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)
 		if rerr == nil {
 			rerr = reports.WriteFile(reportPath, buildReport(spec, recs, ref, js))
 		}
@@ -169,7 +170,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			}
 			return rerr
 		}
-		fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", spec.Name, len(res.Records), res.Reused, filepath.Join(res.Dir, harness.ResultsFile))
+		fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", spec.Name, len(res.Records), res.Reused, filepath.Join(res.Dir, records.FileName))
 		fmt.Fprintf(stdout, "report: %s\n", reportPath)
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: %v", spec.Name, err))
@@ -199,13 +200,13 @@ func defaultCacheDir() string {
 // runCheck runs the spec twice from scratch and compares: the scores with
 // the reference results (a fall beyond the spec's tolerance fails), and the
 // two runs with each other (any difference fails).
-func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runner, stdout io.Writer) error {
-	ref, err := harness.ReadResults(filepath.Join(refDir, harness.ResultsFile))
+func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runner, stdout, stderr io.Writer) error {
+	ref, err := readResults(filepath.Join(refDir, records.FileName), stderr)
 	if err != nil {
 		return fmt.Errorf("-check: %w", err)
 	}
 	if len(ref) == 0 {
-		return fmt.Errorf("-check: no reference results in %s", filepath.Join(refDir, harness.ResultsFile))
+		return fmt.Errorf("-check: no reference results in %s", filepath.Join(refDir, records.FileName))
 	}
 	spec, err := harness.LoadSpec(specPath)
 	if err != nil {
@@ -216,7 +217,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	var runs [2][]harness.Record
+	var runs [2][]records.Record
 	for i := range runs {
 		spec.Output = filepath.Join(tmp, fmt.Sprintf("run%d", i+1))
 		runner.Fresh = true
@@ -226,26 +227,36 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 		}
 		runs[i] = res.Records
 	}
-	fails := harness.CheckScores(ref, runs[0], spec.Tolerance)
-	fails = append(fails, harness.CompareRuns(runs[0], runs[1])...)
+	fails := records.CheckScores(ref, runs[0], spec.Tolerance)
+	fails = append(fails, records.CompareRuns(runs[0], runs[1])...)
 	if len(fails) > 0 {
 		return fmt.Errorf("-check %s against %s: %d problem(s):\n  %s", specPath, refDir, len(fails), strings.Join(fails, "\n  "))
 	}
-	n, nCA := harness.CheckedCounts(runs[0])
+	n, nCA := records.CheckedCounts(runs[0])
 	fmt.Fprintf(stdout, "check %s: %d trials, %d scores within %g of %s, %d CA values within %g relative; rerun identical\n",
-		spec.Name, len(runs[0]), n, spec.Tolerance, refDir, nCA, harness.CATolerance)
+		spec.Name, len(runs[0]), n, spec.Tolerance, refDir, nCA, records.CATolerance)
 	return nil
 }
 
 // buildReport is the page of a run: everything comes from the spec, the
 // records and (with report.check) the reference records, so rendering the
 // same results again gives the same bytes.
-func buildReport(spec *harness.Spec, recs, ref []harness.Record, js reports.Script) reports.Report {
-	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: harness.ResultsFile,
+func buildReport(spec *harness.Spec, recs, ref []records.Record, js reports.Script) reports.Report {
+	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows}
 	if spec.Report.Check {
 		r.Check = &reports.Check{Reference: ref, Tolerance: spec.Tolerance,
-			Source: filepath.ToSlash(filepath.Join(spec.Output, harness.ResultsFile)) + " as it was before this run"}
+			Source: filepath.ToSlash(filepath.Join(spec.Output, records.FileName)) + " as it was before this run"}
 	}
 	return r
+}
+
+// readResults reads a results file, warning on stderr of what it had to
+// drop (a line torn by a killed run).
+func readResults(path string, stderr io.Writer) ([]records.Record, error) {
+	recs, info, err := records.Read(path)
+	if w := info.Warning(path); w != "" {
+		fmt.Fprintln(stderr, "kcalab: warning:", termsafe.Text(w))
+	}
+	return recs, err
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"kcalab/records"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -17,8 +18,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
 )
 
 // envTestRun makes the test binary run the command line given in it (JSON
@@ -64,14 +63,14 @@ func TestKillAtRandomMoments(t *testing.T) {
 	refDir := filepath.Join(dir, "ref")
 	_, stderr, err := runCLI(t, "-jobs", "2", "-out", refDir, specPath)
 	require.NoError(t, err, stderr)
-	refRecs, err := harness.ReadResults(filepath.Join(refDir, harness.ResultsFile))
+	refRecs, _, err := records.Read(filepath.Join(refDir, records.FileName))
 	require.NoError(t, err)
 	require.Len(t, refRecs, 24)
-	ref := map[string]harness.Record{}
+	ref := map[string]records.Record{}
 	for _, r := range refRecs {
 		ref[r.ID] = r
 	}
-	refFile, err := os.ReadFile(filepath.Join(refDir, harness.ResultsFile))
+	refFile, err := os.ReadFile(filepath.Join(refDir, records.FileName))
 	require.NoError(t, err)
 
 	rng := rand.New(rand.NewPCG(12, 1))
@@ -87,13 +86,13 @@ func TestKillAtRandomMoments(t *testing.T) {
 		case 1: // a complete earlier run (what -fresh must not lose)
 			out = filepath.Join(dir, fmt.Sprintf("out%d", i+1))
 			require.NoError(t, os.MkdirAll(out, 0o755))
-			require.NoError(t, os.WriteFile(filepath.Join(out, harness.ResultsFile), refFile, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(out, records.FileName), refFile, 0o644))
 			start = "complete"
 		}
 		delay := time.Duration(rng.IntN(700)) * time.Millisecond
 		name := fmt.Sprintf("%02d %v fresh=%v from %s after %v", i, sig, fresh, start, delay)
 		t.Run(name, func(t *testing.T) {
-			before, err := harness.ReadResults(filepath.Join(out, harness.ResultsFile))
+			before, _, err := records.Read(filepath.Join(out, records.FileName))
 			require.NoError(t, err)
 			args := []string{"-cache", "off", "-jobs", "2", "-out", out}
 			if fresh {
@@ -117,8 +116,8 @@ func TestKillAtRandomMoments(t *testing.T) {
 				t.Fatalf("the runner did not stop after %v:\n%s", sig, progress.String())
 			}
 
-			path := filepath.Join(out, harness.ResultsFile)
-			recs, err := harness.ReadResults(path)
+			path := filepath.Join(out, records.FileName)
+			recs, _, err := records.Read(path)
 			require.NoError(t, err, "results.jsonl must stay valid:\n%s", progress.String())
 			got := map[string]bool{}
 			for _, r := range recs {

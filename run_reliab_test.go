@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
 )
 
 // An unwritable output directory is refused before the first trial, with
@@ -120,7 +119,7 @@ func TestRunInterruptedMessage(t *testing.T) {
 			assert.Contains(t, err.Error(), "saved in "+filepath.Join(out, "results.jsonl"))
 			assert.NotContains(t, err.Error(), "report")
 			if tt.prior {
-				recs, err := harness.ReadResults(filepath.Join(out, "results.jsonl"))
+				recs, _, err := records.Read(filepath.Join(out, "results.jsonl"))
 				require.NoError(t, err)
 				assert.Len(t, recs, 3, "the earlier results are kept")
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,7 +66,7 @@ func TestRunFisherEndToEnd(t *testing.T) {
 	require.NoError(t, err, stderr)
 	golden(t, "fisher.stdout", strings.ReplaceAll(stdout, out, "OUT"))
 
-	recs, err := harness.ReadResults(filepath.Join(out, "results.jsonl"))
+	recs, _, err := records.Read(filepath.Join(out, "results.jsonl"))
 	require.NoError(t, err)
 	require.Len(t, recs, 3)
 	for _, r := range recs {
@@ -131,12 +132,12 @@ func TestSettingsReferenceCurrent(t *testing.T) {
 // lowered score passes, one with a raised score fails naming the numbers.
 func TestCheckBothDirections(t *testing.T) {
 	datatest.Dir(t)
-	ref, err := harness.ReadResults(filepath.Join("results", "ci", harness.ResultsFile))
+	ref, _, err := records.Read(filepath.Join("results", "ci", records.FileName))
 	require.NoError(t, err)
 	require.NotEmpty(t, ref)
 	shift := func(delta float64) string {
 		dir := t.TempDir()
-		recs := make([]harness.Record, len(ref))
+		recs := make([]records.Record, len(ref))
 		for i, r := range ref {
 			m := map[string]float64{}
 			for k, v := range r.Metrics {
@@ -146,7 +147,7 @@ func TestCheckBothDirections(t *testing.T) {
 			recs[i] = r
 		}
 		recs[0].Metrics["spearman.zero.men"] += delta
-		require.NoError(t, harness.WriteResults(filepath.Join(dir, harness.ResultsFile), recs))
+		require.NoError(t, records.Write(filepath.Join(dir, records.FileName), recs))
 		return dir
 	}
 	stdout, stderr, err := runCLI(t, "-check", shift(-0.05), "experiments/ci.yaml")

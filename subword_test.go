@@ -1,6 +1,7 @@
 package main
 
 import (
+	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
 )
 
 // TestSubwordVectorsExport: with subword.max_n on, the -vectors file holds
@@ -38,7 +37,7 @@ variants:
 	vecDir := filepath.Join(dir, "vectors")
 	_, stderr, err := runCLI(t, "-out", filepath.Join(dir, "out"), "-vectors", vecDir, spec)
 	require.NoError(t, err, stderr)
-	recs, err := harness.ReadResults(filepath.Join(dir, "out", "results.jsonl"))
+	recs, _, err := records.Read(filepath.Join(dir, "out", "results.jsonl"))
 	require.NoError(t, err)
 	require.Len(t, recs, 3)
 	for _, r := range recs {

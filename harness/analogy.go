@@ -10,6 +10,7 @@ import (
 	"kcalab/datasets/wordsim"
 	"kcalab/methods/eval"
 	"kcalab/methods/vectors"
+	"kcalab/records"
 )
 
 // analogyFiles are the built-in analogy sets, by name, as paths under the
@@ -98,8 +99,8 @@ func (tr *TrialRun) scoreAnalogies(vs *vectors.Set) error {
 // left out rather than written as NaN.
 func (tr *TrialRun) setAnalogy(set string, s eval.AnalogyScore) {
 	if s.Covered > 0 {
-		tr.SetMetric(AnalogyKey(set, false, s.Section), s.Accuracy())
-		tr.SetMetric(AnalogyKey(set, true, s.Section), s.AccuracyMul())
+		tr.SetMetric(records.Analogy(set, false, s.Section).Key(), s.Accuracy())
+		tr.SetMetric(records.Analogy(set, true, s.Section).Key(), s.AccuracyMul())
 	}
-	tr.SetMetric(AnalogyCoverageKey(set, s.Section), s.Coverage())
+	tr.SetMetric(records.AnalogyCoverage(set, s.Section).Key(), s.Coverage())
 }

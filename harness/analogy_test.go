@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,30 +14,6 @@ import (
 
 	"kcalab/methods/eval"
 )
-
-func TestAnalogyMetricKeys(t *testing.T) {
-	for _, tc := range []struct {
-		key  string
-		want MetricInfo
-	}{
-		{AnalogyKey("google", false, ""), MetricInfo{Kind: AnalogyMetric, Set: "google", HigherIsBetter: true, Checked: true}},
-		{AnalogyKey("google", true, ""), MetricInfo{Kind: AnalogyMetric, Set: "google", Mul: true, HigherIsBetter: true, Checked: true}},
-		{AnalogyKey("my.q.txt", false, "gram1-adjective-to-adverb"), MetricInfo{Kind: AnalogyMetric, Set: "my.q.txt", Section: "gram1-adjective-to-adverb", HigherIsBetter: true}},
-		{AnalogyCoverageKey("google", ""), MetricInfo{Kind: AnalogyCoverageMetric, Set: "google", HigherIsBetter: true}},
-		{AnalogyCoverageKey("google", "family"), MetricInfo{Kind: AnalogyCoverageMetric, Set: "google", Section: "family", HigherIsBetter: true}},
-		{PearsonKey(eval.Skip, "men"), MetricInfo{Kind: PearsonMetric, Set: "men", Rule: eval.Skip, HigherIsBetter: true, Checked: true}},
-		// A word-similarity set's coverage keeps its meaning.
-		{CoverageKey("men"), MetricInfo{Kind: CoverageMetric, Set: "men", HigherIsBetter: true}},
-		{CoverageKey("analogy.txt"), MetricInfo{Kind: CoverageMetric, Set: "analogy.txt", HigherIsBetter: true}},
-	} {
-		tc.want.Key = tc.key
-		assert.Equal(t, tc.want, ParseMetric(tc.key), tc.key)
-	}
-	assert.Equal(t, "analogy.google", AnalogyKey("google", false, ""))
-	assert.Equal(t, "analogy_mul.google/family", AnalogyKey("google", true, "family"))
-	assert.Equal(t, "coverage.analogy.google", AnalogyCoverageKey("google", ""))
-	assert.Equal(t, "google analogies (3CosMul)", MetricLabel("analogy_mul.google"))
-}
 
 // Analogies and case folding on the synthetic corpus (words
 // c<cluster>w<word>): "google" is read from the data directory, a file
@@ -84,21 +61,21 @@ eval: {sets: [synthetic, upper.txt], analogies: [google, mine.txt], analogy_voca
 		require.Equal(t, "ok", rec.Status, rec.Error)
 		m := rec.Metrics
 		for _, set := range []string{"google", "mine.txt"} {
-			assert.InDelta(t, 4.0/5, m[AnalogyCoverageKey(set, "")], 1e-12, set)
-			assert.Equal(t, 1.0, m[AnalogyCoverageKey(set, "within")], set)
-			assert.Equal(t, 0.0, m[AnalogyCoverageKey(set, "unknown")], set)
-			assert.Contains(t, m, AnalogyKey(set, false, ""))
-			assert.Contains(t, m, AnalogyKey(set, true, "within"))
-			assert.NotContains(t, m, AnalogyKey(set, false, "unknown"), "nothing covered: no accuracy")
+			assert.InDelta(t, 4.0/5, m[records.AnalogyCoverage(set, "").Key()], 1e-12, set)
+			assert.Equal(t, 1.0, m[records.AnalogyCoverage(set, "within").Key()], set)
+			assert.Equal(t, 0.0, m[records.AnalogyCoverage(set, "unknown").Key()], set)
+			assert.Contains(t, m, records.Analogy(set, false, "").Key())
+			assert.Contains(t, m, records.Analogy(set, true, "within").Key())
+			assert.NotContains(t, m, records.Analogy(set, false, "unknown").Key(), "nothing covered: no accuracy")
 			// Words within a cluster are alike, so the exact answer is luck.
-			assert.True(t, m[AnalogyKey(set, false, "")] >= 0 && m[AnalogyKey(set, false, "")] <= 1, set)
+			assert.True(t, m[records.Analogy(set, false, "").Key()] >= 0 && m[records.Analogy(set, false, "").Key()] <= 1, set)
 		}
-		assert.Equal(t, m[AnalogyKey("google", false, "")], m[AnalogyKey("mine.txt", false, "")])
-		assert.Contains(t, m, PearsonKey(eval.Zero, "synthetic"))
-		assert.Contains(t, m, PearsonKey(eval.Skip, "synthetic"))
+		assert.Equal(t, m[records.Analogy("google", false, "").Key()], m[records.Analogy("mine.txt", false, "").Key()])
+		assert.Contains(t, m, records.Pearson(records.Rule(eval.Zero), "synthetic").Key())
+		assert.Contains(t, m, records.Pearson(records.Rule(eval.Skip), "synthetic").Key())
 		// Upper-case set words find their vectors only when folded.
 		want := []float64{0, 1}[i]
-		assert.Equal(t, want, m[CoverageKey("upper.txt")], "case_insensitive %v", rec.Settings["eval.case_insensitive"])
+		assert.Equal(t, want, m[records.Coverage("upper.txt").Key()], "case_insensitive %v", rec.Settings["eval.case_insensitive"])
 	}
 	// The defaults (no analogies, case-sensitive) add nothing to an id.
 	base := map[string]any{"method": "lca"}
@@ -123,17 +100,17 @@ func TestAnalogyNames(t *testing.T) {
 // -check guards an analogy set's total accuracies (3CosAdd and 3CosMul) and
 // Pearson r through their metadata; a section's accuracy is not guarded.
 func TestCheckAnalogies(t *testing.T) {
-	rec := func(add, mul, section, r float64) Record {
-		return Record{ID: "a", Status: "ok", Settings: map[string]any{"label": "tail-cut", "method": "ca"},
-			Metrics: map[string]float64{AnalogyKey("google", false, ""): add, AnalogyKey("google", true, ""): mul,
-				AnalogyKey("google", false, "family"): section, AnalogyCoverageKey("google", ""): 0.5,
-				PearsonKey(eval.Zero, "men"): r}}
+	rec := func(add, mul, section, r float64) records.Record {
+		return records.Record{ID: "a", Status: "ok", Settings: map[string]any{"label": "tail-cut", "method": "ca"},
+			Metrics: map[string]float64{records.Analogy("google", false, "").Key(): add, records.Analogy("google", true, "").Key(): mul,
+				records.Analogy("google", false, "family").Key(): section, records.AnalogyCoverage("google", "").Key(): 0.5,
+				records.Pearson(records.Rule(eval.Zero), "men").Key(): r}}
 	}
-	ref := []Record{rec(0.30, 0.32, 0.5, 0.4)}
-	assert.Empty(t, CheckScores(ref, []Record{rec(0.295, 0.32, 0.1, 0.4)}, 0.01), "a section may move")
+	ref := []records.Record{rec(0.30, 0.32, 0.5, 0.4)}
+	assert.Empty(t, records.CheckScores(ref, []records.Record{rec(0.295, 0.32, 0.1, 0.4)}, 0.01), "a section may move")
 	assert.Equal(t, []string{
 		"tail-cut (trial a): google analogies (3CosAdd) fell to 0.2500 from the reference 0.3000 (by 0.0500, tolerance 0.01)",
 		"tail-cut (trial a): google analogies (3CosMul) fell to 0.2000 from the reference 0.3200 (by 0.1200, tolerance 0.01)",
 		"tail-cut (trial a): men (Pearson r, zero rule) fell to 0.3000 from the reference 0.4000 (by 0.1000, tolerance 0.01)",
-	}, CheckScores(ref, []Record{rec(0.25, 0.20, 0.5, 0.3)}, 0.01))
+	}, records.CheckScores(ref, []records.Record{rec(0.25, 0.20, 0.5, 0.3)}, 0.01))
 }

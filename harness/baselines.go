@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"errors"
+	"kcalab/records"
 
 	"kcalab/datasets/corpus"
 	"kcalab/methods/baselines"
@@ -36,8 +37,8 @@ func orInt(v, def int) int {
 // baselineCorpus is the trial's corpus section as the baselines read it,
 // with its size recorded.
 func baselineCorpus(tr *TrialRun, wd *WordData) baselines.Corpus {
-	tr.SetMetric(MetricVocab, float64(wd.Vocab.Size()))
-	tr.SetMetric(MetricTokens, float64(len(wd.IDs)))
+	tr.SetMetric(records.MetricVocab, float64(wd.Vocab.Size()))
+	tr.SetMetric(records.MetricTokens, float64(len(wd.IDs)))
 	return baselines.Corpus{Tokens: wd.IDs, Words: wd.Vocab.Words, Counts: wd.Vocab.Counts, SkipID: int(wd.Vocab.Unk)}
 }
 

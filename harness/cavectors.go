@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"kcalab/internal/termsafe"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"time"
@@ -96,7 +97,7 @@ func (tr *TrialRun) tableOnDisk(n *sparse.CSR, budget int64) (*sparse.FileCSR, f
 		cleanup()
 		return nil, nil, fmt.Errorf("budget.table_mb: table on disk: %w", err)
 	}
-	tr.Record.TableFile = &TableFile{TableBytes: n.Bytes(), FileBytes: 2 * fileSize(f.Path()), BlockBytes: block}
+	tr.Record.TableFile = &records.TableFile{TableBytes: n.Bytes(), FileBytes: 2 * fileSize(f.Path()), BlockBytes: block}
 	r, c := f.Dims()
 	fmt.Fprintf(tr.Log(), "kcalab: trial %s: table %d×%d (%s in memory, %s with its transpose) above budget.table_mb: decomposed from %s in row blocks of %s\n",
 		tr.Trial.ID, r, c, mibText(n.Bytes()), mibText(2*n.Bytes()), termsafe.Text(dir), mibText(block))
@@ -158,17 +159,17 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 func (tr *TrialRun) WordVectors(wd *WordData, dec *ca.Decomposition) (*vectors.Set, error) {
 	t := tr.Trial
 	if a := dec.Accuracy; a != nil {
-		tr.Record.SVD = &SVDAccuracy{S: a.S, MaxResidual: a.MaxResidual, RelResidual: a.RelResidual, Products: dec.Products}
-		tr.SetMetric(MetricSVDResidual, a.RelResidual)
-		tr.SetMetric(MetricSVDProducts, float64(dec.Products))
+		tr.Record.SVD = &records.SVDAccuracy{S: a.S, MaxResidual: a.MaxResidual, RelResidual: a.RelResidual, Products: dec.Products}
+		tr.SetMetric(records.MetricSVDResidual, a.RelResidual)
+		tr.SetMetric(records.MetricSVDProducts, float64(dec.Products))
 	}
 	if dec.TotalInertia > 0 {
-		tr.SetMetric(MetricTotalInertia, dec.TotalInertia)
+		tr.SetMetric(records.MetricTotalInertia, dec.TotalInertia)
 		sum := 0.0
 		for _, s := range dec.S {
 			sum += s * s
 		}
-		tr.SetMetric(MetricInertiaKept, sum/dec.TotalInertia)
+		tr.SetMetric(records.MetricInertiaKept, sum/dec.TotalInertia)
 	}
 	if err := vectors.ScaleCoordinates(dec.U, dec.S, dec.RowMass, t.Vectors.Alpha); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kcalab/records"
 	"time"
 )
 
@@ -18,16 +19,16 @@ const cleanupGrace = 3 * time.Second
 // dense SVD): the runner stops waiting for it and records the trial over
 // budget (or leaves it for the next run). The abandoned computation ends
 // with the process, or at its next context check.
-func (r *Runner) executeWithin(ctx context.Context, spec *Spec, t Trial, prog *Progress) Record {
+func (r *Runner) executeWithin(ctx context.Context, spec *Spec, t Trial, prog *Progress) records.Record {
 	budget := t.Budget.Seconds
 	tctx, cancel := context.WithCancel(ctx)
 	if budget > 0 {
 		tctx, cancel = context.WithTimeout(ctx, time.Duration(budget*float64(time.Second)))
 	}
 	defer cancel()
-	res := make(chan Record, 1)
+	res := make(chan records.Record, 1)
 	go func() { res <- r.execute(tctx, spec, t, prog) }()
-	var rec Record
+	var rec records.Record
 	select {
 	case rec = <-res:
 	case <-tctx.Done():
@@ -36,7 +37,7 @@ func (r *Runner) executeWithin(ctx context.Context, spec *Spec, t Trial, prog *P
 		select {
 		case rec = <-res:
 		case <-time.After(cleanupGrace):
-			rec = Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
+			rec = records.Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
 				Metrics: map[string]float64{}, Timings: map[string]float64{}, Status: "error", Error: tctx.Err().Error()}
 		}
 	}

@@ -36,6 +36,6 @@
 //
 // # Checks
 //
-// CheckScores compares scores with reference results within a tolerance,
-// CompareRuns checks that two runs are identical; the CLI's -check uses both.
+// records.CheckScores compares scores with reference results within a tolerance,
+// records.CompareRuns checks that two runs are identical; the CLI's -check uses both.
 package harness

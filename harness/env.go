@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"kcalab/records"
 	"os"
 	"runtime"
 	"strings"
@@ -10,13 +11,13 @@ import (
 
 var (
 	envOnce sync.Once
-	envVal  Env
+	envVal  records.Env
 )
 
 // CurrentEnv describes this process: Go version, CPU model and GOMAXPROCS.
-func CurrentEnv() *Env {
+func CurrentEnv() *records.Env {
 	envOnce.Do(func() {
-		envVal = Env{GoVersion: runtime.Version(), CPU: cpuModel()}
+		envVal = records.Env{GoVersion: runtime.Version(), CPU: cpuModel()}
 	})
 	e := envVal
 	e.GOMAXPROCS = runtime.GOMAXPROCS(0)

@@ -17,17 +17,6 @@ func ExampleLookupSetting() {
 	// d=300 SGNS
 }
 
-// Metric keys are built and parsed in one place, with what they mean.
-func ExampleParseMetric() {
-	key := harness.ScoreKey("zero", "men")
-	m := harness.ParseMetric(key)
-	fmt.Println(key, m.Set, m.Rule, m.HigherIsBetter, m.Checked)
-	fmt.Println(harness.MetricLabel(key))
-	// Output:
-	// spearman.zero.men men zero true true
-	// men (zero rule)
-}
-
 // DecodeSpec expands a spec into trials whose typed settings code reads.
 func ExampleDecodeSpec() {
 	spec, err := harness.DecodeSpec([]byte("name: x\nsvd: {rank: [100, 300], backend: krylov}\n"), "x.yaml")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"kcalab/internal/termsafe"
+	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,7 +122,7 @@ func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set
 	if err != nil {
 		return nil, fmt.Errorf("external command %s did not write usable vectors to {out}: %w", args[0], err)
 	}
-	tr.SetMetric(MetricVocab, float64(vs.Len()))
+	tr.SetMetric(records.MetricVocab, float64(vs.Len()))
 	return vs, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"kcalab/records"
 	"reflect"
 	"sort"
 	"strings"
@@ -126,7 +127,7 @@ func TrialID(settings map[string]any) string {
 	sort.Strings(keys)
 	h := sha256.New()
 	for _, k := range keys {
-		if s, ok := lookupSetting(k); ok && (s.NoID || reflect.DeepEqual(normalise(s.Default), normalise(settings[k]))) {
+		if s, ok := lookupSetting(k); ok && (s.NoID || reflect.DeepEqual(records.Normalize(s.Default), records.Normalize(settings[k]))) {
 			continue
 		}
 		b, _ := json.Marshal(settings[k])
@@ -139,21 +140,4 @@ func TrialID(settings map[string]any) string {
 func TrialSeed(specSeed uint64, id string) uint64 {
 	h := sha256.Sum256([]byte(fmt.Sprintf("kcalab-seed/%d/%s", specSeed, id)))
 	return binary.LittleEndian.Uint64(h[:8])
-}
-
-// normalise maps a value through JSON so ints and float64s compare by value
-// (settings read back from results.jsonl have float64 numbers).
-func normalise(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-// SameSettings reports whether two settings maps are equal after a JSON round trip.
-func SameSettings(a, b map[string]any) bool {
-	return reflect.DeepEqual(normalise(a), normalise(b))
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kcalab/records"
 	"math"
 	"os"
 	"os/exec"
@@ -61,10 +62,15 @@ func RunChild(ctx context.Context, stdout, stderr io.Writer) error {
 	r := &Runner{Jobs: 1, DataDir: req.DataDir, CacheDir: req.CacheDir, VectorsDir: req.Vectors, Log: stderr}
 	prog := NewProgress(io.Discard, 1)
 	rec := r.executeWithin(ctx, spec, *trial, prog)
-	if peak := ownPeakRSSMB(); peak > 0 && rec.Metrics != nil {
-		rec.Metrics[childPeakKey] = peak
-	}
-	return json.NewEncoder(stdout).Encode(rec)
+	return json.NewEncoder(stdout).Encode(childReply{Record: rec, PeakRSSMB: ownPeakRSSMB()})
+}
+
+// childReply is what a child writes to its stdout: its trial's record and
+// its own peak resident memory in MiB (0 when the system does not say),
+// which the parent records as the trial's (see ownPeakRSSMB).
+type childReply struct {
+	Record    records.Record `json:"record"`
+	PeakRSSMB float64        `json:"peak_rss_mb"`
 }
 
 // childCommand builds the command that re-executes this program for one
@@ -93,9 +99,9 @@ type measurement struct {
 // process, and records medians (and min/max when repeated) of wall time,
 // CPU time and peak resident memory. The trial's own metrics come from the
 // last run (they are identical across runs: same seed).
-func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog *Progress) Record {
+func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog *Progress) records.Record {
 	run := beginRun()
-	rec := Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
+	rec := records.Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
 		Metrics: map[string]float64{}, Timings: map[string]float64{}}
 	if spec.Path == "" {
 		rec.Status, rec.Error = "error", "measure.process needs a spec file to pass to the child process"
@@ -127,22 +133,23 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog 
 		ms = append(ms, m)
 	}
 	rec.Status = "ok"
-	rec.Run = run.end(nil)
+	rec.Run = endRun(run, nil)
 	put := func(name string, get func(measurement) float64) {
 		v := make([]float64, len(ms))
 		for i, m := range ms {
 			v[i] = get(m)
 		}
 		sort.Float64s(v)
-		rec.Metrics[name] = median(v)
+		m := records.Named(name)
+		rec.Metrics[m.Key()] = median(v)
 		if len(v) > 1 {
-			rec.Metrics[name+".min"] = v[0]
-			rec.Metrics[name+".max"] = v[len(v)-1]
+			rec.Metrics[m.Range(records.StatMin).Key()] = v[0]
+			rec.Metrics[m.Range(records.StatMax).Key()] = v[len(v)-1]
 		}
 	}
-	put(MetricWall, func(m measurement) float64 { return m.wall })
-	put(MetricCPU, func(m measurement) float64 { return m.cpu })
-	put(MetricRSS, func(m measurement) float64 { return m.rssMB })
+	put(records.MetricWall, func(m measurement) float64 { return m.wall })
+	put(records.MetricCPU, func(m measurement) float64 { return m.cpu })
+	put(records.MetricRSS, func(m measurement) float64 { return m.rssMB })
 	return rec
 }
 
@@ -158,7 +165,7 @@ func median(sorted []float64) float64 {
 }
 
 // runChild runs one child and returns its record and measurement.
-func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, measurement, error) {
+func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (records.Record, measurement, error) {
 	budget := t.Budget.Seconds
 	cctx := ctx
 	if budget > 0 {
@@ -169,7 +176,7 @@ func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, mea
 	cmd, err := childCommand(cctx, childRequest{Spec: spec.Path, Output: spec.Output, Trial: t.ID,
 		DataDir: r.DataDir, CacheDir: r.CacheDir, Vectors: r.VectorsDir})
 	if err != nil {
-		return Record{}, measurement{}, err
+		return records.Record{}, measurement{}, err
 	}
 	// The child and whatever it starts (an external tool) share a process
 	// group, killed whole at the budget, and a temporary directory the
@@ -177,7 +184,7 @@ func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, mea
 	killGroupOnCancel(cmd, true)
 	tmp, err := os.MkdirTemp("", "kcalab-child-*")
 	if err != nil {
-		return Record{}, measurement{}, fmt.Errorf("child process: %w", err)
+		return records.Record{}, measurement{}, fmt.Errorf("child process: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	if cmd.Env == nil {
@@ -196,17 +203,17 @@ func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, mea
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	if budget > 0 && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-		return Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", errOverBudget, budget)
+		return records.Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", errOverBudget, budget)
 	}
 	if err := ctx.Err(); err != nil {
-		return Record{}, measurement{}, err
+		return records.Record{}, measurement{}, err
 	}
-	var rec Record
-	if derr := json.Unmarshal(out.Bytes(), &rec); derr != nil {
+	var reply childReply
+	if derr := json.Unmarshal(out.Bytes(), &reply); derr != nil {
 		if runErr != nil {
-			return Record{}, measurement{}, fmt.Errorf("child process: %w", runErr)
+			return records.Record{}, measurement{}, fmt.Errorf("child process: %w", runErr)
 		}
-		return Record{}, measurement{}, fmt.Errorf("child process wrote no record: %w (output %q)", derr, tail(strings.TrimSpace(out.String()), 300))
+		return records.Record{}, measurement{}, fmt.Errorf("child process wrote no record: %w (output %q)", derr, tail(strings.TrimSpace(out.String()), 300))
 	}
 	var m measurement
 	m.wall = wall
@@ -215,11 +222,10 @@ func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (Record, mea
 		m.rssMB = float64(ru.Maxrss) / 1024 // Linux reports kilobytes
 	}
 	// The child's own figure, where it has one (see ownPeakRSSMB).
-	if peak, ok := rec.Metrics[childPeakKey]; ok {
-		m.rssMB = peak
-		delete(rec.Metrics, childPeakKey)
+	if reply.PeakRSSMB > 0 {
+		m.rssMB = reply.PeakRSSMB
 	}
-	return rec, m, nil
+	return reply.Record, m, nil
 }
 
 func tvSeconds(tv syscall.Timeval) float64 {

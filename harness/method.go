@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"kcalab/records"
 	"sort"
 	"strings"
 	"sync"
@@ -143,7 +144,7 @@ func methodsTaking(in Input) []string {
 
 // InSampleSet names the set a recorded trial was tuned on ("" when its
 // method tunes on none).
-func InSampleSet(rec Record) string {
+func InSampleSet(rec records.Record) string {
 	name, _ := rec.Settings["method"].(string)
 	m, ok := LookupMethod(name)
 	if !ok || m.Info().InSampleSet == nil {
@@ -169,4 +170,11 @@ func methodDoc() string {
 		parts = append(parts, fmt.Sprintf("%s: %s", m.Name, m.Doc))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// MeasuredInChild reports whether a recorded trial ran (or was to run) in a
+// measured child process (measure.process).
+func MeasuredInChild(rec records.Record) bool {
+	b, _ := rec.Settings["measure.process"].(bool)
+	return b
 }

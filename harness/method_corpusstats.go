@@ -6,6 +6,7 @@ import (
 	"kcalab/datasets/corpus"
 	"kcalab/methods/corpusstats"
 	"kcalab/methods/svd"
+	"kcalab/records"
 )
 
 // corpusStats measures what a synthetic corpus is calibrated on, for any
@@ -63,15 +64,15 @@ func (corpusStats) Run(ctx context.Context, tr *TrialRun) error {
 	if err != nil {
 		return err
 	}
-	rec := &CorpusStats{Window: st.Window, MinCount: int(st.MinCount), Sigma: st.Sigma, TotalInertia: st.TotalInertia}
+	rec := &records.CorpusStats{Window: st.Window, MinCount: int(st.MinCount), Sigma: st.Sigma, TotalInertia: st.TotalInertia}
 	for _, p := range st.Points {
-		rec.Points = append(rec.Points, CorpusPoint{Tokens: p.Tokens, Types: p.Types, Vocab: p.Vocab, NNZFlat: p.NNZFlat, NNZCut: p.NNZCut})
+		rec.Points = append(rec.Points, records.CorpusPoint{Tokens: p.Tokens, Types: p.Types, Vocab: p.Vocab, NNZFlat: p.NNZFlat, NNZCut: p.NNZCut})
 	}
 	tr.Record.Corpus = rec
 	tr.Record.Backend = backend.Name()
 	last := st.Points[len(st.Points)-1]
-	tr.SetMetric(MetricTokens, float64(last.Tokens))
-	tr.SetMetric(MetricVocab, float64(last.Vocab))
-	tr.SetMetric(MetricNNZ, float64(last.NNZCut))
+	tr.SetMetric(records.MetricTokens, float64(last.Tokens))
+	tr.SetMetric(records.MetricVocab, float64(last.Vocab))
+	tr.SetMetric(records.MetricNNZ, float64(last.NNZCut))
 	return nil
 }

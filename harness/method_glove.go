@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"kcalab/records"
 
 	"kcalab/methods/baselines"
 	"kcalab/methods/vectors"
@@ -33,7 +34,7 @@ func (glove) Run(ctx context.Context, tr *TrialRun) error {
 		if err != nil {
 			return nil, err
 		}
-		tr.SetMetric(MetricNNZ, float64(x.NNZ()))
+		tr.SetMetric(records.MetricNNZ, float64(x.NNZ()))
 		return baselines.TrainGloVe(ctx, x, wd.Vocab.Words, int(wd.Vocab.Unk), cfg)
 	})
 }

@@ -3,7 +3,7 @@ package harness
 import "kcalab/internal/peakrss"
 
 // childPeakKey carries a measured child's own peak RSS (MiB) in its record
-// to the parent, which moves it to MetricRSS.
+// to the parent, which moves it to records.MetricRSS.
 const childPeakKey = "child.peak_rss_mb"
 
 // ownPeakRSSMB is a measured child's peak resident memory in MiB as it sees

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"kcalab/internal/termsafe"
+	"kcalab/records"
 	"sync"
 	"time"
 
@@ -41,7 +42,7 @@ func (p *Progress) Stage(t Trial, stage string) {
 }
 
 // Done records a finished (or reused) trial.
-func (p *Progress) Done(t Trial, r Record, reused bool) {
+func (p *Progress) Done(t Trial, r records.Record, reused bool) {
 	if p == nil {
 		return
 	}

@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,14 +58,14 @@ func TestFreshInterruptedKeepsOldRecords(t *testing.T) {
 			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
 			first, err := (&Runner{}).Run(context.Background(), spec)
 			require.NoError(t, err)
-			path := filepath.Join(out, ResultsFile)
+			path := filepath.Join(out, records.FileName)
 			if !tt.fresh {
 				// Make every old record stale (status error), so the run redoes them.
 				recs := first.Records
 				for i := range recs {
 					recs[i].Status, recs[i].Error = "error", "old"
 				}
-				require.NoError(t, WriteResults(path, recs))
+				require.NoError(t, records.Write(path, recs))
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -72,7 +73,7 @@ func TestFreshInterruptedKeepsOldRecords(t *testing.T) {
 			_, err = (&Runner{Jobs: 1, Fresh: tt.fresh, Log: log}).Run(ctx, spec)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "interrupted")
-			recs, err := ReadResults(path)
+			recs, _, err := records.Read(path)
 			require.NoError(t, err)
 			require.Len(t, recs, 6, "every trial keeps a record:\n%s", log.buf.String())
 			for i, rec := range recs {
@@ -98,26 +99,27 @@ func TestRunnerStopsOnWriteFailure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			orig := appendWrite
-			defer func() { appendWrite = orig }()
+			orig := testHookOpenLog
+			defer func() { testHookOpenLog = orig }()
 			calls := 0
-			appendWrite = func(f *os.File, b []byte) (int, error) {
-				if calls++; calls >= tt.failAt {
-					return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+			testHookOpenLog = func(path string) (*records.Log, error) {
+				f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+				if err != nil {
+					return nil, err
 				}
-				return f.Write(b)
+				return records.NewLog(failAt{f, &calls, tt.failAt}), nil
 			}
 			out := t.TempDir()
 			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
 			var log bytes.Buffer
 			_, err := (&Runner{Jobs: 1, Log: &log}).Run(context.Background(), spec)
 			require.Error(t, err)
-			assert.ErrorIs(t, err, ErrResultsWrite)
+			assert.ErrorIs(t, err, records.ErrWrite)
 			assert.Contains(t, err.Error(), "no space left on device")
 			assert.Contains(t, err.Error(), "the run stopped at once")
 			assert.Equal(t, tt.failAt, calls, "no trial is computed after the failure")
 			assert.Equal(t, tt.saved, len(doneLine.FindAllString(log.String(), -1)), "progress reports only saved trials")
-			recs, err := ReadResults(filepath.Join(out, ResultsFile))
+			recs, _, err := records.Read(filepath.Join(out, records.FileName))
 			require.NoError(t, err)
 			assert.Len(t, recs, tt.saved)
 		})
@@ -140,7 +142,7 @@ func TestRunnerRefusesAnotherSpecsOutput(t *testing.T) {
 			out := t.TempDir()
 			_, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
 			require.NoError(t, err)
-			path := filepath.Join(out, ResultsFile)
+			path := filepath.Join(out, records.FileName)
 			before, err := os.ReadFile(path)
 			require.NoError(t, err)
 			_, err = (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tt.second), out))
@@ -189,4 +191,19 @@ func TestRunnerUnwritableCache(t *testing.T) {
 			}
 		})
 	}
+}
+
+// failAt is a results sink whose n-th write (counting in *calls) and every
+// later one fail with ENOSPC.
+type failAt struct {
+	*os.File
+	calls *int
+	n     int
+}
+
+func (f failAt) Write(b []byte) (int, error) {
+	if *f.calls++; *f.calls >= f.n {
+		return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+	}
+	return f.File.Write(b)
 }

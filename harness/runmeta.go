@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,39 +18,21 @@ import (
 	"time"
 )
 
-// RunInfo says when, where and from which code and data a trial's numbers
-// were computed. A reused trial keeps the RunInfo of the run that computed
-// it; records written before it existed have none.
-type RunInfo struct {
-	Start string `json:"start"` // RFC 3339, UTC
-	End   string `json:"end"`
-	// Commit is the git commit checked out in the working directory (absent
-	// outside a checkout, or without git); Dirty says tracked files other
-	// than results.jsonl files differed from it when the run started.
-	Commit string `json:"commit,omitempty"`
-	Dirty  bool   `json:"dirty,omitempty"`
-	Host   string `json:"host,omitempty"`
-	// Inputs maps every data file the trial read (corpus, word-similarity
-	// sets, CSV table) to the SHA-256 of its bytes. Embedded and generated
-	// data (Fisher's table, a synthetic corpus) are not files and not listed.
-	Inputs map[string]string `json:"inputs,omitempty"`
-}
-
 // timeFormat is RFC 3339 to the second: the precision a reader compares
 // runs by, and the same width in every record.
 const timeFormat = time.RFC3339
 
-// beginRun starts a trial's RunInfo.
-func beginRun() *RunInfo {
+// beginRun starts a trial's records.RunInfo.
+func beginRun() *records.RunInfo {
 	g := currentGit()
 	host, _ := os.Hostname()
-	return &RunInfo{Start: time.Now().UTC().Format(timeFormat), Commit: g.commit, Dirty: g.dirty, Host: host}
+	return &records.RunInfo{Start: time.Now().UTC().Format(timeFormat), Commit: g.commit, Dirty: g.dirty, Host: host}
 }
 
-// end stamps the end time and hashes the inputs. A file that can no longer
+// endRun stamps the end time and hashes the inputs. A file that can no longer
 // be read is listed with the error instead of a hash, so the record says
 // which file it was.
-func (ri *RunInfo) end(inputs []string) *RunInfo {
+func endRun(ri *records.RunInfo, inputs []string) *records.RunInfo {
 	ri.End = time.Now().UTC().Format(timeFormat)
 	for _, p := range inputs {
 		if ri.Inputs == nil {
@@ -138,7 +121,7 @@ func dirtyBeyondResults(porcelain []byte) bool {
 		if _, to, ok := strings.Cut(path, " -> "); ok {
 			path = to
 		}
-		if filepath.Base(strings.Trim(path, `"`)) != ResultsFile {
+		if filepath.Base(strings.Trim(path, `"`)) != records.FileName {
 			return true
 		}
 	}

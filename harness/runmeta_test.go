@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,7 @@ variants:
 	assert.Nil(t, res.Records[2].Run.Inputs, "Fisher's table is embedded, not a file")
 
 	// The file keeps it; a second run reuses every trial with its metadata.
-	recs, err := ReadResults(filepath.Join(s.Output, ResultsFile))
+	recs, _, err := records.Read(filepath.Join(s.Output, records.FileName))
 	require.NoError(t, err)
 	assert.Equal(t, res.Records[0].Run, recs[0].Run)
 	time.Sleep(1100 * time.Millisecond) // a new start time would differ
@@ -87,11 +88,11 @@ variants:
 	}
 }
 
-// A record written before RunInfo existed loads, without one.
+// A record written before records.RunInfo existed loads, without one.
 func TestRunInfoOldRecords(t *testing.T) {
-	path := filepath.Join(t.TempDir(), ResultsFile)
+	path := filepath.Join(t.TempDir(), records.FileName)
 	require.NoError(t, os.WriteFile(path, []byte(`{"id":"a","spec":"s","seed":1,"settings":{"method":"ca"},"status":"ok"}`+"\n"), 0o644))
-	recs, err := ReadResults(path)
+	recs, _, err := records.Read(path)
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
 	assert.Nil(t, recs[0].Run)

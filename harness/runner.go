@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kcalab/records"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -43,9 +44,9 @@ func (r *Runner) log() io.Writer {
 // Run is the outcome of running a spec.
 type Run struct {
 	Spec    *Spec
-	Dir     string   // output directory
-	Records []Record // one per trial, in grid order
-	Reused  int      // trials taken from an earlier run
+	Dir     string           // output directory
+	Records []records.Record // one per trial, in grid order
+	Reused  int              // trials taken from an earlier run
 }
 
 // Run executes every trial of the spec that is not already complete in the
@@ -56,13 +57,13 @@ type Run struct {
 func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	trials := spec.Trials()
 	dir := spec.Output
-	path := filepath.Join(dir, ResultsFile)
+	path := filepath.Join(dir, records.FileName)
 	prev, err := prepareOutput(dir, spec.Name, r.Log)
 	if err != nil {
 		return nil, err
 	}
 	r.usableCache(trials)
-	byID := map[string]Record{}
+	byID := map[string]records.Record{}
 	for _, rec := range prev {
 		byID[rec.ID] = rec
 	}
@@ -74,7 +75,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	prog := NewProgress(log, len(trials))
 	defer prog.Finish()
 
-	out := &Run{Spec: spec, Dir: dir, Records: make([]Record, len(trials))}
+	out := &Run{Spec: spec, Dir: dir, Records: make([]records.Record, len(trials))}
 	done := make([]bool, len(trials))
 	var todo []Trial
 	for _, t := range trials {
@@ -93,7 +94,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 		todo = append(todo, t)
 	}
 
-	rlog, err := openResultsLog(path)
+	rlog, err := testHookOpenLog(path)
 	if err != nil {
 		return nil, err
 	}
@@ -105,11 +106,11 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	var mu sync.Mutex
 	var writeErr error
 	finished := 0 // trials computed by this run and saved
-	save := func(rec Record) bool {
+	save := func(rec records.Record) bool {
 		if writeErr != nil {
 			return false
 		}
-		if err := rlog.append(rec); err != nil {
+		if err := rlog.Append(rec); err != nil {
 			writeErr = err
 			stopTrials()
 			return false
@@ -183,7 +184,7 @@ feed:
 		}
 		prog.Done(t, rec, false)
 	}
-	cerr := rlog.close()
+	cerr := rlog.Close()
 	if writeErr == nil && cerr != nil {
 		writeErr = cerr
 	}
@@ -212,11 +213,11 @@ feed:
 
 // execute runs one trial and never panics: a panic in method code becomes an
 // error record, so one bad trial cannot take the others down.
-func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progress) (rec Record) {
+func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progress) (rec records.Record) {
 	start := time.Now()
 	run := beginRun()
 	var tr *TrialRun
-	rec = Record{
+	rec = records.Record{
 		ID:       t.ID,
 		Spec:     spec.Name,
 		Seed:     t.Seed,
@@ -232,7 +233,7 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 			rec.Status, rec.Error = "error", fmt.Sprintf("internal error (please report): %v\n%s", p, buf)
 		}
 		rec.Timings["total"] = time.Since(start).Seconds()
-		rec.Run = run.end(tr.Inputs())
+		rec.Run = endRun(run, tr.Inputs())
 	}()
 	tr = &TrialRun{runner: r, Spec: spec, Trial: t, Record: &rec, prog: prog}
 	if err := tr.run(ctx); err != nil {
@@ -252,10 +253,14 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 
 var errOverBudget = errors.New("over budget")
 
+// testHookOpenLog opens the results log; tests replace it to fail a write
+// mid-run.
+var testHookOpenLog = records.OpenLog
+
 // sameBackend reports whether a record was decomposed by the backend the
 // trial resolves to now: svd.backend "auto" has changed meaning (dssvd, then
 // krylov for word tables), and a result of the old one is not this trial's.
-func sameBackend(old Record, t Trial) bool {
+func sameBackend(old records.Record, t Trial) bool {
 	return old.Backend == "" || old.Backend == backendName(t)
 }
 
@@ -277,7 +282,7 @@ func sameTrial(old, cur map[string]any) bool {
 			continue
 		}
 		s, ok := lookupSetting(k)
-		if !ok || !SameSettings(map[string]any{k: s.Default}, map[string]any{k: v}) {
+		if !ok || !records.SameSettings(map[string]any{k: s.Default}, map[string]any{k: v}) {
 			return false
 		}
 	}
@@ -286,7 +291,7 @@ func sameTrial(old, cur map[string]any) bool {
 			return false
 		}
 	}
-	return SameSettings(pick(old, cur), cur)
+	return records.SameSettings(pick(old, cur), cur)
 }
 
 func stringValue(v any) string { s, _ := v.(string); return s }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,8 +42,8 @@ func loadSpecTo(t *testing.T, path, out string) *Spec {
 // stable strips what legitimately differs between runs: timings, env and
 // run metadata.
 // Records pass through JSON so in-memory and on-disk ones compare equal.
-func stable(recs []Record) []Record {
-	out := make([]Record, len(recs))
+func stable(recs []records.Record) []records.Record {
+	out := make([]records.Record, len(recs))
 	for i, r := range recs {
 		r.Timings, r.Env, r.Run = nil, nil, nil
 		b, err := json.Marshal(r)
@@ -75,17 +76,17 @@ func TestRunnerFisherResumeFresh(t *testing.T) {
 		assert.Equal(t, []string{"blue", "light", "medium", "dark"}, rec.CA.RowLabels)
 		assert.Equal(t, spec.Trials()[i].ID, rec.ID)
 	}
-	onDisk, err := ReadResults(filepath.Join(out, ResultsFile))
+	onDisk, _, err := records.Read(filepath.Join(out, records.FileName))
 	require.NoError(t, err)
 	assert.Equal(t, stable(first.Records), stable(onDisk))
 
 	// A rerun reuses every trial and leaves the file unchanged.
-	before, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	before, err := os.ReadFile(filepath.Join(out, records.FileName))
 	require.NoError(t, err)
 	second, err := r.Run(ctx, spec)
 	require.NoError(t, err)
 	assert.Equal(t, 3, second.Reused)
-	after, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	after, err := os.ReadFile(filepath.Join(out, records.FileName))
 	require.NoError(t, err)
 	assert.Equal(t, string(before), string(after))
 
@@ -114,7 +115,7 @@ func TestRunnerReusesOnlyMatchingTrials(t *testing.T) {
 func TestRunnerJobsDoNotChangeResults(t *testing.T) {
 	ctx := context.Background()
 	path := writeSpec(t, fisherSpec+"method: [ca, gini]\n")
-	var runs [][]Record
+	var runs [][]records.Record
 	for _, jobs := range []int{1, 4} {
 		res, err := (&Runner{Jobs: jobs}).Run(ctx, loadSpecTo(t, path, t.TempDir()))
 		require.NoError(t, err)
@@ -125,10 +126,10 @@ func TestRunnerJobsDoNotChangeResults(t *testing.T) {
 
 func TestRunnerBadResultsFile(t *testing.T) {
 	out := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(out, ResultsFile), []byte("{not json\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(out, records.FileName), []byte("{not json\n"), 0o644))
 	_, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), ResultsFile)
+	assert.Contains(t, err.Error(), records.FileName)
 	assert.Contains(t, err.Error(), "-fresh")
 }
 
@@ -141,7 +142,7 @@ func TestRunnerInterrupted(t *testing.T) {
 	assert.Contains(t, err.Error(), "run again to resume")
 	require.NotNil(t, res)
 	// Nothing half-written: the file is absent or holds complete records only.
-	recs, rerr := ReadResults(filepath.Join(out, ResultsFile))
+	recs, _, rerr := records.Read(filepath.Join(out, records.FileName))
 	require.NoError(t, rerr)
 	for _, r := range recs {
 		assert.NotEqual(t, "error", r.Status)
@@ -211,9 +212,9 @@ func TestRunnerMeasuredPeakIsTheChilds(t *testing.T) {
 	runtime.KeepAlive(ballast)
 	rec := res.Records[0]
 	require.Equal(t, "ok", rec.Status, rec.Error)
-	assert.Greater(t, rec.Metrics[MetricRSS], 1.0)
-	assert.Less(t, rec.Metrics[MetricRSS], 300.0, "the child's peak includes the parent's 600 MB")
-	assert.NotContains(t, rec.Metrics, childPeakKey, "the child's figure is moved, not kept twice")
+	assert.Greater(t, rec.Metrics[records.MetricRSS], 1.0)
+	assert.Less(t, rec.Metrics[records.MetricRSS], 300.0, "the child's peak includes the parent's 600 MB")
+	assert.NotContains(t, rec.Metrics, "peak_rss_mb", "the child's figure travels beside its record, not in its metrics")
 }
 
 // A measured word trial keeps everything its child recorded: the SVD's
@@ -329,7 +330,7 @@ func TestCorpusStatsMethod(t *testing.T) {
 	ctx := context.Background()
 	body := "name: cs\nseed: 1\ndata: {source: synthetic, window: 5}\nsynthetic: {model: zipf, tokens: 300000}\n" +
 		"eval: {sets: []}\nmethod: corpusstats\nsvd: {rank: 10}\n"
-	run := func() Record {
+	run := func() records.Record {
 		res, err := (&Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, body), t.TempDir()))
 		require.NoError(t, err)
 		require.Len(t, res.Records, 1)
@@ -352,7 +353,7 @@ func TestCorpusStatsMethod(t *testing.T) {
 	assert.True(t, sort.IsSorted(sort.Reverse(sort.Float64Slice(cs.Sigma))))
 	assert.Greater(t, cs.TotalInertia, 0.0)
 	assert.Equal(t, "krylov", rec.Backend)
-	assert.Equal(t, float64(cs.Points[4].Vocab), rec.Metrics[MetricVocab])
+	assert.Equal(t, float64(cs.Points[4].Vocab), rec.Metrics[records.MetricVocab])
 	assert.Equal(t, cs, run().Corpus, "same spec, same statistics")
 
 	bad := "name: cs\ndata: {source: synthetic}\neval: {sets: []}\nmethod: corpusstats\n"

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"kcalab/internal/termsafe"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,7 +129,7 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 				}
 				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
 				if sc.Pearson == sc.Pearson { // not NaN
-					tr.SetMetric(PearsonKey(rule, s.Key), sc.Pearson)
+					tr.SetMetric(records.Pearson(records.Rule(rule), s.Key).Key(), sc.Pearson)
 				}
 			}
 			if err := tr.scoreVocabOnly(vs, s, sim); err != nil {
@@ -143,10 +144,10 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 // under the skip rule) is left out rather than written as NaN.
 func (tr *TrialRun) SetScore(key string, rule eval.Rule, rho float64, pairs, covered int) {
 	if rho == rho { // not NaN
-		tr.SetMetric(ScoreKey(rule, key), rho)
+		tr.SetMetric(records.Score(records.Rule(rule), key).Key(), rho)
 	}
-	tr.SetMetric(PairsKey(key), float64(pairs))
-	tr.SetMetric(CoverageKey(key), float64(covered)/float64(pairs))
+	tr.SetMetric(records.Pairs(key).Key(), float64(pairs))
+	tr.SetMetric(records.Coverage(key).Key(), float64(covered)/float64(pairs))
 }
 
 // saveVectors writes the vectors in word2vec text format when asked.

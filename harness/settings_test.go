@@ -73,28 +73,3 @@ func mustSetting(t *testing.T, key string) Setting {
 	require.True(t, ok, key)
 	return s
 }
-
-func TestParseMetric(t *testing.T) {
-	for _, tc := range []struct {
-		key  string
-		want MetricInfo
-	}{
-		{"spearman.zero.men", MetricInfo{Kind: ScoreMetric, Set: "men", Rule: "zero", HigherIsBetter: true, Checked: true}},
-		{"spearman.skip.my.set", MetricInfo{Kind: ScoreMetric, Set: "my.set", Rule: "skip", HigherIsBetter: true, Checked: true}},
-		{"spearman.bogus.men", MetricInfo{}},
-		{"coverage.men", MetricInfo{Kind: CoverageMetric, Set: "men", HigherIsBetter: true}},
-		{"pairs.men", MetricInfo{Kind: PairsMetric, Set: "men"}},
-		{"wall_s", MetricInfo{Kind: MeasurementMetric, Unit: "s"}},
-		{"max_rss_mb.max", MetricInfo{Kind: MeasurementMetric, Unit: "MiB", Stat: "max"}},
-		{"inertia_share.2", MetricInfo{Kind: CAMetric, Axis: 2, Checked: true}},
-		{"inertia_share.kept", MetricInfo{Kind: CAMetric, Checked: true}},
-		{"nnz", MetricInfo{Kind: SizeMetric}},
-		{"something", MetricInfo{}},
-	} {
-		tc.want.Key = tc.key
-		assert.Equal(t, tc.want, ParseMetric(tc.key), tc.key)
-	}
-	assert.Equal(t, "spearman.zero.men", ScoreKey("zero", "men"))
-	assert.Equal(t, "max_rss_mb", ParseMetric("max_rss_mb.max").Base())
-	assert.Equal(t, "men (zero rule)", MetricLabel("spearman.zero.men"))
-}

@@ -10,19 +10,8 @@ import (
 	"kcalab/methods/eval"
 	"kcalab/methods/subword"
 	"kcalab/methods/vectors"
+	"kcalab/records"
 )
-
-// MetricVocabSkipPrefix prefixes the Spearman ρ of a subword trial's
-// vocabulary rows alone under the skip rule ("vocab_skip.men"): the pairs
-// plain CA covers, scored with the (possibly blended) in-vocabulary
-// vectors, so a record shows whether subwords cost the in-vocabulary pairs
-// anything. With subwords on, the skip rule itself covers the unseen words.
-const MetricVocabSkipPrefix = "vocab_skip."
-
-// MetricPlainSkipPrefix prefixes, for a trial that blends (subword.weight
-// > 0), the skip-rule ρ of the vocabulary's own rows, unblended: plain CA
-// of the same decomposition (another trial's seed gives another sketch).
-const MetricPlainSkipPrefix = "plain_skip."
 
 // SubwordVectors returns the trial's word vectors with character n-gram
 // supplementary points (subword.*): the rows of dec.U (already scaled to
@@ -85,7 +74,8 @@ func subwordOptions(t Trial) subword.Options {
 		Shrink: sw.Shrink, BlendCount: float64(sw.BlendCount)}
 }
 
-// scoreVocabOnly records MetricVocabSkipPrefix+set for a subword trial.
+// scoreVocabOnly records a subword trial's records.VocabScore of each set
+// (and its records.PlainScore when it blends).
 func (tr *TrialRun) scoreVocabOnly(vs *vectors.Set, s NamedSet, sim vectors.Similarity) error {
 	if tr.vocabRows == 0 || tr.vocabRows == vs.Len() {
 		return nil
@@ -96,7 +86,7 @@ func (tr *TrialRun) scoreVocabOnly(vs *vectors.Set, s NamedSet, sim vectors.Simi
 		return err
 	}
 	if sc.Rho == sc.Rho {
-		tr.SetMetric(MetricVocabSkipPrefix+s.Key, sc.Rho)
+		tr.SetMetric(records.VocabScore(s.Key).Key(), sc.Rho)
 	}
 	if tr.plainVocab == nil {
 		return nil
@@ -106,7 +96,7 @@ func (tr *TrialRun) scoreVocabOnly(vs *vectors.Set, s NamedSet, sim vectors.Simi
 		return err
 	}
 	if sc.Rho == sc.Rho {
-		tr.SetMetric(MetricPlainSkipPrefix+s.Key, sc.Rho)
+		tr.SetMetric(records.PlainScore(s.Key).Key(), sc.Rho)
 	}
 	return nil
 }

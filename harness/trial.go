@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"kcalab/internal/termsafe"
+	"kcalab/records"
 	"strings"
 	"sync"
 	"time"
@@ -23,7 +24,7 @@ import (
 type TrialRun struct {
 	Trial  Trial
 	Spec   *Spec
-	Record *Record
+	Record *records.Record
 	// Table is the labelled table of a table source (nil for a corpus).
 	Table *datasets.Table
 
@@ -37,7 +38,7 @@ type TrialRun struct {
 	plainVocab *vectors.Set // the own rows when subword.weight blends them
 
 	inputsMu sync.Mutex
-	inputs   []string // data files read, for RunInfo.Inputs
+	inputs   []string // data files read, for records.RunInfo.Inputs
 }
 
 // Stage times fn under the given stage name (Record.Timings) and shows it
@@ -202,7 +203,7 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		}
 		return err
 	}
-	out := &CAResult{
+	out := &records.CAResult{
 		SingularValues: res.SingularValues,
 		Inertias:       res.Inertias,
 		InertiaShare:   res.InertiaShare,
@@ -240,9 +241,9 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		tr.Warn("the table is independent (rows and columns proportional; total inertia %.3g): it has no axes, its coordinates are rounding noise", res.TotalInertia)
 	}
 	tr.Record.CA = out
-	tr.SetMetric(MetricTotalInertia, res.TotalInertia)
+	tr.SetMetric(records.MetricTotalInertia, res.TotalInertia)
 	for i, s := range res.InertiaShare {
-		tr.SetMetric(InertiaShareKey(i+1), s)
+		tr.SetMetric(records.InertiaShare(i+1).Key(), s)
 	}
 	return nil
 }
@@ -264,7 +265,7 @@ func (tr *TrialRun) warnDegenerate(tab *datasets.Table) {
 }
 
 // project places the supplementary rows and columns on the axes of res.
-func project(res *ca.Result, sup *datasets.Supplement, out *CAResult) error {
+func project(res *ca.Result, sup *datasets.Supplement, out *records.CAResult) error {
 	if sup.Rows != nil {
 		p, err := res.RowProjector()
 		if err != nil {

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"kcalab/records"
 	"math"
 	"sort"
 	"strconv"
@@ -14,21 +15,6 @@ const (
 	WordMapWords  = 200
 	NeighbourTopK = 10
 )
-
-// WordMap is a trial's most frequent words on the first two axes of its
-// vectors, kept in the record because records do not hold the vectors.
-type WordMap struct {
-	Words []string  `json:"words"`
-	X     []float64 `json:"x"` // axis 1 (the first vector component)
-	Y     []float64 `json:"y"` // axis 2
-}
-
-// Neighbours are a probe word's nearest words by the trial's similarity.
-type Neighbours struct {
-	Word  string    `json:"word"`
-	Words []string  `json:"words"` // best first; empty when the probe is out of the vocabulary
-	Sims  []float64 `json:"sims"`
-}
 
 // wordMapMethods are the methods whose vector components are the axes of
 // a correspondence analysis (principal coordinates of an SVD), so that
@@ -76,8 +62,8 @@ func probesFor(vs *vectors.Set, probes []string) []string {
 
 const unkWord = "<unk>"
 
-func wordMap(vs *vectors.Set, n int) *WordMap {
-	m := &WordMap{}
+func wordMap(vs *vectors.Set, n int) *records.WordMap {
+	m := &records.WordMap{}
 	for i, w := range vs.Words {
 		if len(m.Words) == n {
 			break
@@ -95,10 +81,10 @@ func wordMap(vs *vectors.Set, n int) *WordMap {
 
 // nearest ranks every other word of vs against each probe; ties go to the
 // more frequent word (lower row), so the lists are deterministic.
-func nearest(vs *vectors.Set, probes []string, k int, f func(a, b []float64) float64) []Neighbours {
-	var out []Neighbours
+func nearest(vs *vectors.Set, probes []string, k int, f func(a, b []float64) float64) []records.Neighbours {
+	var out []records.Neighbours
 	for _, p := range probes {
-		nb := Neighbours{Word: p, Words: []string{}, Sims: []float64{}}
+		nb := records.Neighbours{Word: p, Words: []string{}, Sims: []float64{}}
 		pi, ok := vs.Index(p)
 		if !ok {
 			out = append(out, nb)

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ variants:
 `
 	path := filepath.Join(dir, "words.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(spec), 0o644))
-	var runs [][]Record
+	var runs [][]records.Record
 	for _, jobs := range []int{1, 3} {
 		s, err := LoadSpec(path)
 		require.NoError(t, err)
@@ -56,7 +57,7 @@ variants:
 		require.NoError(t, err)
 		runs = append(runs, res.Records)
 	}
-	assert.Empty(t, CompareRuns(runs[0], runs[1]))
+	assert.Empty(t, records.CompareRuns(runs[0], runs[1]))
 	require.Len(t, runs[0], 9)
 	for _, rec := range runs[0] {
 		label := rec.Settings["label"]
@@ -111,9 +112,9 @@ svd: {rank: 20, backend: [krylov, dssvd], tol: 1e-9}
 	require.NotNil(t, kr.SVD)
 	require.NotNil(t, sk.SVD)
 	assert.LessOrEqual(t, kr.SVD.RelResidual, 1e-9)
-	assert.Equal(t, kr.SVD.RelResidual, kr.Metrics[MetricSVDResidual])
+	assert.Equal(t, kr.SVD.RelResidual, kr.Metrics[records.MetricSVDResidual])
 	assert.Greater(t, sk.SVD.RelResidual, kr.SVD.RelResidual, "the sketch is not converged")
-	assert.Positive(t, kr.Metrics[MetricSVDProducts])
+	assert.Positive(t, kr.Metrics[records.MetricSVDProducts])
 	require.Len(t, kr.SVD.S, 20)
 	assert.InDelta(t, kr.SVD.S[0], sk.SVD.S[0], 1e-6)
 }
@@ -161,7 +162,7 @@ func TestTablesSource(t *testing.T) {
 	s := loadSpecTo(t, path, filepath.Join(dir, "a"))
 	r := &Runner{}
 	// Count the synthetic corpus through a trial, then write its tables.
-	tr := &TrialRun{runner: r, Spec: s, Trial: s.Trials()[0], Record: &Record{Metrics: map[string]float64{}, Timings: map[string]float64{}}, prog: NewProgress(nil, 1)}
+	tr := &TrialRun{runner: r, Spec: s, Trial: s.Trials()[0], Record: &records.Record{Metrics: map[string]float64{}, Timings: map[string]float64{}}, prog: NewProgress(nil, 1)}
 	wd, err := tr.Words(context.Background())
 	require.NoError(t, err)
 	tabDir := filepath.Join(dir, "tables")
@@ -196,7 +197,7 @@ func TestZipfSource(t *testing.T) {
 	assert.Equal(t, "zipf", rec.Settings["synthetic.model"])
 	b, err := (&Runner{Fresh: true}).Run(context.Background(), s)
 	require.NoError(t, err)
-	assert.Empty(t, CompareRuns(a.Records, b.Records), "deterministic from the seed")
+	assert.Empty(t, records.CompareRuns(a.Records, b.Records), "deterministic from the seed")
 }
 
 // A word table above budget.table_mb is decomposed from files in row
@@ -212,7 +213,7 @@ method: lca
 svd: {rank: 10, backend: [krylov, dssvd, dense]}
 `
 	cache := t.TempDir()
-	run := func(extra string) []Record {
+	run := func(extra string) []records.Record {
 		s := loadSpecTo(t, writeSpec(t, spec+extra), t.TempDir())
 		res, err := (&Runner{CacheDir: cache}).Run(context.Background(), s)
 		require.NoError(t, err)

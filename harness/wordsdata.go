@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"sort"
@@ -232,9 +233,9 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 		return nil, err
 	}
 	rows, _ := n.Dims()
-	tr.SetMetric(MetricVocab, float64(rows))
-	tr.SetMetric(MetricNNZ, float64(n.NNZ()))
-	tr.SetMetric(MetricTokens, float64(wd.Vocab.Tokens-wd.Vocab.Dropped))
+	tr.SetMetric(records.MetricVocab, float64(rows))
+	tr.SetMetric(records.MetricNNZ, float64(n.NNZ()))
+	tr.SetMetric(records.MetricTokens, float64(wd.Vocab.Tokens-wd.Vocab.Dropped))
 	return n, nil
 }
 

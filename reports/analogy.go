@@ -2,20 +2,18 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"math"
-
-	"kcalab/harness"
-	"kcalab/methods/eval"
 )
 
 // analogySets returns the analogy sets the records were scored on and,
 // per set, its sections (alphabetically: the metrics keep no file order).
-func analogySets(recs []harness.Record) ([]string, map[string][]string) {
+func analogySets(recs []records.Record) ([]string, map[string][]string) {
 	seen := map[string]map[string]bool{}
 	for _, rec := range recs {
 		for k := range rec.Metrics {
-			m := harness.ParseMetric(k)
-			if m.Kind != harness.AnalogyMetric && m.Kind != harness.AnalogyCoverageMetric {
+			m := records.ParseMetric(k)
+			if m.Kind != records.AnalogyMetric && m.Kind != records.AnalogyCoverageMetric {
 				continue
 			}
 			if seen[m.Set] == nil {
@@ -37,12 +35,12 @@ func analogySets(recs []harness.Record) ([]string, map[string][]string) {
 // analogySection builds the analogy tables: accuracy by 3CosAdd and 3CosMul
 // per set with its coverage, then per section (collapsed); nil when no
 // record has analogy metrics.
-func analogySection(recs []harness.Record) *Section {
-	var scored []harness.Record
+func analogySection(recs []records.Record) *Section {
+	var scored []records.Record
 	var nums []int
 	for i, rec := range recs {
 		for k := range rec.Metrics {
-			if harness.ParseMetric(k).Kind == harness.AnalogyCoverageMetric {
+			if records.ParseMetric(k).Kind == records.AnalogyCoverageMetric {
 				scored = append(scored, rec)
 				nums = append(nums, i+1)
 				break
@@ -61,7 +59,7 @@ func analogySection(recs []harness.Record) *Section {
 	}
 	covered := TextRow{Name: "questions covered"}
 	for _, s := range sets {
-		c := sameCoverage(scored, harness.AnalogyCoverageKey(s, ""))
+		c := sameCoverage(scored, records.AnalogyCoverage(s, "").Key())
 		covered.Cells = append(covered.Cells, c, c)
 	}
 	total := ScoreTable{ID: "analogy-total", RowHeader: "Trial", Columns: cols,
@@ -70,8 +68,8 @@ func analogySection(recs []harness.Record) *Section {
 	for i, rec := range scored {
 		r := ScoreRow{Name: labels[i]}
 		for _, s := range sets {
-			cov := coverageNote(scored, rec, harness.AnalogyCoverageKey(s, ""))
-			r.Scores = append(r.Scores, metric(rec, harness.AnalogyKey(s, false, "")), metric(rec, harness.AnalogyKey(s, true, "")))
+			cov := coverageNote(scored, rec, records.AnalogyCoverage(s, "").Key())
+			r.Scores = append(r.Scores, metric(rec, records.Analogy(s, false, "").Key()), metric(rec, records.Analogy(s, true, "").Key()))
 			r.Notes = append(r.Notes, cov, cov)
 		}
 		total.Rows = append(total.Rows, r)
@@ -98,14 +96,14 @@ func analogySection(recs []harness.Record) *Section {
 				Caption: fmt.Sprintf("%s: %s accuracy per section", s, how)}
 			cover := TextRow{Name: "questions covered"}
 			for _, name := range sections[s] {
-				cover.Cells = append(cover.Cells, sameCoverage(scored, harness.AnalogyCoverageKey(s, name)))
+				cover.Cells = append(cover.Cells, sameCoverage(scored, records.AnalogyCoverage(s, name).Key()))
 			}
 			t.Footer = []TextRow{cover}
 			for i, rec := range scored {
 				r := ScoreRow{Name: labels[i]}
 				for _, name := range sections[s] {
-					r.Scores = append(r.Scores, metric(rec, harness.AnalogyKey(s, mul, name)))
-					r.Notes = append(r.Notes, coverageNote(scored, rec, harness.AnalogyCoverageKey(s, name)))
+					r.Scores = append(r.Scores, metric(rec, records.Analogy(s, mul, name).Key()))
+					r.Notes = append(r.Notes, coverageNote(scored, rec, records.AnalogyCoverage(s, name).Key()))
 				}
 				t.Rows = append(t.Rows, r)
 			}
@@ -118,7 +116,7 @@ func analogySection(recs []harness.Record) *Section {
 
 // sameCoverage is the footer cell of a coverage metric: its value when
 // every trial has the same, else a pointer to the cells.
-func sameCoverage(recs []harness.Record, key string) string {
+func sameCoverage(recs []records.Record, key string) string {
 	shown := map[string]bool{}
 	for _, rec := range recs {
 		if c, ok := rec.Metrics[key]; ok {
@@ -136,7 +134,7 @@ func sameCoverage(recs []harness.Record, key string) string {
 
 // coverageNote is a cell's coverage note, shown only when the trials'
 // coverages differ (else the footer says it once).
-func coverageNote(recs []harness.Record, rec harness.Record, key string) string {
+func coverageNote(recs []records.Record, rec records.Record, key string) string {
 	if sameCoverage(recs, key) != "varies: see cells" {
 		return ""
 	}
@@ -160,16 +158,16 @@ func htmlID(s string) string {
 // pearsonBlocks are the Pearson r tables next to the Spearman ones,
 // collapsed: r is the secondary statistic (gensim's evaluate_word_pairs
 // reports both).
-func pearsonBlocks(scored []harness.Record, labels, sets, cols []string) []Block {
+func pearsonBlocks(scored []records.Record, labels, sets, cols []string) []Block {
 	var blocks []Block
-	for _, rule := range eval.Rules {
+	for _, rule := range records.Rules {
 		t := ScoreTable{ID: "pearson-" + string(rule), RowHeader: "Trial", Columns: cols,
 			Caption: fmt.Sprintf("Pearson r, %s rule", rule)}
 		has := false
 		for i, rec := range scored {
 			r := ScoreRow{Name: labels[i]}
 			for _, s := range sets {
-				v := metric(rec, harness.PearsonKey(rule, s))
+				v := metric(rec, records.Pearson(rule, s).Key())
 				has = has || !math.IsNaN(v)
 				r.Scores = append(r.Scores, v)
 			}

@@ -1,18 +1,16 @@
 package reports
 
 import (
+	"kcalab/records"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
-	"kcalab/methods/eval"
 )
 
 // analogyRecords are three word trials with analogy and Pearson metrics.
-func analogyRecords() []harness.Record {
+func analogyRecords() []records.Record {
 	recs := methodRecords()[:3] // CBOW, SGNS, GloVe
 	for i := range recs {
 		m := map[string]float64{}
@@ -20,16 +18,16 @@ func analogyRecords() []harness.Record {
 			m[k] = v
 		}
 		f := float64(i)
-		m[harness.AnalogyKey("google", false, "")] = 0.30 + 0.01*f
-		m[harness.AnalogyKey("google", true, "")] = 0.32 + 0.01*f
-		m[harness.AnalogyCoverageKey("google", "")] = 0.9
+		m[records.Analogy("google", false, "").Key()] = 0.30 + 0.01*f
+		m[records.Analogy("google", true, "").Key()] = 0.32 + 0.01*f
+		m[records.AnalogyCoverage("google", "").Key()] = 0.9
 		for j, sec := range []string{"family", "capital-world"} {
-			m[harness.AnalogyKey("google", false, sec)] = 0.5 + 0.1*f - 0.2*float64(j)
-			m[harness.AnalogyKey("google", true, sec)] = 0.55 + 0.1*f - 0.2*float64(j)
-			m[harness.AnalogyCoverageKey("google", sec)] = 0.8 + 0.05*f
+			m[records.Analogy("google", false, sec).Key()] = 0.5 + 0.1*f - 0.2*float64(j)
+			m[records.Analogy("google", true, sec).Key()] = 0.55 + 0.1*f - 0.2*float64(j)
+			m[records.AnalogyCoverage("google", sec).Key()] = 0.8 + 0.05*f
 		}
-		m[harness.PearsonKey(eval.Zero, "men")] = 0.4 + 0.01*f
-		m[harness.PearsonKey(eval.Skip, "men")] = 0.5 + 0.01*f
+		m[records.Pearson(records.RuleZero, "men").Key()] = 0.4 + 0.01*f
+		m[records.Pearson(records.RuleSkip, "men").Key()] = 0.5 + 0.01*f
 		recs[i].Metrics = m
 	}
 	return recs

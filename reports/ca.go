@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"math"
 	"sort"
 	"strconv"
@@ -69,9 +70,9 @@ func caSections(r Report) (*Section, error) {
 // table with the same settings but for the SVD backend (the scaling series
 // setting), in order of first appearance: one map serves them all, and a
 // table compares their singular values.
-func groupByBackend(recs []harness.Record, chosen []int) [][]harness.Record {
+func groupByBackend(recs []records.Record, chosen []int) [][]records.Record {
 	series, _ := scalingKeys()
-	key := func(rec harness.Record) string {
+	key := func(rec records.Record) string {
 		var parts []string
 		for _, k := range sortedKeys(rec.Settings) {
 			if k != series && k != harness.KeyLabel {
@@ -80,7 +81,7 @@ func groupByBackend(recs []harness.Record, chosen []int) [][]harness.Record {
 		}
 		return strings.Join(parts, "\x00")
 	}
-	var out [][]harness.Record
+	var out [][]records.Record
 	index := map[string]int{}
 	for _, i := range chosen {
 		k := key(recs[i])
@@ -89,12 +90,12 @@ func groupByBackend(recs []harness.Record, chosen []int) [][]harness.Record {
 			continue
 		}
 		index[k] = len(out)
-		out = append(out, []harness.Record{recs[i]})
+		out = append(out, []records.Record{recs[i]})
 	}
 	return out
 }
 
-func caSection(group []harness.Record, n int, varying []string, maxPoints int) (Section, error) {
+func caSection(group []records.Record, n int, varying []string, maxPoints int) (Section, error) {
 	rec := group[0]
 	ca := rec.CA
 	series, _ := scalingKeys()
@@ -184,7 +185,7 @@ func caSection(group []harness.Record, n int, varying []string, maxPoints int) (
 }
 
 // backendOf names the SVD backend a record used.
-func backendOf(rec harness.Record) string {
+func backendOf(rec records.Record) string {
 	if rec.Backend != "" {
 		return rec.Backend
 	}
@@ -216,7 +217,7 @@ func permill(v float64) string {
 // (at most three) the principal coordinate, cos² (cor) and contribution
 // (ctr); all in permills as R prints them. Nil when the record predates
 // these statistics.
-func summaryTable(ca *harness.CAResult, n int) *Table {
+func summaryTable(ca *records.CAResult, n int) *Table {
 	if len(ca.RowMass) == 0 || len(ca.RowCtr) == 0 {
 		return nil
 	}
@@ -284,7 +285,7 @@ func summaryTable(ca *harness.CAResult, n int) *Table {
 // svCompare puts the singular values of a group's backends side by side,
 // after the published ones for Fisher's table; nil when there is nothing to
 // compare.
-func svCompare(group []harness.Record, n int) *Table {
+func svCompare(group []records.Record, n int) *Table {
 	rec := group[0]
 	var published []float64
 	if formatValue(rec.Settings[harness.KeySource]) == "fisher" && len(rec.CA.SupRowLabels) == 0 && len(rec.CA.SupColLabels) == 0 {
@@ -332,7 +333,7 @@ func svCompare(group []harness.Record, n int) *Table {
 
 // inputTable shows the analysed counts, supplementary rows and columns
 // marked; nil for records without them (word tables, old records).
-func inputTable(ca *harness.CAResult, n int) *Table {
+func inputTable(ca *records.CAResult, n int) *Table {
 	if len(ca.Counts) == 0 {
 		return nil
 	}
@@ -375,7 +376,7 @@ func inputTable(ca *harness.CAResult, n int) *Table {
 
 // svTable lists singular values, principal inertias, shares and cumulative
 // shares per axis.
-func svTable(ca *harness.CAResult, n int) Table {
+func svTable(ca *records.CAResult, n int) Table {
 	t := Table{
 		ID:      "ca-sv-" + strconv.Itoa(n),
 		Caption: "Singular values and principal inertias",
@@ -411,7 +412,7 @@ func svTable(ca *harness.CAResult, n int) Table {
 // caMap draws rows and columns in principal coordinates on axes 1–2. It
 // returns nil and a note when the result has fewer than two axes or no
 // coordinates.
-func caMap(ca *harness.CAResult, n, maxPoints int) (*ScatterMap, []string, error) {
+func caMap(ca *records.CAResult, n, maxPoints int) (*ScatterMap, []string, error) {
 	if len(ca.RowPrincipal) == 0 && len(ca.ColPrincipal) == 0 {
 		return nil, []string{"No CA map: the record has no principal coordinates."}, nil
 	}

@@ -1,19 +1,18 @@
 package reports
 
 import (
+	"kcalab/records"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
 )
 
 // caFixture is a 2×2-table analysis with one supplementary row and column,
 // its statistics written by hand.
-func caFixture() *harness.CAResult {
+func caFixture() *records.CAResult {
 	p := 1e-3
-	return &harness.CAResult{
+	return &records.CAResult{
 		SingularValues: []float64{0.5}, Inertias: []float64{0.25}, InertiaShare: []float64{1}, TotalInertia: 0.25,
 		Counts:    [][]float64{{30, 10}, {10, 30}},
 		RowLabels: []string{"a", "b"}, ColLabels: []string{"x", "y"},
@@ -81,14 +80,14 @@ func TestCAMapSupplementary(t *testing.T) {
 // Trials that differ only by backend share one subsection: one map, and a
 // table of their singular values next to the published ones.
 func TestCAGroupsBackends(t *testing.T) {
-	rec := func(id, backend string, sv float64) harness.Record {
+	rec := func(id, backend string, sv float64) records.Record {
 		ca := caFixture()
 		ca.SingularValues = []float64{sv}
 		ca.SupRowLabels, ca.SupColLabels = nil, nil // published values are for the table as published
-		return harness.Record{ID: id, Status: "ok", Backend: backend, CA: ca,
+		return records.Record{ID: id, Status: "ok", Backend: backend, CA: ca,
 			Settings: map[string]any{"method": "ca", "data.source": "fisher", "svd.backend": backend}}
 	}
-	recs := []harness.Record{rec("a", "dense", 0.4464), rec("b", "randomized", 0.4464), rec("c", "dssvd", 0.4464)}
+	recs := []records.Record{rec("a", "dense", 0.4464), rec("b", "randomized", 0.4464), rec("c", "dssvd", 0.4464)}
 	other := rec("d", "dense", 0.3)
 	other.Settings["svd.rank"] = 2
 	recs = append(recs, other)

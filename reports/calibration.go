@@ -2,9 +2,8 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"strconv"
-
-	"kcalab/harness"
 )
 
 // calibrationSection overlays what method corpusstats measured of each
@@ -13,8 +12,8 @@ import (
 // N^flat and N^cut against tokens, and the singular value decay of the
 // tail-cut CA, with the fitted growth exponents in a table. nil when no
 // record carries corpus statistics.
-func calibrationSection(recs []harness.Record) *Section {
-	var set []harness.Record
+func calibrationSection(recs []records.Record) *Section {
+	var set []records.Record
 	var nums []int
 	for i, rec := range recs {
 		if rec.Status == "ok" && rec.Corpus != nil && len(rec.Corpus.Points) > 0 {
@@ -37,7 +36,7 @@ func calibrationSection(recs []harness.Record) *Section {
 			labels[i] = givenName(rec)
 		}
 	}
-	growth := func(id, title, yName string, series func(harness.CorpusPoint) []float64, names []string) LineChart {
+	growth := func(id, title, yName string, series func(records.CorpusPoint) []float64, names []string) LineChart {
 		c := LineChart{ID: id, Title: title, XName: "Tokens", YName: yName, LogX: true, LogY: true, Width: 440, Height: 320}
 		for i, rec := range set {
 			for j, name := range names {
@@ -54,11 +53,11 @@ func calibrationSection(recs []harness.Record) *Section {
 		return c
 	}
 	types := growth("calibration-types", "Types (Heaps' law)", "Distinct tokens",
-		func(p harness.CorpusPoint) []float64 { return []float64{float64(p.Types)} }, []string{""})
+		func(p records.CorpusPoint) []float64 { return []float64{float64(p.Types)} }, []string{""})
 	vocab := growth("calibration-vocab", "Vocabulary (count ≥ min count)", "Words",
-		func(p harness.CorpusPoint) []float64 { return []float64{float64(p.Vocab)} }, []string{""})
+		func(p records.CorpusPoint) []float64 { return []float64{float64(p.Vocab)} }, []string{""})
 	nnz := growth("calibration-nnz", "Non-zeros of the word tables", "Stored entries",
-		func(p harness.CorpusPoint) []float64 { return []float64{float64(p.NNZFlat), float64(p.NNZCut)} }, []string{"N^flat", "N^cut"})
+		func(p records.CorpusPoint) []float64 { return []float64{float64(p.NNZFlat), float64(p.NNZCut)} }, []string{"N^flat", "N^cut"})
 	sigma := LineChart{ID: "calibration-sigma", Title: "Singular values of the tail-cut CA", XName: "k", YName: "σ_k",
 		LogX: true, LogY: true, Width: 440, Height: 320}
 	for i, rec := range set {
@@ -74,7 +73,7 @@ func calibrationSection(recs []harness.Record) *Section {
 		Numeric: []bool{false, true, true, true, true, true, true, true, true, true, true}}
 	for i, rec := range set {
 		cs := rec.Corpus
-		fit := func(y func(harness.CorpusPoint) float64) string {
+		fit := func(y func(records.CorpusPoint) float64) string {
 			var xs, ys []float64
 			for _, p := range cs.Points {
 				xs, ys = append(xs, float64(p.Tokens)), append(ys, y(p))
@@ -87,10 +86,10 @@ func calibrationSection(recs []harness.Record) *Section {
 		}
 		last := cs.Points[len(cs.Points)-1]
 		row := []string{labels[i], thousands(float64(last.Tokens)), thousands(float64(last.Types)),
-			fit(func(p harness.CorpusPoint) float64 { return float64(p.Types) }),
-			fit(func(p harness.CorpusPoint) float64 { return float64(p.Vocab) }),
-			fit(func(p harness.CorpusPoint) float64 { return float64(p.NNZFlat) }),
-			fit(func(p harness.CorpusPoint) float64 { return float64(p.NNZCut) }),
+			fit(func(p records.CorpusPoint) float64 { return float64(p.Types) }),
+			fit(func(p records.CorpusPoint) float64 { return float64(p.Vocab) }),
+			fit(func(p records.CorpusPoint) float64 { return float64(p.NNZFlat) }),
+			fit(func(p records.CorpusPoint) float64 { return float64(p.NNZCut) }),
 			"—", "—", "—", "—"}
 		if k := len(cs.Sigma); k > 0 {
 			var s2 float64

@@ -3,19 +3,19 @@ package reports_test
 import (
 	"bytes"
 	"fmt"
+	"kcalab/records"
 	"math"
 	"strings"
 
-	"kcalab/harness"
 	"kcalab/reports"
 )
 
 // A CA trial gets a map, a scree chart and a table of singular values.
 func ExampleWrite() {
-	rec := harness.Record{
+	rec := records.Record{
 		ID: "demo", Spec: "demo", Status: "ok",
 		Settings: map[string]any{"svd.backend": "dense"},
-		CA: &harness.CAResult{
+		CA: &records.CAResult{
 			SingularValues: []float64{0.4464, 0.1735},
 			Inertias:       []float64{0.1992, 0.0301},
 			InertiaShare:   []float64{0.866, 0.131},
@@ -30,7 +30,7 @@ func ExampleWrite() {
 	err := reports.Write(&page, reports.Report{
 		Title:   "Demo",
 		Spec:    "demo",
-		Records: []harness.Record{rec},
+		Records: []records.Record{rec},
 		// In a program: reports.FindECharts(reports.FindOptions{}).
 		ECharts: reports.CDNScript(),
 	})
@@ -76,15 +76,15 @@ func ExampleSection() {
 // Word trials get the score tables on their own: the caller only passes the
 // records. The paper's numbers follow as a reference group.
 func ExampleWrite_wordTrials() {
-	rec := func(id, table string, men float64) harness.Record {
-		return harness.Record{ID: id, Status: "ok",
+	rec := func(id, table string, men float64) records.Record {
+		return records.Record{ID: id, Status: "ok",
 			Settings: map[string]any{"method": "lca", "data.table": table},
 			Metrics: map[string]float64{"spearman.zero.men": men, "spearman.skip.men": men + 0.01,
 				"coverage.men": 0.997, "pairs.men": 3000}}
 	}
 	var page bytes.Buffer
 	err := reports.Write(&page, reports.Report{Title: "LCA", ECharts: reports.CDNScript(),
-		Records: []harness.Record{rec("a", "flat", 0.641), rec("b", "skip", 0.644)}})
+		Records: []records.Record{rec("a", "flat", 0.641), rec("b", "skip", 0.644)}})
 	fmt.Println("error:", err)
 	p := page.String()
 	fmt.Println(strings.Contains(p, `<tr><th>LCA · skip</th><td class="num best">0.644</td></tr>`))

@@ -4,27 +4,26 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"kcalab/records"
 	"math"
 	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
 )
 
 // fisherRecords reads testdata/fisher.jsonl: three trials of CA on Fisher's
 // eye × hair colour table (two ok, one error), with the published numbers
 // (singular values 0.4464, 0.1735, 0.0293).
-func fisherRecords(t testing.TB) []harness.Record {
+func fisherRecords(t testing.TB) []records.Record {
 	t.Helper()
 	b, err := os.ReadFile("testdata/fisher.jsonl")
 	require.NoError(t, err)
-	var recs []harness.Record
+	var recs []records.Record
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
-		var r harness.Record
+		var r records.Record
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
 		require.NoError(t, dec.Decode(&r))
@@ -119,7 +118,7 @@ func blocksReport(s Script) Report {
 const hostile = `</script><b>x</b><!--"'&{b}`
 
 func hostileReport(s Script) Report {
-	ca := &harness.CAResult{
+	ca := &records.CAResult{
 		SingularValues: []float64{0.5, 0.2},
 		Inertias:       []float64{0.25, 0.04},
 		InertiaShare:   []float64{0.862, 0.138},
@@ -131,13 +130,13 @@ func hostileReport(s Script) Report {
 	}
 	// Word trials whose names, methods, backends and sets are hostile too:
 	// they reach the score tables, the sweep and the scaling charts.
-	var words []harness.Record
+	var words []records.Record
 	for i, w := range []float64{1, 2, 3} {
 		st := "ok"
 		if i == 2 {
 			st = "over_budget"
 		}
-		words = append(words, harness.Record{ID: "w" + formatValue(w), Status: st, Error: hostile,
+		words = append(words, records.Record{ID: "w" + formatValue(w), Status: st, Error: hostile,
 			Settings: map[string]any{"method": hostile, "name": hostile + formatValue(w), "svd.backend": hostile, "data.window": w},
 			Metrics:  map[string]float64{"spearman.zero." + hostile: w / 10, "coverage." + hostile: 1, "wall_s": w, "max_rss_mb": w, "vocab": 1000 * w}})
 	}
@@ -146,7 +145,7 @@ func hostileReport(s Script) Report {
 		Spec:        "spec " + hostile,
 		Description: hostile,
 		Notes:       []string{hostile},
-		Records: []harness.Record{
+		Records: []records.Record{
 			{ID: "id " + hostile, Spec: hostile, Status: "ok", CA: ca,
 				Settings: map[string]any{"data.csv": "dir/" + hostile + ".csv", hostile: 1.0},
 				Metrics:  map[string]float64{"m." + hostile: 0.5},

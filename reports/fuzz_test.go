@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
+	"kcalab/records"
 	"os"
 	"strings"
 	"testing"
@@ -10,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kcalab/harness"
 	"kcalab/reports/browsertest"
 )
 
@@ -23,13 +23,13 @@ func FuzzEscaping(f *testing.F) {
 	script, err := InlineScript("/* stub */", "stub")
 	require.NoError(f, err)
 	render := func(t *testing.T, s string) string {
-		ca := &harness.CAResult{
+		ca := &records.CAResult{
 			SingularValues: []float64{0.5, 0.2}, Inertias: []float64{0.25, 0.04}, InertiaShare: []float64{0.86, 0.14},
 			RowLabels: []string{s}, ColLabels: []string{s},
 			RowPrincipal: [][]float64{{0.1, 0.2}}, ColPrincipal: [][]float64{{0.3, 0.4}},
 		}
 		r := Report{Title: s, Spec: s, Description: s, Notes: []string{s}, ECharts: script,
-			Records: []harness.Record{{ID: s, Status: s, Error: s, Settings: map[string]any{s: s}, Metrics: map[string]float64{s: 1}, Timings: map[string]float64{s: 1}, CA: ca}},
+			Records: []records.Record{{ID: s, Status: s, Error: s, Settings: map[string]any{s: s}, Metrics: map[string]float64{s: 1}, Timings: map[string]float64{s: 1}, CA: ca}},
 			Sections: []Section{{Title: s, Blocks: []Block{Paragraph(s), List{s}, Table{Caption: s, Header: []string{s}, Rows: [][]string{{s}}},
 				ScoreTable{Caption: s, RowHeader: s, Columns: []string{s}, Rows: []ScoreRow{{Name: s, Scores: []float64{1}}}, ReferenceTitle: s, Reference: []ScoreRow{{Name: s, Scores: []float64{1}}}},
 				LineChart{ID: "l", Title: s, XName: s, YName: s, Series: []LineSeries{{Name: s, Points: []XY{{X: 1, Y: 1}}}}},

@@ -2,9 +2,8 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"math"
-
-	"kcalab/harness"
 )
 
 // powerLaw fits y = c·x^b by least squares on log y against log x and
@@ -56,7 +55,7 @@ func lawText(x string, b, c, r2 float64, n int) string {
 // laws fitted to wall time and peak memory against the vocabulary size and
 // against the table's non-zeros, over the trials that finished. nil when no
 // series has three sizes.
-func growthTable(set []harness.Record, sizes []float64, names, order []string, sizeSymbol string) *Table {
+func growthTable(set []records.Record, sizes []float64, names, order []string, sizeSymbol string) *Table {
 	t := &Table{ID: "scaling-growth", Caption: "Fitted growth laws (least squares on log–log, every finished trial a point)",
 		Header: []string{"Series", "Quantity", "Against " + sizeSymbol, "Against non-zeros (nnz)"}}
 	for _, name := range order {
@@ -71,7 +70,7 @@ func growthTable(set []harness.Record, sizes []float64, names, order []string, s
 					continue
 				}
 				xs, ys = append(xs, sizes[i]), append(ys, y)
-				if v, ok := rec.Metrics[harness.MetricNNZ]; ok {
+				if v, ok := rec.Metrics[records.MetricNNZ]; ok {
 					nz, ysNZ = append(nz, v), append(ysNZ, y)
 				}
 			}

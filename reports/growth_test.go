@@ -1,13 +1,12 @@
 package reports
 
 import (
+	"kcalab/records"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
 )
 
 func TestPowerLaw(t *testing.T) {
@@ -45,20 +44,20 @@ func TestPowerLaw(t *testing.T) {
 }
 
 func TestCalibrationSection(t *testing.T) {
-	pts := func(scale float64) []harness.CorpusPoint {
-		var out []harness.CorpusPoint
+	pts := func(scale float64) []records.CorpusPoint {
+		var out []records.CorpusPoint
 		for _, n := range []int64{1e5, 2e5, 4e5, 8e5} {
 			f := float64(n)
-			out = append(out, harness.CorpusPoint{Tokens: n, Types: int(scale * 10 * math.Pow(f, 0.6)),
+			out = append(out, records.CorpusPoint{Tokens: n, Types: int(scale * 10 * math.Pow(f, 0.6)),
 				Vocab: int(scale * math.Pow(f, 0.7)), NNZFlat: int(4 * f), NNZCut: int(3.9 * f)})
 		}
 		return out
 	}
-	recs := []harness.Record{
+	recs := []records.Record{
 		{ID: "a", Status: "ok", Settings: map[string]any{"label": "text", "method": "corpusstats"},
-			Corpus: &harness.CorpusStats{Window: 24, Points: pts(1), Sigma: []float64{0.6, 0.5, 0.4}, TotalInertia: 1}},
+			Corpus: &records.CorpusStats{Window: 24, Points: pts(1), Sigma: []float64{0.6, 0.5, 0.4}, TotalInertia: 1}},
 		{ID: "b", Status: "ok", Settings: map[string]any{"label": "model", "method": "corpusstats"},
-			Corpus: &harness.CorpusStats{Window: 24, Points: pts(1.1), Sigma: []float64{0.3, 0.3, 0.3}, TotalInertia: 0.5}},
+			Corpus: &records.CorpusStats{Window: 24, Points: pts(1.1), Sigma: []float64{0.3, 0.3, 0.3}, TotalInertia: 0.5}},
 		{ID: "c", Status: "ok", Settings: map[string]any{"method": "lca"}},
 	}
 	s := calibrationSection(recs)

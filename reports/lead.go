@@ -2,13 +2,13 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"kcalab/harness"
-	"kcalab/methods/eval"
 )
 
 // Section names a spec's report.lead may give, in the order sections
@@ -24,7 +24,7 @@ const longTable = 12
 // pairs and check when present, time and memory when every scored trial is
 // measured (a scaling spec), the sweeps when the score table is long (a
 // sweep spec), then the rest in sectionOrder.
-func orderSections(lead string, secs map[string]*Section, recs []harness.Record) []Section {
+func orderSections(lead string, secs map[string]*Section, recs []records.Record) []Section {
 	order := append([]string(nil), sectionOrder...)
 	moveFirst := func(name string, after int) {
 		i := indexOf(order, name)
@@ -81,7 +81,7 @@ func indexOf(xs []string, x string) int {
 // isMeasuredTrial reports whether a trial measures time and memory (a
 // scaling trial): its scores are a by-product, at sizes chosen for the
 // measurement, and are never ranked against the methods'.
-func isMeasuredTrial(rec harness.Record) bool {
+func isMeasuredTrial(rec records.Record) bool {
 	return isMeasured(rec) || harness.MeasuredInChild(rec)
 }
 
@@ -98,7 +98,7 @@ func collapse(rows int, summary string, blocks ...Block) []Block {
 // paperMatch is the trial standing for one paper row.
 type paperMatch struct {
 	row ScoreRow // the published scores, in the page's columns
-	rec *harness.Record
+	rec *records.Record
 	n   int // the trial's number (1-based, as in the trials table)
 }
 
@@ -106,7 +106,7 @@ type paperMatch struct {
 // mapping[row] (a label or a trial id) or the row's own name as a label;
 // among several trials with that label, the one with the largest svd.rank
 // (the paper used d = 8000), the first on ties.
-func pickPaperTrials(recs []harness.Record, mapping []string) ([]paperMatch, []string) {
+func pickPaperTrials(recs []records.Record, mapping []string) ([]paperMatch, []string) {
 	target := map[string]string{}
 	for _, m := range mapping {
 		if row, trial, ok := strings.Cut(m, "="); ok {
@@ -176,7 +176,7 @@ func baselineValue(method, key string, v any) string {
 // rowSettings says which settings a trial of the paper table used: the
 // dimension and window for all, the table for CA methods, the epochs for
 // trained ones.
-func rowSettings(rec harness.Record) string {
+func rowSettings(rec records.Record) string {
 	method := formatValue(rec.Settings[harness.KeyMethod])
 	var parts []string
 	add := func(name, key string) {
@@ -222,12 +222,12 @@ func signed(v float64, digits int) string {
 // method (the trial standing for it, with its settings), our ρ (zero rule,
 // as the paper) and in each cell the published value and Δ; the other
 // scored trials follow. nil when no trial stands for a paper row.
-func paperSection(recs []harness.Record, mapping []string) *Section {
+func paperSection(recs []records.Record, mapping []string) *Section {
 	matches, missing := pickPaperTrials(recs, mapping)
 	if len(matches) == 0 {
 		return nil
 	}
-	var scored []harness.Record
+	var scored []records.Record
 	for _, rec := range recs {
 		if hasScores(rec) && !isMeasuredTrial(rec) {
 			scored = append(scored, rec)
@@ -252,11 +252,11 @@ func paperSection(recs []harness.Record, mapping []string) *Section {
 	}
 	used := map[string]bool{}
 	inSample := false
-	scoreRow := func(name string, rec harness.Record, pub *ScoreRow) ScoreRow {
+	scoreRow := func(name string, rec records.Record, pub *ScoreRow) ScoreRow {
 		row := ScoreRow{Name: name, Scores: make([]float64, len(sets)), Notes: make([]string, len(sets)), Unranked: make([]bool, len(sets))}
 		trained := harness.InSampleSet(rec)
 		for j, s := range sets {
-			row.Scores[j] = metric(rec, harness.ScoreKey(eval.Zero, s))
+			row.Scores[j] = metric(rec, records.Score(records.RuleZero, s).Key())
 			var note []string
 			if pub != nil {
 				p := pub.Scores[j]
@@ -308,7 +308,7 @@ func paperSection(recs []harness.Record, mapping []string) *Section {
 	}
 
 	// Every other scored trial, ranked among themselves.
-	var rest []harness.Record
+	var rest []records.Record
 	var nums []int
 	for i, rec := range recs {
 		if hasScores(rec) && !isMeasuredTrial(rec) && !used[rec.ID] {
@@ -326,7 +326,7 @@ func paperSection(recs []harness.Record, mapping []string) *Section {
 			row := scoreRow(labels[i], rec, nil)
 			if sp := spread[rec.ID]; sp.n > 1 {
 				for j, set := range sets {
-					row.Notes[j] = strings.TrimSpace(row.Notes[j] + " " + sp.text(harness.ScoreKey(eval.Zero, set)))
+					row.Notes[j] = strings.TrimSpace(row.Notes[j] + " " + sp.text(records.Score(records.RuleZero, set).Key()))
 				}
 			}
 			o.Rows = append(o.Rows, row)
@@ -341,8 +341,8 @@ func paperSection(recs []harness.Record, mapping []string) *Section {
 // pairsSection puts each Go method next to its reference implementation
 // (method external), matched by label: "SGNS (Go)" and "SGNS (gensim)"
 // share "SGNS". nil when no such pair exists.
-func pairsSection(recs []harness.Record) *Section {
-	base := func(rec harness.Record) string {
+func pairsSection(recs []records.Record) *Section {
+	base := func(rec records.Record) string {
 		l := givenName(rec)
 		if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
 			return l[:i]
@@ -351,8 +351,8 @@ func pairsSection(recs []harness.Record) *Section {
 	}
 	type pair struct {
 		name     string
-		goRec    *harness.Record
-		refs     []*harness.Record
+		goRec    *records.Record
+		refs     []*records.Record
 		position int
 	}
 	byName := map[string]*pair{}
@@ -376,7 +376,7 @@ func pairsSection(recs []harness.Record) *Section {
 		}
 	}
 	var sets []string
-	var scored []harness.Record
+	var scored []records.Record
 	for _, rec := range recs {
 		if hasScores(rec) {
 			scored = append(scored, rec)
@@ -400,10 +400,10 @@ func pairsSection(recs []harness.Record) *Section {
 		paired++
 		for _, ref := range p.refs {
 			for _, set := range sets {
-				g, r := metric(*p.goRec, harness.ScoreKey(eval.Zero, set)), metric(*ref, harness.ScoreKey(eval.Zero, set))
+				g, r := metric(*p.goRec, records.Score(records.RuleZero, set).Key()), metric(*ref, records.Score(records.RuleZero, set).Key())
 				t.Rows = append(t.Rows, []string{p.name, setDisplay(set), givenName(*p.goRec), givenName(*ref),
 					formatScore(g, 3), formatScore(r, 3), signed(g-r, 3),
-					coverageText(metric(*p.goRec, harness.CoverageKey(set)), 0, false) + " / " + coverageText(metric(*ref, harness.CoverageKey(set)), 0, false),
+					coverageText(metric(*p.goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(*ref, records.Coverage(set).Key()), 0, false),
 					timing(*p.goRec, "train"), timing(*ref, "train")})
 			}
 		}
@@ -423,7 +423,7 @@ func pairsSection(recs []harness.Record) *Section {
 
 // timing prints a stage's seconds: whole seconds with separators from 100 s
 // on ("1,021"), 3 significant digits below.
-func timing(rec harness.Record, stage string) string {
+func timing(rec records.Record, stage string) string {
 	v, ok := rec.Timings[stage]
 	switch {
 	case !ok:
@@ -437,14 +437,14 @@ func timing(rec harness.Record, stage string) string {
 // ---- -check ----
 
 // Check is the reference a report compares its records with, as -check
-// does (harness.CheckDetails).
+// does (records.CheckDetails).
 type Check struct {
-	Reference []harness.Record
+	Reference []records.Record
 	Tolerance float64 // the spec's: a score may fall at most this much
 	Source    string  // where the reference came from, for the text
 }
 
-func checkSection(c *Check, recs []harness.Record) *Section {
+func checkSection(c *Check, recs []records.Record) *Section {
 	if c == nil {
 		return nil
 	}
@@ -453,7 +453,7 @@ func checkSection(c *Check, recs []harness.Record) *Section {
 		s.Blocks = append(s.Blocks, Paragraph("No reference results ("+c.Source+"): nothing to check; this run's results become the reference."))
 		return s
 	}
-	items := harness.CheckDetails(c.Reference, recs, c.Tolerance)
+	items := records.CheckDetails(c.Reference, recs, c.Tolerance)
 	if len(items) == 0 {
 		s.Blocks = append(s.Blocks, Paragraph("The reference ("+c.Source+") has no finished trial: nothing to check."))
 		return s
@@ -462,7 +462,7 @@ func checkSection(c *Check, recs []harness.Record) *Section {
 		Numeric: []bool{false, false, true, true, false, false}}
 	fails := 0
 	for _, it := range items {
-		when := fmt.Sprintf("equal within %g relative", harness.CATolerance)
+		when := fmt.Sprintf("equal within %g relative", records.CATolerance)
 		if finite(it.Floor) {
 			when = "≥ " + strconv.FormatFloat(it.Floor, 'f', 4, 64) + " (reference − " + formatValue(c.Tolerance) + ")"
 		}
@@ -488,7 +488,7 @@ func checkSection(c *Check, recs []harness.Record) *Section {
 	}
 	s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("What -check compares, number by number: reference %s. A score passes when it is at least the reference minus the spec's tolerance %s; a CA quantity when it equals the reference within %g relative. %s "+
 		"(-check also reruns the spec and fails when the two runs differ; that part needs the rerun and is not shown here.)",
-		c.Source, formatValue(c.Tolerance), harness.CATolerance, verdict)))
+		c.Source, formatValue(c.Tolerance), records.CATolerance, verdict)))
 	s.Blocks = append(s.Blocks, collapse(len(t.Rows)/3, fmt.Sprintf("All %d checked numbers", len(t.Rows)), t)...)
 	return s
 }
@@ -503,7 +503,7 @@ const farOut = 8
 
 // framePoints returns the map's points within farOut median distances of
 // the origin, and the words left out, with their coordinates.
-func framePoints(wm *harness.WordMap) ([]Labeled, []string) {
+func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 	d := make([]float64, len(wm.Words))
 	for j := range wm.Words {
 		d[j] = math.Hypot(wm.X[j], wm.Y[j])
@@ -526,14 +526,14 @@ func framePoints(wm *harness.WordMap) ([]Labeled, []string) {
 // wordViewsSection draws the word map of the first trial that has one and
 // lists the probe words' neighbours of one trial per group (the one with
 // the largest dimension), the first open, the others collapsed.
-func wordViewsSection(recs []harness.Record) *Section {
+func wordViewsSection(recs []records.Record) *Section {
 	s := &Section{ID: "words", Title: "Word map and nearest neighbours"}
 	for i, rec := range recs {
 		wm := rec.WordsMap
 		if wm == nil || len(wm.Words) == 0 || len(wm.X) != len(wm.Words) || len(wm.Y) != len(wm.Words) {
 			continue
 		}
-		label := trialLabels([]harness.Record{rec}, []int{i + 1})[0]
+		label := trialLabels([]records.Record{rec}, []int{i + 1})[0]
 		pts, far := framePoints(wm)
 		text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, i+1)
 		if len(far) > 0 {
@@ -569,7 +569,7 @@ func wordViewsSection(recs []harness.Record) *Section {
 	for gi, g := range groups {
 		i := pick[g]
 		rec := recs[i]
-		label := trialLabels([]harness.Record{rec}, []int{i + 1})[0]
+		label := trialLabels([]records.Record{rec}, []int{i + 1})[0]
 		t := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, i+1, formatValue(rec.Settings["eval.similarity"])),
 			Header: []string{"Word", "Nearest 10, most similar first"}}
 		for _, nb := range rec.Neighbours {

@@ -1,15 +1,14 @@
 package reports
 
 import (
+	"kcalab/records"
 	"math"
-
-	"kcalab/harness"
 )
 
 // paperRecords: a text8-table run: the baselines at their settings, the
 // tail cut at two dimensions, SCA in-sample (mapped by report.paper_rows)
 // and a measured trial whose scores must never be ranked.
-func paperRecords() []harness.Record {
+func paperRecords() []records.Record {
 	b := baseSettings()
 	trained := func(label, m string, window, epochs float64) map[string]any {
 		return with(b, "label", label, "method", m, "svd.rank", 300.0, "train.window", window, "train.epochs", epochs)
@@ -28,9 +27,9 @@ func paperRecords() []harness.Record {
 		{"t5", trained("GloVe", "glove", 0, 0), [6]float64{0.202, 0.193, 0.198, 0.356, 0.030, 0.072}},
 		{"t6", with(b, "label", "scaling", "method", "lca", "measure.process", true, "svd.rank", 100.0), [6]float64{0.9, 0.9, 0.9, 0.9, 0.9, 0.9}},
 	}
-	var recs []harness.Record
+	var recs []records.Record
 	for i, tr := range trials {
-		rec := harness.Record{ID: tr.id, Spec: "text8-table", Seed: uint64(400 + i), Settings: tr.settings, Status: "ok",
+		rec := records.Record{ID: tr.id, Spec: "text8-table", Seed: uint64(400 + i), Settings: tr.settings, Status: "ok",
 			Metrics: wordMetrics(tr.zero, fullCoverage), Timings: map[string]float64{"total": 10 + float64(i)}}
 		if tr.id == "t6" {
 			rec.Metrics["wall_s"], rec.Metrics["max_rss_mb"] = 1.5, 120
@@ -47,7 +46,7 @@ func paperReport(s Script) Report {
 }
 
 // pairsRecords: Go trainers and their reference implementations.
-func pairsRecords() []harness.Record {
+func pairsRecords() []records.Record {
 	b := with(baseSettings(), "svd.rank", 300.0, "train.window", 10.0, "train.epochs", 15.0)
 	type trial struct {
 		label, method string
@@ -61,9 +60,9 @@ func pairsRecords() []harness.Record {
 		{"fastText (CLI)", "external", [6]float64{0.525, 0.48, 0.51, 0.56, 0.13, 0.16}, 2407},
 		{"GloVe (Go)", "glove", [6]float64{0.204, 0.2, 0.2, 0.3, 0.03, 0.07}, 1006},
 	}
-	var recs []harness.Record
+	var recs []records.Record
 	for i, tr := range trials {
-		recs = append(recs, harness.Record{ID: "p" + formatValue(float64(i+1)), Spec: "baselines-vs-reference", Seed: uint64(500 + i),
+		recs = append(recs, records.Record{ID: "p" + formatValue(float64(i+1)), Spec: "baselines-vs-reference", Seed: uint64(500 + i),
 			Settings: with(b, "label", tr.label, "method", tr.method), Status: "ok", Metrics: wordMetrics(tr.zero, fullCoverage),
 			Timings: map[string]float64{"train": tr.train, "total": tr.train + 1}})
 	}
@@ -75,8 +74,8 @@ func pairsRecords() []harness.Record {
 func checkReport(s Script) Report {
 	recs := methodRecords()[4:6]
 	recs[0].ID, recs[1].ID = "c1", "c2"
-	recs[1].CA = &harness.CAResult{SingularValues: []float64{0.5, 0.25}, Inertias: []float64{0.25, 0.0625}, TotalInertia: 0.4}
-	ref := make([]harness.Record, len(recs))
+	recs[1].CA = &records.CAResult{SingularValues: []float64{0.5, 0.25}, Inertias: []float64{0.25, 0.0625}, TotalInertia: 0.4}
+	ref := make([]records.Record, len(recs))
 	for i, rec := range recs {
 		ref[i] = rec
 		ref[i].Metrics = map[string]float64{}
@@ -86,7 +85,7 @@ func checkReport(s Script) Report {
 	}
 	ref[0].Metrics["spearman.zero.men"] += 0.02  // this run is 0.02 below: fails
 	ref[0].Metrics["spearman.zero.sim"] += 0.005 // within the tolerance
-	ref[1].CA = &harness.CAResult{SingularValues: []float64{0.5, 0.26}, Inertias: []float64{0.25, 0.0625}, TotalInertia: 0.4}
+	ref[1].CA = &records.CAResult{SingularValues: []float64{0.5, 0.26}, Inertias: []float64{0.25, 0.0625}, TotalInertia: 0.4}
 	r := wordReport("ci", recs, s)
 	r.Lead = "check"
 	r.Check = &Check{Reference: ref, Tolerance: 0.01, Source: "results/ci/results.jsonl as it was before this run"}
@@ -95,9 +94,9 @@ func checkReport(s Script) Report {
 
 // wordViewRecords: a CA trial with a word map and neighbours, and an SGNS
 // trial with neighbours only.
-func wordViewRecords() []harness.Record {
+func wordViewRecords() []records.Record {
 	b := baseSettings()
-	var wm harness.WordMap
+	var wm records.WordMap
 	for i := range 40 {
 		a := float64(i) * 0.7
 		wm.Words = append(wm.Words, "w"+formatValue(float64(i)))
@@ -105,11 +104,11 @@ func wordViewRecords() []harness.Record {
 		wm.Y = append(wm.Y, math.Round(math.Sin(a)*(1+float64(i)/40)*1e4)/1e4)
 	}
 	wm.Words, wm.X, wm.Y = append(wm.Words, "agave"), append(wm.X, 30), append(wm.Y, 1) // far out: left off the map
-	nb := []harness.Neighbours{
+	nb := []records.Neighbours{
 		{Word: "king", Words: []string{"queen", "prince", "throne"}, Sims: []float64{0.812, 0.7734, 0.7}},
 		{Word: "zyzzyva", Words: []string{}, Sims: []float64{}},
 	}
-	return []harness.Record{
+	return []records.Record{
 		{ID: "v1", Spec: "words", Settings: with(b, "label", "tail-cut"), Status: "ok", Metrics: wordMetrics([6]float64{0.5, 0.5, 0.5, 0.5, 0.1, 0.1}, fullCoverage),
 			WordsMap: &wm, Neighbours: nb},
 		{ID: "v2", Spec: "words", Settings: with(b, "label", "SGNS", "method", "sgns"), Status: "ok", Metrics: wordMetrics([6]float64{0.4, 0.4, 0.4, 0.4, 0.1, 0.1}, fullCoverage),

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"maps"
 	"slices"
 	"strings"
@@ -9,9 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
-	"kcalab/methods/eval"
 )
 
 func tocOf(t *testing.T, r Report) []string {
@@ -76,7 +74,7 @@ func TestPaperRows(t *testing.T) {
 
 	t.Run("replicates are one row of the other trials", func(t *testing.T) {
 		recs := paperRecords()
-		others := func(recs []harness.Record) ScoreTable {
+		others := func(recs []records.Record) ScoreTable {
 			sec := paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
 			require.NotNil(t, sec)
 			for _, b := range sec.Blocks {
@@ -95,7 +93,7 @@ func TestPaperRows(t *testing.T) {
 			return ScoreTable{}
 		}
 		before := others(recs)
-		i := slices.IndexFunc(recs, func(r harness.Record) bool { return r.ID == "t1" })
+		i := slices.IndexFunc(recs, func(r records.Record) bool { return r.ID == "t1" })
 		require.GreaterOrEqual(t, i, 0)
 		for rep := 1; rep <= 2; rep++ {
 			r := recs[i]
@@ -103,7 +101,7 @@ func TestPaperRows(t *testing.T) {
 			r.Settings = maps.Clone(r.Settings)
 			r.Settings["replicate"] = float64(rep)
 			r.Metrics = maps.Clone(r.Metrics)
-			r.Metrics[harness.ScoreKey(eval.Zero, "men")] += 0.01 * float64(rep)
+			r.Metrics[records.Score(records.RuleZero, "men").Key()] += 0.01 * float64(rep)
 			recs = append(recs, r)
 		}
 		after := others(recs)
@@ -131,17 +129,17 @@ func TestCheckSection(t *testing.T) {
 	sec := checkSection(r.Check, r.Records)
 	require.NotNil(t, sec)
 	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "2 of 29 numbers FAIL")
-	items := harness.CheckDetails(r.Check.Reference, r.Records, r.Check.Tolerance)
+	items := records.CheckDetails(r.Check.Reference, r.Records, r.Check.Tolerance)
 	var fails []string
 	for _, it := range items {
 		if !it.Pass {
 			fails = append(fails, it.Problem)
 		}
 	}
-	assert.ElementsMatch(t, harness.CheckScores(r.Check.Reference, r.Records, r.Check.Tolerance), fails, "the section shows what -check reports")
+	assert.ElementsMatch(t, records.CheckScores(r.Check.Reference, r.Records, r.Check.Tolerance), fails, "the section shows what -check reports")
 	empty := checkSection(&Check{Tolerance: 0.01, Source: "x"}, r.Records)
 	assert.Contains(t, string(empty.Blocks[0].(Paragraph)), "No reference")
-	failed := []harness.Record{{ID: "e", Status: "error"}}
+	failed := []records.Record{{ID: "e", Status: "error"}}
 	none := checkSection(&Check{Reference: failed, Tolerance: 0.01, Source: "x"}, r.Records)
 	require.Len(t, none.Blocks, 1)
 	assert.Contains(t, string(none.Blocks[0].(Paragraph)), "nothing to check")

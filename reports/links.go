@@ -2,11 +2,10 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"net/url"
 	"path/filepath"
 	"strings"
-
-	"kcalab/harness"
 )
 
 // Links is a bulleted list of links to files, each "Text: href".
@@ -36,7 +35,7 @@ func (l Link) href() string {
 // filesBlock lists the files the trials wrote (their word vectors), or nil
 // when none did. A record's Files are relative to its output directory,
 // where the page is written.
-func filesBlock(recs []harness.Record) []Block {
+func filesBlock(recs []records.Record) []Block {
 	var l Links
 	for _, rec := range recs {
 		name := rec.ID

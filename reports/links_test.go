@@ -1,20 +1,19 @@
 package reports
 
 import (
+	"kcalab/records"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"kcalab/harness"
 )
 
 func TestLinks(t *testing.T) {
-	recs := []harness.Record{
+	recs := []records.Record{
 		{ID: "a1", Status: "ok", Settings: map[string]any{"label": "tail-cut"}, Files: []string{"vectors/q-tail-cut-a1.txt"}},
 		{ID: "b2", Status: "ok", Files: []string{"../other dir/q-lca-b2.txt", "/abs/x#y.txt", "javascript:alert(1)"}},
 		{ID: "c3", Status: "ok"},
 	}
-	page := string(render(t, Report{Title: "t", Records: recs, ECharts: CDNScript(), ResultsFile: harness.ResultsFile}))
+	page := string(render(t, Report{Title: "t", Records: recs, ECharts: CDNScript(), ResultsFile: records.FileName}))
 	assert.Contains(t, page, `<p class="meta">Results: <a href="results.jsonl">results.jsonl</a></p>`)
 	assert.Contains(t, page, `<li>tail-cut (a1): <a href="vectors/q-tail-cut-a1.txt">vectors/q-tail-cut-a1.txt</a></li>`)
 	assert.Contains(t, page, `<li>b2: <a href="../other%20dir/q-lca-b2.txt">../other dir/q-lca-b2.txt</a></li>`)

@@ -2,8 +2,7 @@ package reports
 
 import (
 	"fmt"
-
-	"kcalab/harness"
+	"kcalab/records"
 )
 
 // replicateSpread is what a table cell says of a trial's replicates.
@@ -23,8 +22,8 @@ func (s replicateSpread) text(metric string) string {
 // foldReplicates replaces each group of replicates (trials that differ
 // only in their seed) by one record holding the means, numbered as its
 // first replicate, and returns the spreads by that record's id.
-func foldReplicates(recs []harness.Record, nums []int) ([]harness.Record, []int, map[string]replicateSpread) {
-	merged := harness.MergeReplicates(recs)
+func foldReplicates(recs []records.Record, nums []int) ([]records.Record, []int, map[string]replicateSpread) {
+	merged := records.MergeReplicates(recs)
 	if len(merged) == len(recs) {
 		return recs, nums, nil
 	}
@@ -34,7 +33,7 @@ func foldReplicates(recs []harness.Record, nums []int) ([]harness.Record, []int,
 			first[r.ID] = nums[i]
 		}
 	}
-	out := make([]harness.Record, len(merged))
+	out := make([]records.Record, len(merged))
 	outNums := make([]int, len(merged))
 	spread := map[string]replicateSpread{}
 	for i, m := range merged {

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"kcalab/records"
 	"math"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
-	"kcalab/harness"
 	"kcalab/internal/atomicfile"
 )
 
@@ -32,7 +32,7 @@ type Report struct {
 	// them in grid order). The sections for word similarity, sweeps and
 	// time/memory are built from them when they hold the metrics for it
 	// (see the package doc).
-	Records []harness.Record
+	Records []records.Record
 	// CATrials, when not empty, lists the ids of the trials that get a CA
 	// section; otherwise the first MaxCATrials trials with a CA result do.
 	CATrials    []string
@@ -47,7 +47,7 @@ type Report struct {
 	// ECharts says how the page loads the chart library; see FindECharts.
 	ECharts Script
 	// ResultsFile, when set, is the results file the page shows, relative
-	// to the page (harness.ResultsFile beside it); the header links it.
+	// to the page (records.FileName beside it); the header links it.
 	ResultsFile string
 	// Lead names the section the page opens with (a spec's report.lead:
 	// paper, pairs, check, scores, sweeps, scaling, words, ca, trials);
@@ -212,7 +212,7 @@ func meta(r Report) []string {
 
 // settingsSplit returns the setting keys whose value is the same in every
 // record (with that value) and the keys that vary or are missing somewhere.
-func settingsSplit(recs []harness.Record) (common [][2]string, varying []string) {
+func settingsSplit(recs []records.Record) (common [][2]string, varying []string) {
 	all := map[string]bool{}
 	for _, rec := range recs {
 		for k := range rec.Settings {
@@ -253,7 +253,7 @@ func joinSettings(kv [][2]string) string {
 }
 
 // timingKeys sorts stage names with "total" last.
-func timingKeys(recs []harness.Record) []string {
+func timingKeys(recs []records.Record) []string {
 	all := map[string]bool{}
 	for _, rec := range recs {
 		for k := range rec.Timings {
@@ -274,7 +274,7 @@ func metricText(v float64) string {
 	return sig(v, 4)
 }
 
-func trialsSection(recs []harness.Record) Section {
+func trialsSection(recs []records.Record) Section {
 	s := Section{ID: "trials", Title: "Trials"}
 	if len(recs) == 0 {
 		s.Blocks = append(s.Blocks, Paragraph("No trials."))

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"flag"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -130,7 +129,7 @@ func TestWriteErrors(t *testing.T) {
 		{"CA labels", func(r *Report) {
 			ca := *recs[0].CA
 			ca.RowLabels = ca.RowLabels[:2]
-			r.Records = []harness.Record{{ID: "x", Status: "ok", CA: &ca}}
+			r.Records = []records.Record{{ID: "x", Status: "ok", CA: &ca}}
 		}, `trial "x": CA result has 2 row labels for 4 rows`},
 		{"nil block", func(r *Report) { r.Sections = []Section{{Title: "x", Blocks: []Block{nil}}} }, "nil block"},
 	}

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"kcalab/records"
 	"math"
 	"strconv"
 	"strings"
@@ -10,9 +11,9 @@ import (
 
 // Measurement metrics of trials run in a child process.
 const (
-	metricWall  = harness.MetricWall
-	metricRSS   = harness.MetricRSS
-	metricVocab = harness.MetricVocab
+	metricWall  = records.MetricWall
+	metricRSS   = records.MetricRSS
+	metricVocab = records.MetricVocab
 )
 
 // isSizeKey reports whether a setting sets the size of a scaling trial: it
@@ -37,7 +38,7 @@ func scalingKeys() (series, axis string) {
 	return series, axis
 }
 
-func isMeasured(rec harness.Record) bool {
+func isMeasured(rec records.Record) bool {
 	_, w := rec.Metrics[metricWall]
 	_, m := rec.Metrics[metricRSS]
 	return w || m
@@ -47,9 +48,9 @@ func isMeasured(rec harness.Record) bool {
 // memory against the vocabulary size, one line per SVD backend), lists the
 // trials that did not finish, and compares the backends' ratios with the
 // paper's claim. It returns nil unless measured trials span several sizes.
-func scalingSection(recs []harness.Record) *Section {
+func scalingSection(recs []records.Record) *Section {
 	seriesKey, axisKey := scalingKeys()
-	var set []harness.Record
+	var set []records.Record
 	for _, rec := range recs {
 		if isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && harness.MeasuredInChild(rec)) {
 			set = append(set, rec)
@@ -200,11 +201,11 @@ func scalingSection(recs []harness.Record) *Section {
 	s.Blocks = append(s.Blocks, Paragraph(intro), figs)
 	hasResidual := false
 	for _, rec := range set {
-		_, ok := rec.Metrics[harness.MetricSVDResidual]
+		_, ok := rec.Metrics[records.MetricSVDResidual]
 		hasResidual = hasResidual || ok
 	}
 	if hasResidual {
-		acc := chartOf("scaling-accuracy", "Accuracy: largest residual", harness.MetricSVDResidual, "max ‖A v − σ u‖ / σ₁")
+		acc := chartOf("scaling-accuracy", "Accuracy: largest residual", records.MetricSVDResidual, "max ‖A v − σ u‖ / σ₁")
 		s.Blocks = append(s.Blocks, Paragraph("How exact each decomposition is: the largest residual of its k triplets, "+
 			"sqrt(‖A·v − σ·u‖² + ‖Aᵀ·u − σ·v‖²) over σ₁, measured after the decomposition for every backend. "+
 			"krylov stops at svd.tol; the sketches are as far from converged as their power iterations leave them."), Row{acc})
@@ -271,7 +272,7 @@ func speedup(v float64) string {
 // ratioTable compares DSSVD with the dense and randomized backends at the
 // largest size where both finished, next to the paper's claim; nil when no
 // trial used DSSVD.
-func ratioTable(set []harness.Record, sizes []float64, rest []string, sizeText func(float64) string) *Table {
+func ratioTable(set []records.Record, sizes []float64, rest []string, sizeText func(float64) string) *Table {
 	seriesKey, _ := scalingKeys()
 	type key struct{ rest, backend string }
 	type point struct{ wall, rss, n float64 }

@@ -2,29 +2,29 @@ package reports
 
 import (
 	"fmt"
+	"kcalab/records"
 	"math"
 	"strconv"
 	"strings"
 
 	"kcalab/datasets/wordsim"
 	"kcalab/harness"
-	"kcalab/methods/eval"
 )
 
 // isScoreMetric reports whether a metric belongs in the score tables rather
 // than the trials table.
 func isScoreMetric(k string) bool {
-	switch harness.ParseMetric(k).Kind {
-	case harness.ScoreMetric, harness.CoverageMetric, harness.PairsMetric,
-		harness.PearsonMetric, harness.AnalogyMetric, harness.AnalogyCoverageMetric: // the analogy tables: reports/analogy.go
+	switch records.ParseMetric(k).Kind {
+	case records.ScoreMetric, records.CoverageMetric, records.PairsMetric,
+		records.PearsonMetric, records.AnalogyMetric, records.AnalogyCoverageMetric: // the analogy tables: reports/analogy.go
 		return true
 	}
 	return false
 }
 
-func hasScores(rec harness.Record) bool {
+func hasScores(rec records.Record) bool {
 	for k := range rec.Metrics {
-		if harness.ParseMetric(k).Kind == harness.ScoreMetric {
+		if records.ParseMetric(k).Kind == records.ScoreMetric {
 			return true
 		}
 	}
@@ -33,11 +33,11 @@ func hasScores(rec harness.Record) bool {
 
 // wordSets returns the sets the records were scored on: the registered ones
 // in the paper's column order, then any others alphabetically.
-func wordSets(recs []harness.Record) []string {
+func wordSets(recs []records.Record) []string {
 	seen := map[string]bool{}
 	for _, rec := range recs {
 		for k := range rec.Metrics {
-			if m := harness.ParseMetric(k); m.Kind == harness.ScoreMetric {
+			if m := records.ParseMetric(k); m.Kind == records.ScoreMetric {
 				seen[m.Set] = true
 			}
 		}
@@ -67,7 +67,7 @@ var labelKeys = map[string]bool{"name": true, harness.KeyLabel: true}
 func shortSetting(k string, v any) string { return harness.ShortLabel(k, formatValue(v)) }
 
 // labelOf joins the short forms of keys present in rec ("ca · cut · W=5").
-func labelOf(rec harness.Record, keys []string) string {
+func labelOf(rec records.Record, keys []string) string {
 	var parts []string
 	for _, k := range keys {
 		if v, ok := rec.Settings[k]; ok {
@@ -78,7 +78,7 @@ func labelOf(rec harness.Record, keys []string) string {
 }
 
 // givenName is the trial's own label: its "name" setting, else "label".
-func givenName(rec harness.Record) string {
+func givenName(rec records.Record) string {
 	for _, k := range []string{"name", harness.KeyLabel} {
 		if s, ok := rec.Settings[k].(string); ok && strings.TrimSpace(s) != "" {
 			return s
@@ -92,7 +92,7 @@ func givenName(rec harness.Record) string {
 // of its group (see groupKeys). Labels that would still repeat get the
 // trial's number (#n, as in the trials table) appended; nums are those
 // numbers.
-func trialLabels(recs []harness.Record, nums []int) []string {
+func trialLabels(recs []records.Record, nums []int) []string {
 	keys := groupKeys(recs)
 	vary := groupVarying(recs, keys, nil)
 	labels := make([]string, len(recs))
@@ -116,7 +116,7 @@ func trialLabels(recs []harness.Record, nums []int) []string {
 // groupKeys puts each record in a group: the records sharing a given name
 // (a spec variant's label), else the records of its method. A name that
 // only one record carries does not make a group of its own.
-func groupKeys(recs []harness.Record) []string {
+func groupKeys(recs []records.Record) []string {
 	names := map[string]int{}
 	for _, rec := range recs {
 		if g := givenName(rec); g != "" {
@@ -145,8 +145,8 @@ func groupDisplay(key string) string {
 // groupVarying returns, per group, the settings (but the label keys,
 // "method" and skip) that vary among the records of the group, in label
 // order.
-func groupVarying(recs []harness.Record, keys []string, skip map[string]bool) map[string][]string {
-	byGroup := map[string][]harness.Record{}
+func groupVarying(recs []records.Record, keys []string, skip map[string]bool) map[string][]string {
+	byGroup := map[string][]records.Record{}
 	for i, rec := range recs {
 		byGroup[keys[i]] = append(byGroup[keys[i]], rec)
 	}
@@ -169,7 +169,7 @@ func groupVarying(recs []harness.Record, keys []string, skip map[string]bool) ma
 // then (when withVarying) the short forms of the varying keys. For a
 // series (forRow false) a name that is not the record's group is left out,
 // so that records of one method form one line.
-func groupLabel(rec harness.Record, key string, varying []string, forRow bool) string {
+func groupLabel(rec records.Record, key string, varying []string, forRow bool) string {
 	var parts []string
 	if g := givenName(rec); g != "" && (forRow || strings.HasPrefix(key, "name:")) {
 		parts = append(parts, g)
@@ -182,7 +182,7 @@ func groupLabel(rec harness.Record, key string, varying []string, forRow bool) s
 	return strings.Join(parts, " · ")
 }
 
-func metric(rec harness.Record, k string) float64 {
+func metric(rec records.Record, k string) float64 {
 	if v, ok := rec.Metrics[k]; ok {
 		return v
 	}
@@ -201,8 +201,8 @@ func coverageText(cov, pairs float64, withPairs bool) string {
 
 // scoreSection builds the word-similarity tables, or nil when no record has
 // Spearman metrics.
-func scoreSection(recs []harness.Record) *Section {
-	var scored []harness.Record
+func scoreSection(recs []records.Record) *Section {
+	var scored []records.Record
 	var nums []int
 	var measured []bool
 	nMeasured := 0
@@ -238,9 +238,9 @@ func scoreSection(recs []harness.Record) *Section {
 		shown := map[string]bool{}
 		pairs := math.NaN()
 		for _, rec := range scored {
-			if c, ok := rec.Metrics[harness.CoverageKey(s)]; ok {
-				shown[coverageText(c, metric(rec, harness.PairsKey(s)), true)] = true
-				if p := metric(rec, harness.PairsKey(s)); finite(p) {
+			if c, ok := rec.Metrics[records.Coverage(s).Key()]; ok {
+				shown[coverageText(c, metric(rec, records.Pairs(s).Key()), true)] = true
+				if p := metric(rec, records.Pairs(s).Key()); finite(p) {
 					pairs = p
 				}
 			}
@@ -259,15 +259,15 @@ func scoreSection(recs []harness.Record) *Section {
 		}
 	}
 	inSample := false
-	rows := func(rule eval.Rule) []ScoreRow {
+	rows := func(rule records.Rule) []ScoreRow {
 		out := make([]ScoreRow, len(scored))
 		for i, rec := range scored {
 			r := ScoreRow{Name: labels[i], Scores: make([]float64, len(sets)), Notes: make([]string, len(sets))}
 			trained := harness.InSampleSet(rec)
 			for j, s := range sets {
-				r.Scores[j] = metric(rec, harness.ScoreKey(rule, s))
+				r.Scores[j] = metric(rec, records.Score(rule, s).Key())
 				var note []string
-				if c, ok := rec.Metrics[harness.CoverageKey(s)]; ok && perCell[j] {
+				if c, ok := rec.Metrics[records.Coverage(s).Key()]; ok && perCell[j] {
 					note = append(note, coverageText(c, 0, false))
 				}
 				if s == trained {
@@ -275,7 +275,7 @@ func scoreSection(recs []harness.Record) *Section {
 					inSample = true
 				}
 				if sp := spread[rec.ID]; sp.n > 1 {
-					note = append(note, sp.text(harness.ScoreKey(rule, s)))
+					note = append(note, sp.text(records.Score(rule, s).Key()))
 				}
 				r.Notes[j] = strings.Join(note, " ")
 			}
@@ -305,10 +305,10 @@ func scoreSection(recs []harness.Record) *Section {
 		}
 		return rs
 	}
-	zero := ScoreTable{ID: "scores-zero", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(eval.Zero)),
+	zero := ScoreTable{ID: "scores-zero", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(records.RuleZero)),
 		Caption: "Spearman ρ, zero rule: a pair with an out-of-vocabulary word scores 0 and stays in",
 		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
-	skip := ScoreTable{ID: "scores-skip", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(eval.Skip)),
+	skip := ScoreTable{ID: "scores-skip", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(records.RuleSkip)),
 		Caption: "Spearman ρ, skip rule (gensim's): pairs with an out-of-vocabulary word are dropped",
 		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
 
@@ -371,8 +371,8 @@ func number(v any) (float64, bool) {
 
 // sweepSection draws ρ (zero rule) against each numeric setting that takes
 // at least three values within one series, or returns nil.
-func sweepSection(recs []harness.Record) *Section {
-	var scored []harness.Record
+func sweepSection(recs []records.Record) *Section {
+	var scored []records.Record
 	for _, rec := range recs {
 		if hasScores(rec) {
 			scored = append(scored, rec)
@@ -393,9 +393,9 @@ func sweepSection(recs []harness.Record) *Section {
 	return s
 }
 
-func sweepOf(scored []harness.Record, sk harness.Setting) *Section {
+func sweepOf(scored []records.Record, sk harness.Setting) *Section {
 	key, axis, short := sk.Key, sk.SweepAxis, sk.SweepID
-	var recs []harness.Record
+	var recs []records.Record
 	var xs []float64
 	for _, rec := range scored {
 		if x, ok := number(rec.Settings[key]); ok && finite(x) {
@@ -472,7 +472,7 @@ func sweepOf(scored []harness.Record, sk harness.Setting) *Section {
 		for _, sr := range order {
 			vals := map[float64][]float64{}
 			for _, i := range sr.recs {
-				if v, ok := recs[i].Metrics[harness.ScoreKey(eval.Zero, set)]; ok {
+				if v, ok := recs[i].Metrics[records.Score(records.RuleZero, set).Key()]; ok {
 					vals[xs[i]] = append(vals[xs[i]], v)
 				}
 			}

@@ -1,11 +1,9 @@
 package reports
 
 import (
+	"kcalab/records"
 	"maps"
 	"math"
-
-	"kcalab/harness"
-	"kcalab/methods/eval"
 )
 
 // The fixtures below are records as the harness writes them for word
@@ -41,10 +39,10 @@ func with(base map[string]any, kv ...any) map[string]any {
 func wordMetrics(zero [6]float64, coverage [6]float64) map[string]float64 {
 	m := map[string]float64{}
 	for j, s := range fixtureSets {
-		m[harness.ScoreKey(eval.Zero, s.name)] = zero[j]
-		m[harness.ScoreKey(eval.Skip, s.name)] = math.Round((zero[j]+0.4*(1-coverage[j])*(1-zero[j]))*1e4) / 1e4
-		m[harness.CoverageKey(s.name)] = coverage[j]
-		m[harness.PairsKey(s.name)] = s.pairs
+		m[records.Score(records.RuleZero, s.name).Key()] = zero[j]
+		m[records.Score(records.RuleSkip, s.name).Key()] = math.Round((zero[j]+0.4*(1-coverage[j])*(1-zero[j]))*1e4) / 1e4
+		m[records.Coverage(s.name).Key()] = coverage[j]
+		m[records.Pairs(s.name).Key()] = s.pairs
 	}
 	return m
 }
@@ -57,7 +55,7 @@ var (
 )
 
 // methodRecords: the nine methods of the paper's table, six sets each.
-func methodRecords() []harness.Record {
+func methodRecords() []records.Record {
 	b := baseSettings()
 	trained := func(m string) map[string]any {
 		return with(b, "method", m, "train.dim", 300.0, "svd.backend", "auto", "svd.rank", 0.0, "data.table", "cut")
@@ -78,11 +76,11 @@ func methodRecords() []harness.Record {
 		{with(b, "method", "sca", "data.table", "skip", "sca.set", "men", "sca.mode", "in-sample"), [6]float64{0.705, 0.637, 0.731, 0.609, 0.118, 0.197}, fullCoverage},
 		{with(b, "method", "sca", "data.table", "skip", "sca.set", "mturk", "sca.mode", "folds"), [6]float64{0.7121, 0.630, 0.643, 0.655, 0.118, 0.198}, fullCoverage},
 	}
-	recs := make([]harness.Record, len(trials))
+	recs := make([]records.Record, len(trials))
 	for i, tr := range trials {
 		m := wordMetrics(tr.zero, tr.cov)
 		m["vocab"], m["nnz"], m["tokens"] = 40186, 18_512_904, 4_251_301
-		recs[i] = harness.Record{
+		recs[i] = records.Record{
 			ID: "methods-" + string(rune('a'+i)), Spec: "methods", Seed: uint64(100 + i),
 			Settings: tr.settings, Status: "ok", Metrics: m,
 			Timings: map[string]float64{"table": 4.2, "svd": 11.5 + float64(i), "eval": 0.4, "total": 16.3 + float64(i)},
@@ -93,10 +91,10 @@ func methodRecords() []harness.Record {
 
 // sweepRecords: the window sweep of the paper's discussion, three tables ×
 // five windows, LCA on a text8 prefix.
-func sweepRecords() []harness.Record {
+func sweepRecords() []records.Record {
 	b := with(baseSettings(), "method", "lca", "svd.rank", 300.0)
 	windows := []float64{2, 5, 10, 24, 40}
-	var recs []harness.Record
+	var recs []records.Record
 	for ti, table := range []string{"cut", "flat", "skip"} {
 		for wi, w := range windows {
 			m := map[string]float64{}
@@ -111,12 +109,12 @@ func sweepRecords() []harness.Record {
 				default: // unstable
 					rho = base + 0.03*math.Sin(w/3+float64(j))
 				}
-				m[harness.ScoreKey(eval.Zero, s.name)] = math.Round(rho*1e4) / 1e4
-				m[harness.ScoreKey(eval.Skip, s.name)] = math.Round((rho+0.01)*1e4) / 1e4
-				m[harness.CoverageKey(s.name)] = fullCoverage[j]
-				m[harness.PairsKey(s.name)] = s.pairs
+				m[records.Score(records.RuleZero, s.name).Key()] = math.Round(rho*1e4) / 1e4
+				m[records.Score(records.RuleSkip, s.name).Key()] = math.Round((rho+0.01)*1e4) / 1e4
+				m[records.Coverage(s.name).Key()] = fullCoverage[j]
+				m[records.Pairs(s.name).Key()] = s.pairs
 			}
-			recs = append(recs, harness.Record{
+			recs = append(recs, records.Record{
 				ID: "table=" + table + ",window=" + formatValue(w), Spec: "window-sweep", Seed: uint64(200 + 5*ti + wi),
 				Settings: with(b, "data.table", table, "data.window", w), Status: "ok", Metrics: m,
 				Timings: map[string]float64{"table": 1 + w/10, "svd": 6.1, "eval": 0.3, "total": 7.4 + w/10},
@@ -129,7 +127,7 @@ func sweepRecords() []harness.Record {
 // scalingRecords: Figures 2 and 3, three backends × five corpus fractions,
 // each measured three times in a child process; dense goes over its time
 // budget at the fourth size and over its memory budget at the fifth.
-func scalingRecords() []harness.Record {
+func scalingRecords() []records.Record {
 	b := with(baseSettings(), "method", "lca", "data.table", "flat", "svd.rank", 300.0,
 		"measure.process", true, "measure.repeat", 3.0, "budget.seconds", 600.0, "budget.memory_mb", 8000.0)
 	fractions := []float64{0.0625, 0.125, 0.25, 0.5, 1}
@@ -145,12 +143,12 @@ func scalingRecords() []harness.Record {
 		"randomized": {262, 421, 690, 1121, 1830},
 		"dssvd":      {95, 131, 190, 272, 390},
 	}
-	var recs []harness.Record
+	var recs []records.Record
 	seed := uint64(300)
 	for _, backend := range []string{"dense", "randomized", "dssvd"} {
 		for k, f := range fractions {
 			seed++
-			rec := harness.Record{
+			rec := records.Record{
 				ID: "backend=" + backend + ",fraction=" + formatValue(f), Spec: "svd-scaling", Seed: seed,
 				Settings: with(b, "svd.backend", backend, "data.fraction", f),
 			}
@@ -177,7 +175,7 @@ func scalingRecords() []harness.Record {
 	return recs
 }
 
-func wordReport(title string, recs []harness.Record, s Script) Report {
+func wordReport(title string, recs []records.Record, s Script) Report {
 	return Report{Title: title, Spec: recs[0].Spec, Records: recs, ECharts: s,
 		Description: "Fixture records shaped like the harness's word trials."}
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"html"
+	"kcalab/records"
 	"math"
 	"regexp"
 	"slices"
@@ -12,9 +13,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"kcalab/harness"
-	"kcalab/methods/eval"
 )
 
 // tableRows parses the rows of one rendered score table (by id) into row
@@ -61,7 +59,7 @@ func TestScoreMarks(t *testing.T) {
 		// The best and second-best distinct values at 3 decimals.
 		var shown []string
 		for _, rec := range recs {
-			shown = append(shown, strconv.FormatFloat(rec.Metrics[harness.ScoreKey(eval.Zero, s.name)], 'f', 3, 64))
+			shown = append(shown, strconv.FormatFloat(rec.Metrics[records.Score(records.RuleZero, s.name).Key()], 'f', 3, 64))
 		}
 		distinct := slices.Clone(shown)
 		slices.Sort(distinct)
@@ -107,7 +105,7 @@ func TestScoreSection(t *testing.T) {
 	assert.Equal(t, PaperScores(paperSets), zero.Reference)
 
 	t.Run("user set and missing scores", func(t *testing.T) {
-		recs := []harness.Record{
+		recs := []records.Record{
 			{ID: "a", Status: "ok", Settings: map[string]any{"method": "ca"}, Metrics: map[string]float64{"spearman.zero.men": 0.5, "spearman.zero.mine": 0.4}},
 			{ID: "b", Status: "error", Error: "boom", Settings: map[string]any{"method": "sgns"}},
 		}
@@ -123,20 +121,20 @@ func TestScoreSection(t *testing.T) {
 }
 
 func TestTrialLabels(t *testing.T) {
-	rec := func(kv ...any) harness.Record { return harness.Record{Settings: with(map[string]any{}, kv...)} }
+	rec := func(kv ...any) records.Record { return records.Record{Settings: with(map[string]any{}, kv...)} }
 	cases := []struct {
 		name string
-		recs []harness.Record
+		recs []records.Record
 		want []string
 	}{
-		{"name wins", []harness.Record{rec("method", "ca", "name", "mine", "label", "other"), rec("method", "ca", "label", "lbl")}, []string{"mine", "lbl"}},
+		{"name wins", []records.Record{rec("method", "ca", "name", "mine", "label", "other"), rec("method", "ca", "label", "lbl")}, []string{"mine", "lbl"}},
 		{"settings varying within the method",
-			[]harness.Record{rec("method", "ca", "data.table", "cut", "svd.rank", 1000.0, "data.window", 5.0), rec("method", "ca", "data.table", "flat", "svd.rank", 1000.0, "data.window", 10.0), rec("method", "sgns", "data.table", "cut", "svd.rank", 0.0, "data.window", 5.0)},
+			[]records.Record{rec("method", "ca", "data.table", "cut", "svd.rank", 1000.0, "data.window", 5.0), rec("method", "ca", "data.table", "flat", "svd.rank", 1000.0, "data.window", 10.0), rec("method", "sgns", "data.table", "cut", "svd.rank", 0.0, "data.window", 5.0)},
 			[]string{"CA · cut · W=5", "CA · flat · W=10", "SGNS"}},
-		{"ranks and fractions", []harness.Record{rec("method", "kca", "svd.rank", 1000.0, "data.fraction", 0.5), rec("method", "kca", "svd.rank", 300.0, "data.fraction", 1.0)},
+		{"ranks and fractions", []records.Record{rec("method", "kca", "svd.rank", 1000.0, "data.fraction", 0.5), rec("method", "kca", "svd.rank", 300.0, "data.fraction", 1.0)},
 			[]string{"KCA · d=1000 · f=0.5", "KCA · d=300 · f=1"}},
-		{"repeats get the trial number", []harness.Record{rec("method", "ca"), rec("method", "ca")}, []string{"CA (#1)", "CA (#2)"}},
-		{"unknown keys spelled out", []harness.Record{rec("method", "x", "foo.bar", true), rec("method", "x", "foo.bar", false)}, []string{"x · foo.bar=true", "x · foo.bar=false"}},
+		{"repeats get the trial number", []records.Record{rec("method", "ca"), rec("method", "ca")}, []string{"CA (#1)", "CA (#2)"}},
+		{"unknown keys spelled out", []records.Record{rec("method", "x", "foo.bar", true), rec("method", "x", "foo.bar", false)}, []string{"x · foo.bar=true", "x · foo.bar=false"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -181,9 +179,9 @@ func TestSweepSection(t *testing.T) {
 		assert.Nil(t, sweepSection(scalingRecords()))
 	})
 	t.Run("ranks on a log axis, repeats averaged", func(t *testing.T) {
-		var recs []harness.Record
+		var recs []records.Record
 		for _, d := range []float64{100, 300, 1000, 3000, 3000} {
-			recs = append(recs, harness.Record{Status: "ok", Settings: map[string]any{"method": "ca", "svd.rank": d},
+			recs = append(recs, records.Record{Status: "ok", Settings: map[string]any{"method": "ca", "svd.rank": d},
 				Metrics: map[string]float64{"spearman.zero.men": d / 1e4}})
 		}
 		s := sweepSection(recs)
@@ -194,10 +192,10 @@ func TestSweepSection(t *testing.T) {
 		assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "averaged")
 	})
 	t.Run("replicates give error bars", func(t *testing.T) {
-		var recs []harness.Record
+		var recs []records.Record
 		for i, v := range []float64{0.1, 0.2, 0.3, 0.3, 0.5, 0.4} {
 			x := []float64{1, 2, 3, 3, 3, 5}[i]
-			recs = append(recs, harness.Record{Status: "ok", Settings: map[string]any{"method": "lca", "data.window": x, "replicate": float64(i % 3)},
+			recs = append(recs, records.Record{Status: "ok", Settings: map[string]any{"method": "lca", "data.window": x, "replicate": float64(i % 3)},
 				Metrics: map[string]float64{"spearman.zero.men": v}})
 		}
 		s := sweepSection(recs)
@@ -254,7 +252,7 @@ func TestScalingSection(t *testing.T) {
 	})
 	t.Run("one size: no figures", func(t *testing.T) {
 		recs := scalingRecords()
-		assert.Nil(t, scalingSection([]harness.Record{recs[5], recs[10]}))
+		assert.Nil(t, scalingSection([]records.Record{recs[5], recs[10]}))
 	})
 	t.Run("no dssvd: no ratios", func(t *testing.T) {
 		s := scalingSection(scalingRecords()[:10])
@@ -269,7 +267,7 @@ func TestScalingSection(t *testing.T) {
 		recs := scalingRecords()
 		for i := range recs {
 			if recs[i].Status == "ok" {
-				recs[i].Metrics[harness.MetricSVDResidual] = 1e-2
+				recs[i].Metrics[records.MetricSVDResidual] = 1e-2
 			}
 		}
 		// krylov at the two largest sizes, three seeds: 10, 11, 12 s and 400 MB.
@@ -279,9 +277,9 @@ func TestScalingSection(t *testing.T) {
 				if rep > 0 {
 					settings = with(settings, "replicate", float64(rep))
 				}
-				recs = append(recs, harness.Record{ID: fmt.Sprintf("k%d%d", k, rep), Spec: "svd-scaling", Status: "ok", Settings: settings,
+				recs = append(recs, records.Record{ID: fmt.Sprintf("k%d%d", k, rep), Spec: "svd-scaling", Status: "ok", Settings: settings,
 					Metrics: map[string]float64{"wall_s": 10 + float64(rep), "max_rss_mb": 400, "vocab": []float64{40186, 62154}[k],
-						harness.MetricSVDResidual: 1e-9}})
+						records.MetricSVDResidual: 1e-9}})
 			}
 		}
 		s := scalingSection(recs)
@@ -346,14 +344,14 @@ func TestPaperScores(t *testing.T) {
 
 // Replicates fold into one row of means with their spread in the cell.
 func TestScoreReplicates(t *testing.T) {
-	rec := func(id string, r int, men float64) harness.Record {
+	rec := func(id string, r int, men float64) records.Record {
 		s := map[string]any{"method": "ca", "svd.backend": "dssvd"}
 		if r > 0 {
 			s["replicate"] = r
 		}
-		return harness.Record{ID: id, Status: "ok", Settings: s, Metrics: map[string]float64{"spearman.zero.men": men, "spearman.skip.men": men}}
+		return records.Record{ID: id, Status: "ok", Settings: s, Metrics: map[string]float64{"spearman.zero.men": men, "spearman.skip.men": men}}
 	}
-	sec := scoreSection([]harness.Record{rec("a", 0, 0.50), rec("b", 1, 0.52), rec("c", 2, 0.54)})
+	sec := scoreSection([]records.Record{rec("a", 0, 0.50), rec("b", 1, 0.52), rec("c", 2, 0.54)})
 	require.NotNil(t, sec)
 	zero := sec.Blocks[1].(ScoreTable)
 	require.Len(t, zero.Rows, 1)
@@ -368,7 +366,7 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 	recs := scalingRecords()
 	for k, w := range []float64{2.1, 7.9, 30.2} {
 		f := []float64{0.0625, 0.125, 0.25}[k]
-		recs = append(recs, harness.Record{ID: fmt.Sprintf("l%d", k), Spec: "svd-scaling", Status: "ok",
+		recs = append(recs, records.Record{ID: fmt.Sprintf("l%d", k), Spec: "svd-scaling", Status: "ok",
 			Settings: with(recs[0].Settings, "svd.backend", "lapack", "data.fraction", f),
 			Metrics:  map[string]float64{"wall_s": w, "max_rss_mb": 900, "vocab": []float64{9812, 15904, 25371}[k]}})
 	}

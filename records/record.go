@@ -1,15 +1,15 @@
-package harness
+package records
 
 // Record is one line of results.jsonl: everything a trial produced.
 type Record struct {
 	ID        string             `json:"id"`       // stable id derived from the non-default settings
 	Spec      string             `json:"spec"`     // spec name
 	Seed      uint64             `json:"seed"`     // derived from the spec seed and ID
-	Settings  map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); see Trial.RecordSettings
+	Settings  map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); package spec decodes them
 	Status    string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
 	Error     string             `json:"error,omitempty"`
 	Warnings  []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
-	Metrics   map[string]float64 `json:"metrics,omitempty"`  // keys from metrics.go, e.g. "spearman.zero.men", "coverage.men"
+	Metrics   map[string]float64 `json:"metrics,omitempty"`  // keys built and parsed by Metric, e.g. "spearman.zero.men", "coverage.men"
 	Timings   map[string]float64 `json:"timings,omitempty"`  // seconds, by stage ("table", "svd", "total")
 	Env       *Env               `json:"env,omitempty"`
 	CA        *CAResult          `json:"ca,omitempty"`
@@ -20,7 +20,7 @@ type Record struct {
 	Corpus    *CorpusStats       `json:"corpus_stats,omitempty"` // method corpusstats: growth series and σ_k
 	Run       *RunInfo           `json:"run,omitempty"`          // when, where, which commit and data files; see RunInfo
 	// WordsMap and Neighbours let a report show whether word vectors are
-	// sane without storing them: see wordmap.go.
+	// sane without storing them.
 	WordsMap   *WordMap     `json:"words_map,omitempty"`
 	Neighbours []Neighbours `json:"neighbours,omitempty"`
 }
@@ -123,4 +123,45 @@ type SVDAccuracy struct {
 	MaxResidual float64   `json:"max_residual"`
 	RelResidual float64   `json:"rel_residual"`
 	Products    int       `json:"products"`
+}
+
+// Statuses a record may have.
+const (
+	StatusOK         = "ok"
+	StatusOverBudget = "over_budget" // the trial would exceed budget.seconds or budget.memory_mb
+	StatusSkipped    = "skipped"     // a tool or build it needs is missing
+	StatusError      = "error"
+)
+
+// RunInfo says when, where and from which code and data a trial's numbers
+// were computed. A reused trial keeps the RunInfo of the run that computed
+// it; records written before it existed have none.
+type RunInfo struct {
+	Start string `json:"start"` // RFC 3339, UTC
+	End   string `json:"end"`
+	// Commit is the git commit checked out in the working directory (absent
+	// outside a checkout, or without git); Dirty says tracked files other
+	// than results.jsonl files differed from it when the run started.
+	Commit string `json:"commit,omitempty"`
+	Dirty  bool   `json:"dirty,omitempty"`
+	Host   string `json:"host,omitempty"`
+	// Inputs maps every data file the trial read (corpus, word-similarity
+	// sets, CSV table) to the SHA-256 of its bytes. Embedded and generated
+	// data (Fisher's table, a synthetic corpus) are not files and not listed.
+	Inputs map[string]string `json:"inputs,omitempty"`
+}
+
+// WordMap is a trial's most frequent words on the first two axes of its
+// vectors, kept in the record because records do not hold the vectors.
+type WordMap struct {
+	Words []string  `json:"words"`
+	X     []float64 `json:"x"` // axis 1 (the first vector component)
+	Y     []float64 `json:"y"` // axis 2
+}
+
+// Neighbours are a probe word's nearest words by the trial's similarity.
+type Neighbours struct {
+	Word  string    `json:"word"`
+	Words []string  `json:"words"` // best first; empty when the probe is out of the vocabulary
+	Sims  []float64 `json:"sims"`
 }

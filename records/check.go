@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 // trialName describes a trial in check messages: its label or method and
 // the settings that tell it apart.
 func trialName(rec Record) string {
-	if l, _ := rec.Settings["label"].(string); l != "" {
+	if l, _ := rec.Settings[KeyLabel].(string); l != "" {
 		return fmt.Sprintf("%s (trial %s)", l, rec.ID)
 	}
-	return fmt.Sprintf("%v (trial %s)", rec.Settings["method"], rec.ID)
+	return fmt.Sprintf("%v (trial %s)", rec.Settings[KeyMethod], rec.ID)
 }
 
 // CATolerance is the relative tolerance of -check on CA quantities
@@ -64,7 +64,7 @@ func CheckDetails(ref, got []Record, tol float64) []CheckItem {
 	nan := math.NaN()
 	var items []CheckItem
 	for _, want := range ref {
-		if want.Status != "ok" {
+		if want.Status != StatusOK {
 			continue
 		}
 		name := trialName(want)
@@ -74,31 +74,31 @@ func CheckDetails(ref, got []Record, tol float64) []CheckItem {
 			items = append(items, CheckItem{Trial: name, ID: want.ID, Reference: nan, Value: nan, Floor: nan,
 				Problem: fmt.Sprintf("%s: in the reference results but not in this run (did the spec change?)", name)})
 			continue
-		case have.Status != "ok":
+		case have.Status != StatusOK:
 			items = append(items, CheckItem{Trial: name, ID: want.ID, Reference: nan, Value: nan, Floor: nan,
 				Problem: fmt.Sprintf("%s: status %s: %s", name, have.Status, have.Error)})
 			continue
 		}
 		for _, m := range sortedKeys(want.Metrics) {
 			info := ParseMetric(m)
-			if !info.Checked {
+			if !info.Checked() {
 				continue
 			}
 			w := want.Metrics[m]
 			h, ok := have.Metrics[m]
 			it := CheckItem{Trial: name, ID: want.ID, Metric: MetricLabel(m), Reference: w, Value: h, Floor: nan, Pass: true}
-			if info.HigherIsBetter {
+			if info.HigherIsBetter() {
 				it.Floor = w - tol
 			}
 			switch {
 			case !ok || math.IsNaN(h):
 				it.Value, it.Pass = nan, false
 				it.Problem = fmt.Sprintf("%s: %s: no value (reference %.4f)", name, MetricLabel(m), w)
-			case info.HigherIsBetter && h < w-tol:
+			case info.HigherIsBetter() && h < w-tol:
 				it.Pass = false
 				it.Problem = fmt.Sprintf("%s: %s fell to %.4f from the reference %.4f (by %.4f, tolerance %g)",
 					name, MetricLabel(m), h, w, w-h, tol)
-			case !info.HigherIsBetter && !closeRel(h, w):
+			case !info.HigherIsBetter() && !closeRel(h, w):
 				it.Pass = false
 				it.Problem = fmt.Sprintf("%s: %s is %.10g, the reference %.10g (relative tolerance %g)",
 					name, MetricLabel(m), h, w, CATolerance)
@@ -174,9 +174,9 @@ func CheckedCounts(recs []Record) (scores, ca int) {
 		for m := range r.Metrics {
 			info := ParseMetric(m)
 			switch {
-			case info.Checked && info.HigherIsBetter:
+			case info.Checked() && info.HigherIsBetter():
 				scores++
-			case info.Checked:
+			case info.Checked():
 				ca++
 			}
 		}

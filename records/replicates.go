@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	"encoding/json"
@@ -74,11 +74,11 @@ func MergeReplicates(recs []Record) []Replicated {
 func replicateKey(rec Record) string {
 	s := make(map[string]any, len(rec.Settings))
 	for k, v := range rec.Settings {
-		if k != "replicate" {
+		if k != KeyReplicate {
 			s[k] = v
 		}
 	}
-	b, _ := json.Marshal(normalise(s)) // encoding/json sorts map keys
+	b, _ := json.Marshal(Normalize(s)) // encoding/json sorts map keys
 	return rec.Spec + "\x00" + string(b)
 }
 

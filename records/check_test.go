@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	"strings"
@@ -57,7 +57,7 @@ func caRec(id string, sv ...float64) Record {
 	for i, s := range sv {
 		rec.CA.Inertias = append(rec.CA.Inertias, s*s)
 		total += s * s
-		rec.Metrics[InertiaShareKey(i+1)] = s * s
+		rec.Metrics[InertiaShare(i+1).Key()] = s * s
 	}
 	rec.CA.TotalInertia = total
 	rec.Metrics[MetricTotalInertia] = total

@@ -1,0 +1,101 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"kcalab/records"
+)
+
+// prepareOutput makes sure dir can take this spec's results before any
+// trial runs, and returns the records already there. It refuses a
+// directory whose results.jsonl holds another spec's trials, repairs a log
+// left by a killed run, and removes temporary files a killed compaction
+// left behind.
+func prepareOutput(dir, specName string, warn io.Writer) ([]records.Record, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("output directory: %w (give a writable directory with -out)", err)
+	}
+	if err := checkWritable(dir); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, records.FileName)
+	if stale, err := filepath.Glob(filepath.Join(dir, "."+records.FileName+"*")); err == nil {
+		for _, s := range stale {
+			os.Remove(s)
+		}
+	}
+	prev, info, err := records.Read(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading earlier results (delete the file or run with -fresh): %w", err)
+	}
+	for _, rec := range prev {
+		if rec.Spec != specName {
+			return nil, fmt.Errorf("%s holds results of spec %q (trial %s), not of %q: an output directory belongs to one spec; "+
+				"give this spec another directory (-out or output:), or move that file away to start over", path, rec.Spec, rec.ID, specName)
+		}
+	}
+	if w := info.Warning(path); w != "" && warn != nil {
+		fmt.Fprintf(warn, "kcalab: warning: %s\n", w)
+	}
+	if info.NeedsRepair {
+		if err := records.Write(path, prev); err != nil {
+			return nil, fmt.Errorf("%w: repairing %s: %w", records.ErrWrite, path, err)
+		}
+	}
+	return prev, nil
+}
+
+// compactResults rewrites results.jsonl atomically with one record per
+// trial in grid order. A trial this run did not finish keeps its earlier
+// record: an interrupted (or -fresh) run replaces an old record only by a
+// new result. Only a run that finished every trial drops the records of
+// trials no longer in the grid.
+func compactResults(path string, trials []Trial, recs []records.Record, done []bool, prev []records.Record) error {
+	byID := make(map[string]records.Record, len(prev))
+	for _, rec := range prev {
+		byID[rec.ID] = rec
+	}
+	inGrid := make(map[string]bool, len(trials))
+	all := true
+	var out []records.Record
+	for _, t := range trials {
+		inGrid[t.ID] = true
+		if done[t.Index] {
+			out = append(out, recs[t.Index])
+		} else if old, ok := byID[t.ID]; ok {
+			out = append(out, old)
+			all = false
+		} else {
+			all = false
+		}
+	}
+	if !all {
+		for _, rec := range prev {
+			if !inGrid[rec.ID] {
+				out = append(out, rec)
+			}
+		}
+	}
+	if err := records.Write(path, out); err != nil {
+		return fmt.Errorf("%w: compacting: %w", records.ErrWrite, err)
+	}
+	return nil
+}
+
+// checkWritable creates and removes a file in dir, so an unwritable output
+// directory is found before hours of trials, not after.
+func checkWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".kcalab-write-check-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s is not writable: %w (give a writable directory with -out; no trial was run)", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	if err := os.Remove(name); err != nil {
+		return fmt.Errorf("output directory %s: %w", dir, err)
+	}
+	return nil
+}

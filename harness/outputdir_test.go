@@ -1,0 +1,54 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"kcalab/records"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The runner resumes from a log left by a kill (torn tail, repeats) and
+// leaves a compacted file: one line per trial, in grid order.
+func TestRunnerResumesFromKilledLog(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		mess  func(full []string) string // the file a killed run left, from the complete run's lines
+		reuse int
+	}{
+		{name: "torn after one", mess: func(l []string) string { return l[0] + l[1][:40] }, reuse: 1},
+		{name: "repeat and no final newline", mess: func(l []string) string { return l[1] + l[0] + strings.TrimSuffix(l[1], "\n") }, reuse: 2},
+		{name: "empty", mess: func([]string) string { return "" }, reuse: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
+			_, err := (&Runner{}).Run(ctx, spec)
+			require.NoError(t, err)
+			path := filepath.Join(out, records.FileName)
+			full, err := os.ReadFile(path)
+			require.NoError(t, err)
+			lines := strings.SplitAfter(strings.TrimSuffix(string(full), "\n"), "\n")
+			lines[len(lines)-1] += "\n"
+			require.NoError(t, os.WriteFile(path, []byte(tt.mess(lines)), 0o644))
+
+			var log bytes.Buffer
+			res, err := (&Runner{Log: &log}).Run(ctx, spec)
+			require.NoError(t, err, log.String())
+			assert.Equal(t, tt.reuse, res.Reused)
+			got, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, 3, strings.Count(string(got), "\n"), "compacted: one line per trial")
+			recs, _, err := records.Read(path)
+			require.NoError(t, err)
+			assert.Equal(t, stable(res.Records), stable(recs))
+		})
+	}
+}

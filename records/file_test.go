@@ -1,0 +1,121 @@
+package records
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func recLine(t *testing.T, id, status string) string {
+	t.Helper()
+	b, err := json.Marshal(Record{ID: id, Spec: "s", Status: status})
+	require.NoError(t, err)
+	return string(b) + "\n"
+}
+
+// A run killed mid-append leaves a torn last line; a -fresh run leaves an
+// old and a new record of a trial. Both read back as a valid file.
+func TestRead(t *testing.T) {
+	a, b, a2 := recLine(t, "a", "ok"), recLine(t, "b", "ok"), recLine(t, "a", "error")
+	tests := []struct {
+		name    string
+		body    string
+		ids     []string
+		status  []string
+		info    ReadInfo
+		wantErr string
+	}{
+		{name: "clean", body: a + b, ids: []string{"a", "b"}, status: []string{"ok", "ok"}},
+		{name: "torn last line", body: a + b + b[:len(b)/2], ids: []string{"a", "b"}, status: []string{"ok", "ok"}, info: ReadInfo{Torn: true, NeedsRepair: true}},
+		{name: "only a torn line", body: a[:10], info: ReadInfo{Torn: true, NeedsRepair: true}},
+		{name: "last line complete but no newline", body: a + strings.TrimSuffix(b, "\n"), ids: []string{"a", "b"}, status: []string{"ok", "ok"}, info: ReadInfo{NeedsRepair: true}},
+		{name: "repeated id: last wins", body: a + b + a2, ids: []string{"a", "b"}, status: []string{"error", "ok"}, info: ReadInfo{NeedsRepair: true}},
+		{name: "malformed middle line", body: a + "{not json\n" + b, wantErr: ":2:"},
+		{name: "malformed last line with its newline", body: a + "{not json\n", wantErr: ":2:"},
+		{name: "two records on a line", body: strings.TrimSuffix(a, "\n") + b, wantErr: ":1:"},
+		{name: "unknown field", body: `{"id":"a","spec":"s","seed":0,"settings":null,"status":"ok","colour":"red"}` + "\n", wantErr: "unknown field"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			require.NoError(t, os.WriteFile(path, []byte(tt.body), 0o644))
+			recs, info, err := Read(path)
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			var ids, status []string
+			for _, r := range recs {
+				ids, status = append(ids, r.ID), append(status, r.Status)
+			}
+			assert.Equal(t, tt.ids, ids)
+			assert.Equal(t, tt.status, status)
+			assert.Equal(t, tt.info, info)
+			if tt.info.Torn {
+				assert.Contains(t, info.Warning(path), "incomplete last line")
+			} else {
+				assert.Empty(t, info.Warning(path))
+			}
+		})
+	}
+}
+
+func TestReadMissingFile(t *testing.T) {
+	recs, info, err := Read(filepath.Join(t.TempDir(), FileName))
+	require.NoError(t, err)
+	assert.Empty(t, recs)
+	assert.Equal(t, ReadInfo{}, info)
+}
+
+// What Write writes, Read reads back, and a Log's lines are a file Read
+// accepts at any moment.
+func TestWriteAndLogRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	recs := []Record{
+		{ID: "a", Spec: "s", Status: StatusOK, Metrics: map[string]float64{"spearman.zero.men": 0.5}},
+		{ID: "b", Spec: "s", Status: StatusError, Error: "boom"},
+	}
+	require.NoError(t, Write(path, recs))
+	got, info, err := Read(path)
+	require.NoError(t, err)
+	assert.Equal(t, ReadInfo{}, info)
+	assert.Equal(t, recs, got)
+
+	l, err := OpenLog(path)
+	require.NoError(t, err)
+	require.NoError(t, l.Append(Record{ID: "a", Spec: "s", Status: StatusSkipped}))
+	require.NoError(t, l.Close())
+	got, info, err = Read(path)
+	require.NoError(t, err)
+	assert.True(t, info.NeedsRepair, "a repeated id wants compaction")
+	require.Len(t, got, 2)
+	assert.Equal(t, StatusSkipped, got[0].Status, "the appended record wins, at the first one's place")
+}
+
+// failingSink fails its writes with ENOSPC.
+type failingSink struct{ *os.File }
+
+func (f failingSink) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
+}
+
+func TestLogWriteFailure(t *testing.T) {
+	f, err := os.CreateTemp(t.TempDir(), "log")
+	require.NoError(t, err)
+	l := NewLog(failingSink{f})
+	err = l.Append(Record{ID: "a"})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrWrite))
+	assert.Contains(t, err.Error(), "no space left on device")
+	require.NoError(t, l.Close())
+}

@@ -1,0 +1,380 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Every key a record's Metrics holds is a Metric spelled by Metric.Key and
+// read back by ParseMetric: the grammar below has this one home.
+//
+//	spearman.[SIM.]RULE.SET     Spearman ρ of a word-similarity set
+//	pearson.[SIM.]RULE.SET      Pearson r of the same
+//	vocab_skip.SET              ρ over the set's in-vocabulary pairs (skip rule) of a subword trial
+//	plain_skip.SET              the same for the decomposition's own rows, before subword blending
+//	coverage.SET                share of the set's pairs with both words in the vocabulary
+//	pairs.SET                   pairs in the set
+//	analogy.SET[/SECTION]       3CosAdd accuracy on an analogy set (or one section)
+//	analogy_mul.SET[/SECTION]   3CosMul accuracy
+//	coverage.analogy.SET[/SECTION]  share of the analogy questions answered
+//	inertia_share.I             axis I's share of the total inertia (I from 1), or .kept
+//	NAME[.min|.max]             a named metric (wall_s, …); min and max over repeated measurements
+//
+// SIM is a Similarity (absent: the trial's eval.similarity), RULE a Rule,
+// SET a set key (see CheckSetKey) and SECTION anything after the first
+// slash of an analogy key. The grammar is unambiguous because a set key
+// has no slash and a word-similarity set key never starts with
+// "analogy.": coverage.analogy.X is always an analogy set's coverage.
+
+// Named metrics.
+const (
+	MetricWall         = "wall_s"             // wall time of a measured trial (child process), seconds
+	MetricCPU          = "cpu_s"              // its CPU time, seconds
+	MetricRSS          = "max_rss_mb"         // its peak resident memory, MiB
+	MetricVocab        = "vocab"              // vocabulary size (rows of the word table)
+	MetricNNZ          = "nnz"                // non-zeros of the word table
+	MetricTokens       = "tokens"             // corpus tokens read
+	MetricTotalInertia = "total_inertia"      // total inertia of a CA
+	MetricInertiaKept  = "inertia_share.kept" // share of the total inertia on the kept axes
+	MetricSVDResidual  = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
+	MetricSVDProducts  = "svd_products"       // operator column-products of the word decomposition
+)
+
+const (
+	prefixScore        = "spearman."
+	prefixPearson      = "pearson."
+	prefixVocabSkip    = "vocab_skip."
+	prefixPlainSkip    = "plain_skip."
+	prefixCoverage     = "coverage."
+	prefixAnalogy      = "analogy."
+	prefixAnalogyMul   = "analogy_mul."
+	prefixAnalogyCover = "coverage.analogy."
+	prefixPairs        = "pairs."
+	prefixInertiaShare = "inertia_share."
+)
+
+// Rule is an out-of-vocabulary rule of word-similarity scores.
+type Rule string
+
+// The rules: zero scores a pair with an unknown word 0 and keeps it (the
+// paper); skip drops it (gensim).
+const (
+	RuleZero Rule = "zero"
+	RuleSkip Rule = "skip"
+)
+
+// Rules lists the rules in the order tables show them.
+var Rules = []Rule{RuleZero, RuleSkip}
+
+// Similarity is how two word vectors are compared.
+type Similarity string
+
+// The similarities.
+const (
+	SimDot    Similarity = "dot"
+	SimCosine Similarity = "cosine"
+)
+
+// Stat qualifies a measured metric over repeats: its range.
+type Stat string
+
+// The stats: "" is the value itself (the median of repeats).
+const (
+	StatMin Stat = "min"
+	StatMax Stat = "max"
+)
+
+// Kind groups metrics by what they measure.
+type Kind int
+
+// The kinds.
+const (
+	OtherMetric           Kind = iota
+	ScoreMetric                // Spearman ρ of a word-similarity set under a rule
+	PearsonMetric              // Pearson r of a word-similarity set under a rule
+	VocabScoreMetric           // ρ (skip rule) over a subword trial's in-vocabulary pairs
+	PlainScoreMetric           // the same of its rows before blending
+	AnalogyMetric              // accuracy on an analogy set (or a section of it)
+	AnalogyCoverageMetric      // share of an analogy set's questions covered
+	CoverageMetric             // share of a set's pairs covered
+	PairsMetric                // pairs in a set
+	MeasurementMetric          // the machine's time and memory: differs between identical runs
+	CAMetric                   // inertias of a correspondence analysis
+	SizeMetric                 // size of the analysed data (vocab, nnz, tokens)
+	SolverMetric               // how the SVD converged (residual, products)
+)
+
+// Metric is what a metric key means. Its zero value with Name set is a
+// named metric.
+type Metric struct {
+	Kind Kind
+	// Name is a named metric's key without its Stat (MetricWall, …); ""
+	// for the families spelled by their fields.
+	Name    string
+	Set     string     // the word-similarity or analogy set key
+	Rule    Rule       // score and Pearson metrics; VocabScore and PlainScore are skip
+	Sim     Similarity // score and Pearson metrics; "" = the trial's eval.similarity
+	Section string     // an analogy set's section ("" = all questions)
+	Mul     bool       // 3CosMul's accuracy rather than 3CosAdd's
+	Axis    int        // an inertia share's axis (from 1); 0 = the kept axes' share
+	Stat    Stat       // a measurement's range over repeats ("" = the value)
+}
+
+// Score is the metric of a set's Spearman ρ under a rule at the trial's
+// own similarity.
+func Score(rule Rule, set string) Metric { return Metric{Kind: ScoreMetric, Rule: rule, Set: set} }
+
+// Pearson is the metric of a set's Pearson r under a rule.
+func Pearson(rule Rule, set string) Metric { return Metric{Kind: PearsonMetric, Rule: rule, Set: set} }
+
+// Coverage is the metric of the share of a set's pairs with both words in
+// the vocabulary.
+func Coverage(set string) Metric { return Metric{Kind: CoverageMetric, Set: set} }
+
+// Pairs is the metric of the number of pairs in a set.
+func Pairs(set string) Metric { return Metric{Kind: PairsMetric, Set: set} }
+
+// VocabScore is a subword trial's ρ over a set's in-vocabulary pairs
+// (skip rule), scored with its (possibly blended) vocabulary vectors: the
+// pairs plain CA covers, so a record shows whether subwords cost them
+// anything (with subwords on, the skip rule itself covers unseen words).
+func VocabScore(set string) Metric { return Metric{Kind: VocabScoreMetric, Rule: RuleSkip, Set: set} }
+
+// PlainScore is, for a subword trial that blends its vectors
+// (subword.weight > 0), VocabScore of the decomposition's own rows,
+// unblended: plain CA of the same decomposition.
+func PlainScore(set string) Metric { return Metric{Kind: PlainScoreMetric, Rule: RuleSkip, Set: set} }
+
+// Analogy is the metric of an analogy set's accuracy by 3CosAdd, or by
+// 3CosMul when mul is set: over all its questions (section "") or one
+// section's.
+func Analogy(set string, mul bool, section string) Metric {
+	return Metric{Kind: AnalogyMetric, Set: set, Mul: mul, Section: section}
+}
+
+// AnalogyCoverage is the metric of the share of an analogy set's questions
+// (or a section's) whose four words are candidates.
+func AnalogyCoverage(set, section string) Metric {
+	return Metric{Kind: AnalogyCoverageMetric, Set: set, Section: section}
+}
+
+// InertiaShare is the metric of axis i's share of the total inertia (i from 1).
+func InertiaShare(i int) Metric { return Metric{Kind: CAMetric, Axis: i} }
+
+// Named is a named metric (MetricWall, …).
+func Named(name string) Metric { return ParseMetric(name) }
+
+// Range is a measurement's minimum or maximum over repeats.
+func (m Metric) Range(s Stat) Metric { m.Stat = s; return m }
+
+// Key spells the metric as a record's Metrics key.
+func (m Metric) Key() string {
+	sim := ""
+	if m.Sim != "" {
+		sim = string(m.Sim) + "."
+	}
+	switch m.Kind {
+	case ScoreMetric:
+		return prefixScore + sim + string(m.Rule) + "." + m.Set
+	case PearsonMetric:
+		return prefixPearson + sim + string(m.Rule) + "." + m.Set
+	case VocabScoreMetric:
+		return prefixVocabSkip + m.Set
+	case PlainScoreMetric:
+		return prefixPlainSkip + m.Set
+	case CoverageMetric:
+		return prefixCoverage + m.Set
+	case PairsMetric:
+		return prefixPairs + m.Set
+	case AnalogyMetric:
+		if m.Mul {
+			return prefixAnalogyMul + m.setSection()
+		}
+		return prefixAnalogy + m.setSection()
+	case AnalogyCoverageMetric:
+		return prefixAnalogyCover + m.setSection()
+	case CAMetric:
+		if m.Name != "" {
+			return m.Name
+		}
+		if m.Axis == 0 {
+			return MetricInertiaKept
+		}
+		return prefixInertiaShare + strconv.Itoa(m.Axis)
+	}
+	if m.Stat != "" {
+		return m.Name + "." + string(m.Stat)
+	}
+	return m.Name
+}
+
+// String is the key.
+func (m Metric) String() string { return m.Key() }
+
+func (m Metric) setSection() string {
+	if m.Section == "" {
+		return m.Set
+	}
+	return m.Set + "/" + m.Section
+}
+
+// Base is the metric a min/max metric is the range of.
+func (m Metric) Base() Metric { m.Stat = ""; return m }
+
+// Unit is "s", "MiB" or "" (a ratio or a count).
+func (m Metric) Unit() string {
+	switch m.Name {
+	case MetricWall, MetricCPU:
+		return "s"
+	case MetricRSS:
+		return "MiB"
+	}
+	return ""
+}
+
+// HigherIsBetter says a larger value is a better result (scores,
+// accuracies, coverage).
+func (m Metric) HigherIsBetter() bool {
+	switch m.Kind {
+	case ScoreMetric, PearsonMetric, AnalogyMetric, AnalogyCoverageMetric, CoverageMetric:
+		return true
+	}
+	return false
+}
+
+// Checked says -check guards the metric: a score (HigherIsBetter) against
+// a fall below the reference by more than the spec's tolerance, a CA
+// quantity against any change beyond CATolerance. An analogy section's
+// accuracy is not guarded: a few dozen questions would trip the tolerance
+// on one answer.
+func (m Metric) Checked() bool {
+	switch m.Kind {
+	case ScoreMetric, PearsonMetric, CAMetric:
+		return true
+	case AnalogyMetric:
+		return m.Section == ""
+	}
+	return false
+}
+
+// Label spells a metric for people: "spearman.zero.men" → "men (zero rule)".
+func (m Metric) Label() string {
+	sim := ""
+	if m.Sim != "" {
+		sim = string(m.Sim) + ", "
+	}
+	switch m.Kind {
+	case ScoreMetric:
+		return fmt.Sprintf("%s (%s%s rule)", m.Set, sim, m.Rule)
+	case PearsonMetric:
+		return fmt.Sprintf("%s (Pearson r, %s%s rule)", m.Set, sim, m.Rule)
+	case AnalogyMetric:
+		how := "3CosAdd"
+		if m.Mul {
+			how = "3CosMul"
+		}
+		return fmt.Sprintf("%s analogies (%s)", m.setSection(), how)
+	}
+	return m.Key()
+}
+
+// ParseMetric tells what a metric key means; a key outside the grammar is
+// an OtherMetric named by the key.
+func ParseMetric(key string) Metric {
+	for _, f := range []struct {
+		prefix string
+		kind   Kind
+	}{{prefixScore, ScoreMetric}, {prefixPearson, PearsonMetric}} {
+		rest, ok := strings.CutPrefix(key, f.prefix)
+		if !ok {
+			continue
+		}
+		m := Metric{Kind: f.kind}
+		first, tail, _ := strings.Cut(rest, ".")
+		if s := Similarity(first); s == SimDot || s == SimCosine {
+			m.Sim = s
+			first, tail, _ = strings.Cut(tail, ".")
+		}
+		if r := Rule(first); (r == RuleZero || r == RuleSkip) && tail != "" {
+			m.Rule, m.Set = r, tail
+			return m
+		}
+		return Metric{Name: key}
+	}
+	for _, f := range []struct {
+		prefix string
+		kind   Kind
+	}{{prefixVocabSkip, VocabScoreMetric}, {prefixPlainSkip, PlainScoreMetric}} {
+		if set, ok := strings.CutPrefix(key, f.prefix); ok && set != "" {
+			return Metric{Kind: f.kind, Rule: RuleSkip, Set: set}
+		}
+	}
+	// The analogy coverage prefix comes before coverage's.
+	for _, f := range []struct {
+		prefix string
+		kind   Kind
+		mul    bool
+	}{{prefixAnalogyCover, AnalogyCoverageMetric, false}, {prefixAnalogy, AnalogyMetric, false}, {prefixAnalogyMul, AnalogyMetric, true}} {
+		rest, ok := strings.CutPrefix(key, f.prefix)
+		if !ok || rest == "" {
+			continue
+		}
+		set, section, slash := strings.Cut(rest, "/")
+		if set == "" || (slash && section == "") {
+			return Metric{Name: key}
+		}
+		return Metric{Kind: f.kind, Set: set, Section: section, Mul: f.mul}
+	}
+	if set, ok := strings.CutPrefix(key, prefixCoverage); ok && set != "" {
+		return Metric{Kind: CoverageMetric, Set: set}
+	}
+	if set, ok := strings.CutPrefix(key, prefixPairs); ok && set != "" {
+		return Metric{Kind: PairsMetric, Set: set}
+	}
+	switch key {
+	case MetricInertiaKept:
+		return Metric{Kind: CAMetric}
+	case MetricTotalInertia:
+		return Metric{Kind: CAMetric, Name: key}
+	case MetricVocab, MetricNNZ, MetricTokens:
+		return Metric{Kind: SizeMetric, Name: key}
+	case MetricSVDResidual, MetricSVDProducts:
+		return Metric{Kind: SolverMetric, Name: key}
+	}
+	if axis, ok := strings.CutPrefix(key, prefixInertiaShare); ok {
+		if i, err := strconv.Atoi(axis); err == nil && i > 0 && strconv.Itoa(i) == axis {
+			return Metric{Kind: CAMetric, Axis: i}
+		}
+	}
+	base, stat := key, Stat("")
+	for _, s := range []Stat{StatMin, StatMax} {
+		if b, ok := strings.CutSuffix(key, "."+string(s)); ok {
+			base, stat = b, s
+		}
+	}
+	switch base {
+	case MetricWall, MetricCPU, MetricRSS:
+		return Metric{Kind: MeasurementMetric, Name: base, Stat: stat}
+	}
+	return Metric{Name: key}
+}
+
+// MetricLabel is ParseMetric(key).Label().
+func MetricLabel(key string) string { return ParseMetric(key).Label() }
+
+// CheckSetKey refuses a word-similarity set key the grammar could not read
+// back: empty, with a slash (it would start a section), or starting with
+// "analogy." (coverage.analogy.X is an analogy set's coverage).
+func CheckSetKey(key string) error {
+	switch {
+	case key == "":
+		return errors.New("a set needs a name")
+	case strings.Contains(key, "/"):
+		return fmt.Errorf("a set's key may not contain a slash: %q", key)
+	case strings.HasPrefix(key, prefixAnalogy):
+		return fmt.Errorf("a word-similarity set's name may not start with \"analogy.\" (its coverage key would read as an analogy set's): %q", key)
+	}
+	return nil
+}
