@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,8 +25,8 @@ import (
 // labels it, with no other file edited.
 type rowProfile struct{}
 
-func (rowProfile) Info() harness.MethodInfo {
-	return harness.MethodInfo{Name: "rowprofile", Label: "Row profile", Rank: 99, Inputs: harness.CorpusInput,
+func (rowProfile) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "rowprofile", Label: "Row profile", Rank: 99, Inputs: schema.CorpusInput,
 		Doc:         "test method: row profiles over the most frequent words",
 		CorpusReads: []string{"svd.rank", "eval"}}
 }
@@ -84,7 +85,7 @@ variants:
 	require.Len(t, recs, 3)
 	for _, rec := range recs[:2] {
 		assert.Equal(t, "ok", rec.Status, rec.Error)
-		assert.Equal(t, "rowprofile", rec.Settings[harness.KeyMethod])
+		assert.Equal(t, "rowprofile", rec.Settings[schema.KeyMethod])
 		assert.Contains(t, rec.Metrics, "spearman.zero.synthetic")
 		assert.Contains(t, rec.Settings, "svd.rank", "the record keeps what the method reads")
 		assert.NotContains(t, rec.Settings, "svd.backend", "and nothing it does not read")

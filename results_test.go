@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +13,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"kcalab/harness"
 	"kcalab/reports"
 	"kcalab/reports/browsertest"
 )
@@ -31,9 +31,9 @@ func committed(t *testing.T) []string {
 }
 
 // loadCommitted reads experiments/<name>.yaml and results/<name>'s records.
-func loadCommitted(t *testing.T, name string) (*harness.Spec, []records.Record) {
+func loadCommitted(t *testing.T, name string) (*schema.Spec, []records.Record) {
 	t.Helper()
-	spec, err := harness.LoadSpec(filepath.Join("experiments", name+".yaml"))
+	spec, err := schema.LoadSpec(filepath.Join("experiments", name+".yaml"))
 	require.NoError(t, err)
 	recs, _, err := records.Read(filepath.Join("results", name, records.FileName))
 	require.NoError(t, err)

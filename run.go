@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"syscall"
 
 	"kcalab/harness"
+	_ "kcalab/harness/builtin" // the built-in methods register themselves
 	"kcalab/internal/termsafe"
 	"kcalab/reports"
 )
@@ -93,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		rest = fs.Args()[1:]
 	}
 	if *settings {
-		return harness.WriteSettingsReference(stdout)
+		return schema.WriteSettingsReference(stdout)
 	}
 	if *cacheDir == "off" {
 		*cacheDir = ""
@@ -115,15 +117,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return errors.New("-out names one output directory: give a single spec with it")
 	}
 
-	var specs []*harness.Spec
+	var specs []*schema.Spec
 	for _, path := range specArgs {
-		spec, err := harness.LoadSpec(path)
+		spec, err := schema.LoadSpec(path)
 		if err != nil {
 			return err
 		}
 		if *out != "" {
 			spec.Output = *out
-		} else if err := spec.CheckOutput(); err != nil {
+		} else if err := harness.CheckOutput(spec); err != nil {
 			return err
 		}
 		specs = append(specs, spec)
@@ -208,7 +210,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	if len(ref) == 0 {
 		return fmt.Errorf("-check: no reference results in %s", filepath.Join(refDir, records.FileName))
 	}
-	spec, err := harness.LoadSpec(specPath)
+	spec, err := schema.LoadSpec(specPath)
 	if err != nil {
 		return err
 	}
@@ -241,9 +243,9 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 // buildReport is the page of a run: everything comes from the spec, the
 // records and (with report.check) the reference records, so rendering the
 // same results again gives the same bytes.
-func buildReport(spec *harness.Spec, recs, ref []records.Record, js reports.Script) reports.Report {
+func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script) reports.Report {
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
-		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows}
+		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Methods: schema.Methods()}
 	if spec.Report.Check {
 		r.Check = &reports.Check{Reference: ref, Tolerance: spec.Tolerance,
 			Source: filepath.ToSlash(filepath.Join(spec.Output, records.FileName)) + " as it was before this run"}

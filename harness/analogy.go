@@ -2,8 +2,8 @@ package harness
 
 import (
 	"fmt"
+	"kcalab/schema"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"kcalab/datasets/corpus"
@@ -13,40 +13,17 @@ import (
 	"kcalab/records"
 )
 
-// analogyFiles are the built-in analogy sets, by name, as paths under the
-// data directory.
-var analogyFiles = map[string]string{
-	"google": filepath.Join("analogy", "questions-words.txt"), // word2vec's questions-words.txt
-}
-
-// AnalogySetNames lists the built-in analogy sets.
-func AnalogySetNames() []string {
-	var out []string
-	for k := range analogyFiles {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// isAnalogySetKey reports whether a metric's set part can name an analogy
-// set: a built-in one or a file's base name (with its extension).
-func isAnalogySetKey(set string) bool {
-	_, builtin := analogyFiles[set]
-	return builtin || isLocalPath(set)
-}
-
 // analogyPath resolves an eval.analogies entry to its file.
 func (tr *TrialRun) analogyPath(name string) (string, error) {
-	if rel, ok := analogyFiles[name]; ok {
+	if rel, ok := wordsim.AnalogyFile(name); ok {
 		dataDir, err := corpus.DataDir(tr.runner.DataDir)
 		if err != nil {
 			return "", fmt.Errorf("eval.analogies: %s: %w", name, err)
 		}
 		return filepath.Join(dataDir, rel), nil
 	}
-	if !isLocalPath(name) {
-		return "", fmt.Errorf("eval.analogies: %q is neither an analogy set (%s) nor a file path", name, strings.Join(AnalogySetNames(), ", "))
+	if !schema.IsPath("eval.analogies", name) {
+		return "", fmt.Errorf("eval.analogies: %q is neither an analogy set (%s) nor a file path", name, strings.Join(wordsim.AnalogyNames(), ", "))
 	}
 	return name, nil
 }
@@ -81,7 +58,7 @@ func (tr *TrialRun) scoreAnalogies(vs *vectors.Set) error {
 		if err != nil {
 			return fmt.Errorf("eval.analogies: %s: %w", name, err)
 		}
-		key := SetKey(name)
+		key := schema.SetKey(name)
 		if total.Covered == 0 {
 			tr.Warn("%s: no analogy question has its four words among the %d most frequent words", key, tr.Trial.Eval.AnalogyVocab)
 		}

@@ -1,9 +1,12 @@
-package harness
+package harness_test
 
 import (
 	"context"
 	"fmt"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,10 +54,10 @@ eval: {sets: [synthetic, upper.txt], analogies: [google, mine.txt], analogy_voca
 `
 	path := filepath.Join(dir, "a.yaml")
 	require.NoError(t, os.WriteFile(path, []byte(spec), 0o644))
-	s, err := LoadSpec(path)
+	s, err := schema.LoadSpec(path)
 	require.NoError(t, err)
 	s.Output = t.TempDir()
-	res, err := (&Runner{Jobs: 1, DataDir: data}).Run(context.Background(), s)
+	res, err := (&harness.Runner{Jobs: 1, DataDir: data}).Run(context.Background(), s)
 	require.NoError(t, err)
 	require.Len(t, res.Records, 2)
 	for i, rec := range res.Records {
@@ -80,20 +83,20 @@ eval: {sets: [synthetic, upper.txt], analogies: [google, mine.txt], analogy_voca
 	// The defaults (no analogies, case-sensitive) add nothing to an id.
 	base := map[string]any{"method": "lca"}
 	with := map[string]any{"method": "lca", "eval.analogies": []string{}, "eval.analogy_vocab": 30000, "eval.case_insensitive": false}
-	assert.Equal(t, TrialID(base), TrialID(with))
+	assert.Equal(t, schema.TrialID(base), schema.TrialID(with))
 }
 
 func TestAnalogyNames(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.yaml")
 	require.NoError(t, os.WriteFile(path, []byte("name: a\neval: {analogies: [gogle]}\n"), 0o644))
-	_, err := LoadSpec(path)
+	_, err := schema.LoadSpec(path)
 	require.ErrorContains(t, err, `did you mean "google"`)
 	require.NoError(t, os.WriteFile(path, []byte("name: a\neval: {analogies: [q/a.txt, r/a.txt]}\n"), 0o644))
-	_, err = LoadSpec(path)
+	_, err = schema.LoadSpec(path)
 	require.ErrorContains(t, err, `would both be scored as "a.txt"`)
 	require.NoError(t, os.WriteFile(path, []byte("name: a\neval: {sets: [analogy.txt]}\n"), 0o644))
-	_, err = LoadSpec(path)
+	_, err = schema.LoadSpec(path)
 	require.ErrorContains(t, err, `may not start with "analogy."`)
 }
 

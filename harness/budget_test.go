@@ -1,9 +1,11 @@
-package harness
+package harness_test
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -59,7 +61,7 @@ measure: {process: %v}
 `, script, tt.measured)
 			var log bytes.Buffer
 			start := time.Now()
-			res, err := (&Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+			res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
 			require.NoError(t, err, log.String())
 			assert.Less(t, time.Since(start), 20*time.Second)
 			rec := res.Records[0]
@@ -91,7 +93,7 @@ func TestTimeBudgetWithoutMeasure(t *testing.T) {
 			body := "name: b\ndata: {source: synthetic}\nsynthetic: {tokens: 200000, words: 200}\neval: {sets: [synthetic]}\nmethod: lca\ndata: {table: flat, window: 5}\nbudget: {seconds: " + tt.budget + "}\n"
 			body = strings.Replace(body, "data: {source: synthetic}\n", "", 1)
 			body = strings.Replace(body, "data: {table: flat, window: 5}", "data: {source: synthetic, table: flat, window: 5}", 1)
-			res, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+			res, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, res.Records[0].Status, res.Records[0].Error)
 		})
@@ -110,7 +112,7 @@ method: lca
 svd: {rank: 5}
 `
 	var log bytes.Buffer
-	res, err := (&Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
 	require.NoError(t, err, log.String())
 	require.Len(t, res.Records, 2)
 	for _, rec := range res.Records {

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"kcalab/internal/termsafe"
+	"kcalab/schema"
 	"os"
 )
 
@@ -10,7 +11,7 @@ import (
 // created and written. When it cannot (read-only disk, unwritable HOME),
 // the cache is only a speed-up: warn once and run without it rather than
 // fail every corpus trial.
-func (r *Runner) usableCache(trials []Trial) {
+func (r *Runner) usableCache(trials []schema.Trial) {
 	if r.CacheDir == "" || r.cacheChecked {
 		return
 	}

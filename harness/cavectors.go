@@ -142,11 +142,11 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 		return err
 	}); err != nil {
 		if errors.Is(err, svd.ErrOverBudget) {
-			return nil, fmt.Errorf("%w: %w", errOverBudget, err)
+			return nil, fmt.Errorf("%w: %w", ErrOverBudget, err)
 		}
 		if errors.Is(err, svd.ErrNotBuilt) {
 			// The lapack backend in a pure-Go build: like a missing tool.
-			return nil, fmt.Errorf("%w: %w", errSkipped, err)
+			return nil, fmt.Errorf("%w: %w", ErrSkipped, err)
 		}
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"kcalab/records"
+	"kcalab/schema"
 	"time"
 )
 
@@ -19,7 +20,7 @@ const cleanupGrace = 3 * time.Second
 // dense SVD): the runner stops waiting for it and records the trial over
 // budget (or leaves it for the next run). The abandoned computation ends
 // with the process, or at its next context check.
-func (r *Runner) executeWithin(ctx context.Context, spec *Spec, t Trial, prog *Progress) records.Record {
+func (r *Runner) executeWithin(ctx context.Context, spec *schema.Spec, t schema.Trial, prog *Progress) records.Record {
 	budget := t.Budget.Seconds
 	tctx, cancel := context.WithCancel(ctx)
 	if budget > 0 {
@@ -43,7 +44,7 @@ func (r *Runner) executeWithin(ctx context.Context, spec *Spec, t Trial, prog *P
 	}
 	if budget > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && rec.Status != "ok" {
 		rec.Status = "over_budget"
-		rec.Error = fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", errOverBudget, budget)
+		rec.Error = fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
 	}
 	return rec
 }

@@ -3,7 +3,7 @@
 //
 // # Specs
 //
-// A spec is strict YAML (DecodeSpec): every key is a field of Settings (or
+// A spec is strict YAML (schema.DecodeSpec): every key is a field of schema.Settings (or
 // of RunSettings: name, seed, …), one struct per namespace, whose tags
 // declare its type, range or allowed values, default, help text and the
 // label metadata reports use; docs/settings.md is generated from them. A
@@ -12,7 +12,7 @@
 // its non-default settings, and its seed derives from the spec seed and the
 // id alone. After decoding, code reads typed fields (t.SVD.Rank), never keys.
 //
-// # Methods
+// # schema.Methods
 //
 // A method is one file that calls RegisterMethod with its name, label, the
 // inputs it takes (a table, a corpus) and the settings it reads; its Run
@@ -31,7 +31,7 @@
 // time, CPU time and max RSS are the operating system's figures. Each
 // computed record carries a RunInfo: start and end time, host, the git
 // commit of the working directory (and whether it was dirty) and the
-// SHA-256 of every data file read; a reused record keeps its own. Spec
+// SHA-256 of every data file read; a reused record keeps its own. schema.Spec
 // names of built-in corpora and sets are checked when the spec is decoded.
 //
 // # Checks

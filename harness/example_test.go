@@ -2,16 +2,15 @@ package harness_test
 
 import (
 	"fmt"
-
-	"kcalab/harness"
+	"kcalab/schema"
 )
 
-// A setting's metadata comes from the tags of harness.Settings: its type,
+// A setting's metadata comes from the tags of schema.Settings: its type,
 // default, range and the short form reports print.
 func ExampleLookupSetting() {
-	s, _ := harness.LookupSetting("svd.rank")
+	s, _ := schema.LookupSetting("svd.rank")
 	fmt.Println(s.Kind, s.Default, *s.Min)
-	fmt.Println(harness.ShortLabel("svd.rank", "300"), harness.ShortLabel("method", "sgns"))
+	fmt.Println(schema.ShortLabel("svd.rank", "300"), schema.ShortLabel("method", "sgns"))
 	// Output:
 	// integer 0 0
 	// d=300 SGNS
@@ -19,7 +18,7 @@ func ExampleLookupSetting() {
 
 // DecodeSpec expands a spec into trials whose typed settings code reads.
 func ExampleDecodeSpec() {
-	spec, err := harness.DecodeSpec([]byte("name: x\nsvd: {rank: [100, 300], backend: krylov}\n"), "x.yaml")
+	spec, err := schema.DecodeSpec([]byte("name: x\nsvd: {rank: [100, 300], backend: krylov}\n"), "x.yaml")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -27,7 +26,7 @@ func ExampleDecodeSpec() {
 	for _, t := range spec.Trials() {
 		fmt.Println(t.ID, t.SVD.Rank, t.SVD.Backend, t.Data.Source)
 	}
-	_, err = harness.DecodeSpec([]byte("name: x\nsvd: {rnak: 3}\n"), "x.yaml")
+	_, err = schema.DecodeSpec([]byte("name: x\nsvd: {rnak: 3}\n"), "x.yaml")
 	fmt.Println(err)
 	// Output:
 	// de1059001958 100 krylov fisher

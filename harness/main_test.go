@@ -1,8 +1,10 @@
-package harness
+package harness_test
 
 import (
 	"context"
 	"fmt"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"os"
 	"testing"
 )
@@ -10,8 +12,8 @@ import (
 // TestMain lets the test binary serve as the child process of measured
 // trials, as the kcalab binary does.
 func TestMain(m *testing.M) {
-	if ChildRequested() {
-		if err := RunChild(context.Background(), os.Stdout, os.Stderr); err != nil {
+	if harness.ChildRequested() {
+		if err := harness.RunChild(context.Background(), os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, "child:", err)
 			os.Exit(1)
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"kcalab/records"
+	"kcalab/schema"
 	"math"
 	"os"
 	"os/exec"
@@ -44,12 +45,12 @@ func RunChild(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := json.Unmarshal([]byte(os.Getenv(EnvChild)), &req); err != nil {
 		return fmt.Errorf("child: bad $%s: %w", EnvChild, err)
 	}
-	spec, err := LoadSpec(req.Spec)
+	spec, err := schema.LoadSpec(req.Spec)
 	if err != nil {
 		return err
 	}
 	spec.Output = req.Output
-	var trial *Trial
+	var trial *schema.Trial
 	for _, t := range spec.Trials() {
 		if t.ID == req.Trial {
 			trial = &t
@@ -99,7 +100,7 @@ type measurement struct {
 // process, and records medians (and min/max when repeated) of wall time,
 // CPU time and peak resident memory. The trial's own metrics come from the
 // last run (they are identical across runs: same seed).
-func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog *Progress) records.Record {
+func (r *Runner) executeMeasured(ctx context.Context, spec *schema.Spec, t schema.Trial, prog *Progress) records.Record {
 	run := beginRun()
 	rec := records.Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
 		Metrics: map[string]float64{}, Timings: map[string]float64{}}
@@ -114,7 +115,7 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *Spec, t Trial, prog 
 		child, m, err := r.runChild(ctx, spec, t)
 		if err != nil {
 			rec.Status, rec.Error = "error", err.Error()
-			if errors.Is(err, errOverBudget) {
+			if errors.Is(err, ErrOverBudget) {
 				rec.Status = "over_budget"
 			}
 			return rec
@@ -165,7 +166,7 @@ func median(sorted []float64) float64 {
 }
 
 // runChild runs one child and returns its record and measurement.
-func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (records.Record, measurement, error) {
+func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial) (records.Record, measurement, error) {
 	budget := t.Budget.Seconds
 	cctx := ctx
 	if budget > 0 {
@@ -203,7 +204,7 @@ func (r *Runner) runChild(ctx context.Context, spec *Spec, t Trial) (records.Rec
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	if budget > 0 && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
-		return records.Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", errOverBudget, budget)
+		return records.Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
 	}
 	if err := ctx.Err(); err != nil {
 		return records.Record{}, measurement{}, err

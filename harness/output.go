@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"kcalab/schema"
 	"path/filepath"
 	"strings"
 )
@@ -15,8 +16,8 @@ const ResultsTree = "results"
 // able to write results.jsonl and report.html anywhere (/etc, ~/.ssh). The
 // command line may say otherwise with -out, so the caller skips the check
 // then.
-func (s *Spec) CheckOutput() error {
-	if s.outputLine == 0 {
+func CheckOutput(s *schema.Spec) error {
+	if s.OutputLine == 0 {
 		return nil // the default, results/<name>
 	}
 	out, err := filepath.Abs(s.Output)
@@ -34,7 +35,7 @@ func (s *Spec) CheckOutput() error {
 			return nil
 		}
 	}
-	return &SpecError{File: s.Path, Line: s.outputLine, Msg: fmt.Sprintf(
+	return &schema.SpecError{File: s.Path, Line: s.OutputLine, Msg: fmt.Sprintf(
 		"output %q is outside what a spec may write to (allowed: under %s): give that directory on the command line with -out instead",
 		s.Output, strings.Join(quoteDirs(allowed), " or "))}
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"io"
+	"kcalab/schema"
 	"os"
 	"path/filepath"
 
@@ -53,7 +54,7 @@ func prepareOutput(dir, specName string, warn io.Writer) ([]records.Record, erro
 // record: an interrupted (or -fresh) run replaces an old record only by a
 // new result. Only a run that finished every trial drops the records of
 // trials no longer in the grid.
-func compactResults(path string, trials []Trial, recs []records.Record, done []bool, prev []records.Record) error {
+func compactResults(path string, trials []schema.Trial, recs []records.Record, done []bool, prev []records.Record) error {
 	byID := make(map[string]records.Record, len(prev))
 	for _, rec := range prev {
 		byID[rec.ID] = rec

@@ -1,8 +1,10 @@
-package harness
+package harness_test
 
 import (
 	"bytes"
 	"context"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"kcalab/records"
 	"os"
 	"path/filepath"
@@ -30,7 +32,7 @@ func TestRunnerResumesFromKilledLog(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
 			spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
-			_, err := (&Runner{}).Run(ctx, spec)
+			_, err := (&harness.Runner{}).Run(ctx, spec)
 			require.NoError(t, err)
 			path := filepath.Join(out, records.FileName)
 			full, err := os.ReadFile(path)
@@ -40,7 +42,7 @@ func TestRunnerResumesFromKilledLog(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, []byte(tt.mess(lines)), 0o644))
 
 			var log bytes.Buffer
-			res, err := (&Runner{Log: &log}).Run(ctx, spec)
+			res, err := (&harness.Runner{Log: &log}).Run(ctx, spec)
 			require.NoError(t, err, log.String())
 			assert.Equal(t, tt.reuse, res.Reused)
 			got, err := os.ReadFile(path)

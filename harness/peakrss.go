@@ -2,10 +2,6 @@ package harness
 
 import "kcalab/internal/peakrss"
 
-// childPeakKey carries a measured child's own peak RSS (MiB) in its record
-// to the parent, which moves it to records.MetricRSS.
-const childPeakKey = "child.peak_rss_mb"
-
 // ownPeakRSSMB is a measured child's peak resident memory in MiB as it sees
 // it: its own (VmHWM) or that of a descendant it waited for (an external
 // command's), whichever is larger. The parent's wait4 figure is not enough:

@@ -5,6 +5,7 @@ import (
 	"io"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
+	"kcalab/schema"
 	"sync"
 	"time"
 
@@ -27,22 +28,22 @@ func NewProgress(w io.Writer, total int) *Progress {
 }
 
 // Stage records that trial t entered a stage ("table", "svd", "eval", …).
-func (p *Progress) Stage(t Trial, stage string) {
+func (p *Progress) Stage(t schema.Trial, stage string) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.cur[t.Index] = fmt.Sprintf("%s %s", t.name(), stage)
+	p.cur[t.Index] = fmt.Sprintf("%s %s", trialName(t), stage)
 	if p.r.Terminal() {
 		p.draw()
 		return
 	}
-	p.r.Line(fmt.Sprintf("kcalab: [%d/%d %s] %s: %s", p.done, p.total, p.r.Elapsed().Round(time.Second), t.name(), stage))
+	p.r.Line(fmt.Sprintf("kcalab: [%d/%d %s] %s: %s", p.done, p.total, p.r.Elapsed().Round(time.Second), trialName(t), stage))
 }
 
 // Done records a finished (or reused) trial.
-func (p *Progress) Done(t Trial, r records.Record, reused bool) {
+func (p *Progress) Done(t schema.Trial, r records.Record, reused bool) {
 	if p == nil {
 		return
 	}
@@ -60,11 +61,11 @@ func (p *Progress) Done(t Trial, r records.Record, reused bool) {
 		what += ": " + termsafe.Text(r.Error)
 	}
 	if p.r.Terminal() {
-		p.r.Line(fmt.Sprintf("[%d/%d] %s: %s", p.done, p.total, t.name(), what))
+		p.r.Line(fmt.Sprintf("[%d/%d] %s: %s", p.done, p.total, trialName(t), what))
 		p.draw()
 		return
 	}
-	p.r.Line(fmt.Sprintf("kcalab: [%d/%d] %s: %s", p.done, p.total, t.name(), what))
+	p.r.Line(fmt.Sprintf("kcalab: [%d/%d] %s: %s", p.done, p.total, trialName(t), what))
 }
 
 // Finish ends the bar.
@@ -88,7 +89,8 @@ func (p *Progress) draw() {
 	p.r.Update(fmt.Sprintf("%s %d/%d %s %s", progress.Bar(frac, 24), p.done, p.total, p.r.Elapsed().Round(time.Second), running))
 }
 
-func (t Trial) name() string {
+// trialName names a trial in progress lines: its id and title.
+func trialName(t schema.Trial) string {
 	if t.Title == "" {
 		return t.ID
 	}

@@ -1,8 +1,10 @@
-package harness
+package harness_test
 
 import (
 	"bytes"
 	"context"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"kcalab/records"
 	"os"
 	"path/filepath"
@@ -56,7 +58,7 @@ func TestFreshInterruptedKeepsOldRecords(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
 			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
-			first, err := (&Runner{}).Run(context.Background(), spec)
+			first, err := (&harness.Runner{}).Run(context.Background(), spec)
 			require.NoError(t, err)
 			path := filepath.Join(out, records.FileName)
 			if !tt.fresh {
@@ -70,7 +72,7 @@ func TestFreshInterruptedKeepsOldRecords(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			log := &cancelAfter{n: tt.after, cancel: cancel}
-			_, err = (&Runner{Jobs: 1, Fresh: tt.fresh, Log: log}).Run(ctx, spec)
+			_, err = (&harness.Runner{Jobs: 1, Fresh: tt.fresh, Log: log}).Run(ctx, spec)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "interrupted")
 			recs, _, err := records.Read(path)
@@ -99,10 +101,10 @@ func TestRunnerStopsOnWriteFailure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			orig := testHookOpenLog
-			defer func() { testHookOpenLog = orig }()
+			orig := *harness.TestHookOpenLog
+			defer func() { *harness.TestHookOpenLog = orig }()
 			calls := 0
-			testHookOpenLog = func(path string) (*records.Log, error) {
+			*harness.TestHookOpenLog = func(path string) (*records.Log, error) {
 				f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 				if err != nil {
 					return nil, err
@@ -112,7 +114,7 @@ func TestRunnerStopsOnWriteFailure(t *testing.T) {
 			out := t.TempDir()
 			spec := loadSpecTo(t, writeSpec(t, fisherSpec+"method: [ca, gini]\n"), out)
 			var log bytes.Buffer
-			_, err := (&Runner{Jobs: 1, Log: &log}).Run(context.Background(), spec)
+			_, err := (&harness.Runner{Jobs: 1, Log: &log}).Run(context.Background(), spec)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, records.ErrWrite)
 			assert.Contains(t, err.Error(), "no space left on device")
@@ -140,12 +142,12 @@ func TestRunnerRefusesAnotherSpecsOutput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := t.TempDir()
-			_, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+			_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
 			require.NoError(t, err)
 			path := filepath.Join(out, records.FileName)
 			before, err := os.ReadFile(path)
 			require.NoError(t, err)
-			_, err = (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tt.second), out))
+			_, err = (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tt.second), out))
 			if tt.wantErr == "" {
 				require.NoError(t, err)
 				return
@@ -178,7 +180,7 @@ func TestRunnerUnwritableCache(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			body := "name: c\ndata: {source: synthetic, table: flat, window: [2, 3]}\nsynthetic: {tokens: 5000}\neval: {sets: [synthetic]}\nmethod: lca\nsvd: {rank: 5}\n"
 			var log bytes.Buffer
-			res, err := (&Runner{Jobs: 2, CacheDir: tt.cache, Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+			res, err := (&harness.Runner{Jobs: 2, CacheDir: tt.cache, Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
 			require.NoError(t, err, log.String())
 			for _, rec := range res.Records {
 				assert.Equal(t, "ok", rec.Status, rec.Error)

@@ -1,10 +1,11 @@
-package harness
+package harness_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"kcalab/records"
 	"os"
 	"os/exec"
@@ -51,7 +52,7 @@ variants:
 `), 0o644))
 	s := loadSpecTo(t, spec, filepath.Join(dir, "out"))
 	before := time.Now().UTC().Truncate(time.Second)
-	res, err := (&Runner{Jobs: 1}).Run(context.Background(), s)
+	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
 	require.NoError(t, err)
 	require.Len(t, res.Records, 3)
 	host, _ := os.Hostname()
@@ -80,7 +81,7 @@ variants:
 	require.NoError(t, err)
 	assert.Equal(t, res.Records[0].Run, recs[0].Run)
 	time.Sleep(1100 * time.Millisecond) // a new start time would differ
-	again, err := (&Runner{Jobs: 1}).Run(context.Background(), s)
+	again, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
 	require.NoError(t, err)
 	assert.Equal(t, 3, again.Reused)
 	for i := range recs {
@@ -98,23 +99,6 @@ func TestRunInfoOldRecords(t *testing.T) {
 	assert.Nil(t, recs[0].Run)
 }
 
-func TestDirtyBeyondResults(t *testing.T) {
-	for in, want := range map[string]bool{
-		"":                                          false,
-		" M results/ci/results.jsonl\n":             false,
-		"M  results/a/results.jsonl\n":              false,
-		" M harness/runner.go\n":                    true,
-		" M results/a/results.jsonl\nD  x\n":        true,
-		"R  a.go -> b.go\n":                         true,
-		"R  old.jsonl -> results/x/results.jsonl\n": false,
-	} {
-		assert.Equal(t, want, dirtyBeyondResults([]byte(in)), "%q", in)
-	}
-	var buf bytes.Buffer
-	buf.WriteString(" M \"results/we ird/results.jsonl\"\n")
-	assert.False(t, dirtyBeyondResults(buf.Bytes()))
-}
-
 // A measured trial's record has the parent's times and the inputs the
 // child read.
 func TestRunInfoMeasured(t *testing.T) {
@@ -123,7 +107,7 @@ func TestRunInfoMeasured(t *testing.T) {
 	require.NoError(t, os.WriteFile(csvPath, []byte(",a,b,c\nx,1,2,3\ny,3,1,4\nz,2,5,1\n"), 0o644))
 	spec := filepath.Join(dir, "s.yaml")
 	require.NoError(t, os.WriteFile(spec, []byte("name: m\ndata: {source: csv, csv: t.csv}\nsvd: {rank: 1}\nmeasure: {process: true}\n"), 0o644))
-	res, err := (&Runner{Jobs: 1}).Run(context.Background(), loadSpecTo(t, spec, filepath.Join(dir, "out")))
+	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), loadSpecTo(t, spec, filepath.Join(dir, "out")))
 	require.NoError(t, err)
 	r := res.Records[0]
 	require.NotNil(t, r.Run)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"kcalab/records"
+	"kcalab/schema"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -43,7 +44,7 @@ func (r *Runner) log() io.Writer {
 
 // Run is the outcome of running a spec.
 type Run struct {
-	Spec    *Spec
+	Spec    *schema.Spec
 	Dir     string           // output directory
 	Records []records.Record // one per trial, in grid order
 	Reused  int              // trials taken from an earlier run
@@ -54,7 +55,7 @@ type Run struct {
 // (synced) and compacting the file at the end. Trials that fail are
 // recorded with status "error" and make Run return an error after all
 // other trials finished; a failure to write results stops the run at once.
-func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
+func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	trials := spec.Trials()
 	dir := spec.Output
 	path := filepath.Join(dir, records.FileName)
@@ -77,9 +78,9 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 
 	out := &Run{Spec: spec, Dir: dir, Records: make([]records.Record, len(trials))}
 	done := make([]bool, len(trials))
-	var todo []Trial
+	var todo []schema.Trial
 	for _, t := range trials {
-		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && sameTrial(old.Settings, t.Values) && sameBackend(old, t) {
+		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
 			old.Spec = spec.Name
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report
@@ -123,7 +124,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
-	work := make(chan Trial)
+	work := make(chan schema.Trial)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -149,7 +150,7 @@ func (r *Runner) Run(ctx context.Context, spec *Spec) (*Run, error) {
 	}
 	// Measured trials run one at a time after the others, each in its own
 	// process, so no other trial competes with them for the cores.
-	var measured []Trial
+	var measured []schema.Trial
 feed:
 	for _, t := range todo {
 		if t.Measure.Process {
@@ -213,7 +214,7 @@ feed:
 
 // execute runs one trial and never panics: a panic in method code becomes an
 // error record, so one bad trial cannot take the others down.
-func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progress) (rec records.Record) {
+func (r *Runner) execute(ctx context.Context, spec *schema.Spec, t schema.Trial, prog *Progress) (rec records.Record) {
 	start := time.Now()
 	run := beginRun()
 	var tr *TrialRun
@@ -240,9 +241,9 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 		rec.Status = "error"
 		rec.Error = err.Error()
 		switch {
-		case errors.Is(err, errOverBudget):
+		case errors.Is(err, ErrOverBudget):
 			rec.Status = "over_budget"
-		case errors.Is(err, errSkipped):
+		case errors.Is(err, ErrSkipped):
 			rec.Status = "skipped"
 		}
 		return rec
@@ -251,7 +252,16 @@ func (r *Runner) execute(ctx context.Context, spec *Spec, t Trial, prog *Progres
 	return rec
 }
 
-var errOverBudget = errors.New("over budget")
+// ErrOverBudget marks a trial that would exceed its budget
+// (budget.seconds, budget.memory_mb): a method returns an error wrapping
+// it, and the trial is recorded with status "over_budget".
+var ErrOverBudget = errors.New("over budget")
+
+// ErrSkipped marks a trial that cannot run on this machine (a missing
+// program, a build without the lapack backend): a method returns an error
+// wrapping it, and the trial is recorded with status "skipped", not as a
+// failure.
+var ErrSkipped = errors.New("skipped")
 
 // testHookOpenLog opens the results log; tests replace it to fail a write
 // mid-run.
@@ -260,67 +270,6 @@ var testHookOpenLog = records.OpenLog
 // sameBackend reports whether a record was decomposed by the backend the
 // trial resolves to now: svd.backend "auto" has changed meaning (dssvd, then
 // krylov for word tables), and a result of the old one is not this trial's.
-func sameBackend(old records.Record, t Trial) bool {
-	return old.Backend == "" || old.Backend == backendName(t)
-}
-
-// sameTrial reports whether a recorded trial has the settings of a new one,
-// over the settings the new trial's method and data source read: settings
-// of another method's namespace cannot change this trial's numbers (a
-// changed sca.* default must not recompute a GloVe trial). A key the record
-// lacks matches when the new value is the default, so adding a setting to
-// the project does not invalidate earlier results.
-func sameTrial(old, cur map[string]any) bool {
-	method, _ := cur["method"].(string)
-	if m, _ := old["method"].(string); m != method {
-		return false
-	}
-	reads := readKeys(method, stringValue(cur["data.source"]))
-	old, cur = keep(old, reads), keep(cur, reads)
-	for k, v := range cur {
-		if _, ok := old[k]; ok {
-			continue
-		}
-		s, ok := lookupSetting(k)
-		if !ok || !records.SameSettings(map[string]any{k: s.Default}, map[string]any{k: v}) {
-			return false
-		}
-	}
-	for k := range old {
-		if _, ok := cur[k]; !ok {
-			return false
-		}
-	}
-	return records.SameSettings(pick(old, cur), cur)
-}
-
-func stringValue(v any) string { s, _ := v.(string); return s }
-
-// keep returns the settings of s that reads names (all of them when reads
-// is nil). A key that is no longer a setting is kept, so a record that has
-// one is not taken for a current trial.
-func keep(s map[string]any, reads []string) map[string]any {
-	if reads == nil {
-		return s
-	}
-	out := make(map[string]any, len(s))
-	for k, v := range s {
-		if _, known := lookupSetting(k); !known || readsKey(reads, k) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// pick returns old's values for the keys of cur that old has, else cur's.
-func pick(old, cur map[string]any) map[string]any {
-	out := make(map[string]any, len(cur))
-	for k, v := range cur {
-		if o, ok := old[k]; ok {
-			out[k] = o
-		} else {
-			out[k] = v
-		}
-	}
-	return out
+func sameBackend(old records.Record, t schema.Trial) bool {
+	return old.Backend == "" || old.Backend == BackendName(t)
 }

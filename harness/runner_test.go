@@ -1,10 +1,13 @@
-package harness
+package harness_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,9 +34,9 @@ func writeSpec(t *testing.T, body string) string {
 	return path
 }
 
-func loadSpecTo(t *testing.T, path, out string) *Spec {
+func loadSpecTo(t *testing.T, path, out string) *schema.Spec {
 	t.Helper()
-	s, err := LoadSpec(path)
+	s, err := schema.LoadSpec(path)
 	require.NoError(t, err)
 	s.Output = out
 	return s
@@ -62,7 +65,7 @@ func TestRunnerFisherResumeFresh(t *testing.T) {
 	out := t.TempDir()
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
 	var log bytes.Buffer
-	r := &Runner{Jobs: 2, Log: &log}
+	r := &harness.Runner{Jobs: 2, Log: &log}
 
 	first, err := r.Run(ctx, spec)
 	require.NoError(t, err)
@@ -91,7 +94,7 @@ func TestRunnerFisherResumeFresh(t *testing.T) {
 	assert.Equal(t, string(before), string(after))
 
 	// -fresh recomputes, with identical results.
-	fresh := &Runner{Jobs: 1, Fresh: true}
+	fresh := &harness.Runner{Jobs: 1, Fresh: true}
 	third, err := fresh.Run(ctx, spec)
 	require.NoError(t, err)
 	assert.Equal(t, 0, third.Reused)
@@ -103,10 +106,10 @@ func TestRunnerReusesOnlyMatchingTrials(t *testing.T) {
 	ctx := context.Background()
 	out := t.TempDir()
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
-	_, err := (&Runner{}).Run(ctx, spec)
+	_, err := (&harness.Runner{}).Run(ctx, spec)
 	require.NoError(t, err)
 	grown := loadSpecTo(t, writeSpec(t, fisherSpec+"  oversample: [10, 20]\n"), out)
-	res, err := (&Runner{}).Run(ctx, grown)
+	res, err := (&harness.Runner{}).Run(ctx, grown)
 	require.NoError(t, err)
 	assert.Len(t, res.Records, 6)
 	assert.Equal(t, 3, res.Reused, "the oversample=10 trials are the old ones (default value, same id)")
@@ -117,7 +120,7 @@ func TestRunnerJobsDoNotChangeResults(t *testing.T) {
 	path := writeSpec(t, fisherSpec+"method: [ca, gini]\n")
 	var runs [][]records.Record
 	for _, jobs := range []int{1, 4} {
-		res, err := (&Runner{Jobs: jobs}).Run(ctx, loadSpecTo(t, path, t.TempDir()))
+		res, err := (&harness.Runner{Jobs: jobs}).Run(ctx, loadSpecTo(t, path, t.TempDir()))
 		require.NoError(t, err)
 		runs = append(runs, stable(res.Records))
 	}
@@ -127,7 +130,7 @@ func TestRunnerJobsDoNotChangeResults(t *testing.T) {
 func TestRunnerBadResultsFile(t *testing.T) {
 	out := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(out, records.FileName), []byte("{not json\n"), 0o644))
-	_, err := (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), records.FileName)
 	assert.Contains(t, err.Error(), "-fresh")
@@ -137,7 +140,7 @@ func TestRunnerInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out := t.TempDir()
-	res, err := (&Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, fisherSpec), out))
+	res, err := (&harness.Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, fisherSpec), out))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "run again to resume")
 	require.NotNil(t, res)
@@ -151,7 +154,7 @@ func TestRunnerInterrupted(t *testing.T) {
 
 func TestRunnerOverBudget(t *testing.T) {
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"budget: {memory_mb: 0.00001}\n"), t.TempDir())
-	res, err := (&Runner{}).Run(context.Background(), spec)
+	res, err := (&harness.Runner{}).Run(context.Background(), spec)
 	require.NoError(t, err, "over budget is a result, not a failure")
 	assert.Equal(t, "over_budget", res.Records[0].Status) // dense
 	assert.Contains(t, res.Records[0].Error, "budget")
@@ -162,7 +165,7 @@ func TestRunnerOverBudget(t *testing.T) {
 	assert.Contains(t, res.Records[2].Error, "dssvd SVD of a 4×5 operator at rank 2 plans")
 
 	spec = loadSpecTo(t, writeSpec(t, fisherSpec+"budget: {memory_mb: 64}\n"), t.TempDir())
-	res, err = (&Runner{}).Run(context.Background(), spec)
+	res, err = (&harness.Runner{}).Run(context.Background(), spec)
 	require.NoError(t, err)
 	for _, rec := range res.Records {
 		assert.Equal(t, "ok", rec.Status, rec.Error)
@@ -171,7 +174,7 @@ func TestRunnerOverBudget(t *testing.T) {
 
 func TestRunnerTableMethodErrors(t *testing.T) {
 	spec := loadSpecTo(t, writeSpec(t, "name: x\nmethod: sgns\n"), t.TempDir())
-	res, err := (&Runner{}).Run(context.Background(), spec)
+	res, err := (&harness.Runner{}).Run(context.Background(), spec)
 	require.Error(t, err)
 	assert.Equal(t, "error", res.Records[0].Status)
 	assert.Contains(t, res.Records[0].Error, `method "sgns" needs a corpus`)
@@ -181,7 +184,7 @@ func TestRunnerTableMethodErrors(t *testing.T) {
 // TestMain) and records the operating system's figures.
 func TestRunnerMeasuredTrial(t *testing.T) {
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"measure: {process: true, repeat: 3}\n"), t.TempDir())
-	res, err := (&Runner{Jobs: 2}).Run(context.Background(), spec)
+	res, err := (&harness.Runner{Jobs: 2}).Run(context.Background(), spec)
 	require.NoError(t, err)
 	for _, rec := range res.Records {
 		require.Equal(t, "ok", rec.Status, rec.Error)
@@ -207,7 +210,7 @@ func TestRunnerMeasuredPeakIsTheChilds(t *testing.T) {
 		ballast[i] = 1 // resident, not just reserved
 	}
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"measure: {process: true}\n"), t.TempDir())
-	res, err := (&Runner{}).Run(context.Background(), spec)
+	res, err := (&harness.Runner{}).Run(context.Background(), spec)
 	require.NoError(t, err)
 	runtime.KeepAlive(ballast)
 	rec := res.Records[0]
@@ -229,10 +232,10 @@ svd: {rank: 10, backend: krylov}
 budget: {table_mb: 0.01}
 `
 	plain := loadSpecTo(t, writeSpec(t, spec), t.TempDir())
-	want, err := (&Runner{}).Run(context.Background(), plain)
+	want, err := (&harness.Runner{}).Run(context.Background(), plain)
 	require.NoError(t, err)
 	measured := loadSpecTo(t, writeSpec(t, spec+"measure: {process: true}\n"), t.TempDir())
-	got, err := (&Runner{}).Run(context.Background(), measured)
+	got, err := (&harness.Runner{}).Run(context.Background(), measured)
 	require.NoError(t, err)
 	w, g := want.Records[0], got.Records[0]
 	require.Equal(t, "ok", g.Status, g.Error)
@@ -251,26 +254,12 @@ budget: {table_mb: 0.01}
 
 func TestRunnerMeasuredTimeBudget(t *testing.T) {
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec+"measure: {process: true}\nbudget: {seconds: 0.000001}\n"), t.TempDir())
-	res, err := (&Runner{}).Run(context.Background(), spec)
+	res, err := (&harness.Runner{}).Run(context.Background(), spec)
 	require.NoError(t, err)
 	for _, rec := range res.Records {
 		assert.Equal(t, "over_budget", rec.Status)
 		assert.Contains(t, rec.Error, "time budget")
 	}
-}
-
-// Adding a setting to the project (with a default) must not invalidate
-// earlier results, which lack the key.
-func TestSameTrial(t *testing.T) {
-	cur := map[string]any{"method": "ca", "train.dim": 0, "svd.rank": 3}
-	assert.True(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0}, cur), "missing key at its default")
-	assert.False(t, sameTrial(map[string]any{"method": "sgns", "svd.rank": 3.0}, map[string]any{"method": "sgns", "train.dim": 5, "svd.rank": 3}))
-	// Another method's settings do not matter: a CA trial is reused
-	// whatever train.* or sca.* say; an SCA trial is not.
-	assert.True(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0, "sca.weight": 1.0}, map[string]any{"method": "ca", "train.dim": 5, "svd.rank": 3, "sca.weight": 0.5}))
-	assert.False(t, sameTrial(map[string]any{"method": "sca", "svd.rank": 3.0, "sca.weight": 1.0}, map[string]any{"method": "sca", "svd.rank": 3, "sca.weight": 0.5}))
-	assert.False(t, sameTrial(map[string]any{"method": "gini", "svd.rank": 3.0, "train.dim": 0}, cur))
-	assert.False(t, sameTrial(map[string]any{"method": "ca", "svd.rank": 3.0, "train.dim": 0, "gone": 1}, cur))
 }
 
 // A word trial with svd.backend auto is decomposed by krylov; a record made
@@ -281,7 +270,7 @@ func TestRunnerAutoBackendChange(t *testing.T) {
 	body := "name: auto\nseed: 2\ndata: {source: synthetic, table: flat, window: 5}\nsynthetic: {tokens: 200000, words: 200}\n" +
 		"eval: {sets: [synthetic]}\nmethod: lca\nsvd: {rank: 20}\n"
 	spec := loadSpecTo(t, writeSpec(t, body), out)
-	res, err := (&Runner{}).Run(ctx, spec)
+	res, err := (&harness.Runner{}).Run(ctx, spec)
 	require.NoError(t, err)
 	require.Len(t, res.Records, 1)
 	first := res.Records[0]
@@ -289,7 +278,7 @@ func TestRunnerAutoBackendChange(t *testing.T) {
 	assert.Equal(t, "krylov", first.Backend)
 	assert.Equal(t, "auto", first.Settings["svd.backend"])
 
-	res, err = (&Runner{}).Run(ctx, spec)
+	res, err = (&harness.Runner{}).Run(ctx, spec)
 	require.NoError(t, err)
 	assert.Equal(t, 1, res.Reused, "a krylov record of an auto trial is reused")
 
@@ -301,7 +290,7 @@ func TestRunnerAutoBackendChange(t *testing.T) {
 	b, err := json.Marshal(old)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(path, append(b, '\n'), 0o644))
-	res, err = (&Runner{}).Run(ctx, spec)
+	res, err = (&harness.Runner{}).Run(ctx, spec)
 	require.NoError(t, err)
 	assert.Equal(t, 0, res.Reused, "a dssvd record of an auto trial is not this trial's result")
 	assert.Equal(t, "krylov", res.Records[0].Backend)
@@ -318,9 +307,9 @@ func TestBackendName(t *testing.T) {
 		{"corpus", "dssvd", "dssvd"},
 		{"fisher", "randomized", "randomized"},
 	} {
-		var tr Trial
-		tr.Data.Source, tr.SVD.Backend = tt.source, tt.backend
-		assert.Equal(t, tt.want, backendName(tr), "%s/%s", tt.source, tt.backend)
+		var tr schema.Trial
+		tr.Data.Source, tr.SVD.Backend = schema.Source(tt.source), tt.backend
+		assert.Equal(t, tt.want, harness.BackendName(tr), "%s/%s", tt.source, tt.backend)
 	}
 }
 
@@ -331,7 +320,7 @@ func TestCorpusStatsMethod(t *testing.T) {
 	body := "name: cs\nseed: 1\ndata: {source: synthetic, window: 5}\nsynthetic: {model: zipf, tokens: 300000}\n" +
 		"eval: {sets: []}\nmethod: corpusstats\nsvd: {rank: 10}\n"
 	run := func() records.Record {
-		res, err := (&Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+		res, err := (&harness.Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, body), t.TempDir()))
 		require.NoError(t, err)
 		require.Len(t, res.Records, 1)
 		require.Equal(t, "ok", res.Records[0].Status, res.Records[0].Error)
@@ -357,6 +346,6 @@ func TestCorpusStatsMethod(t *testing.T) {
 	assert.Equal(t, cs, run().Corpus, "same spec, same statistics")
 
 	bad := "name: cs\ndata: {source: synthetic}\neval: {sets: []}\nmethod: corpusstats\n"
-	_, err := (&Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, bad), t.TempDir()))
+	_, err := (&harness.Runner{}).Run(ctx, loadSpecTo(t, writeSpec(t, bad), t.TempDir()))
 	assert.ErrorContains(t, err, "use zipf")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func (tr *TrialRun) evalSets(wd *WordData) ([]NamedSet, error) {
 // The metric key of a built-in set is its name ("men"); of a file, its base
 // name with its extension ("my-men.txt"), which no built-in name has, so a
 // user's men.txt is never shown as the paper's MEN. The decoder refuses two
-// files of one base name in a trial's sets (SetKey).
+// files of one base name in a trial's sets (schema.SetKey).
 func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 	r := tr.runner
 	s, err := r.setMemo.get(name, func() (*wordsim.Set, error) {
@@ -59,7 +60,7 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 			}
 			return wordsim.Load(dataDir, name)
 		}
-		if !isLocalPath(name) {
+		if !schema.IsPath("eval.sets", name) {
 			return nil, fmt.Errorf("%q is neither a set name (%s) nor a file path", name, strings.Join(wordsim.Names(), ", "))
 		}
 		set, err := wordsim.LoadFile(name)
@@ -83,16 +84,7 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 	} else {
 		tr.noteInput(name)
 	}
-	return NamedSet{Key: SetKey(name), Set: s}, nil
-}
-
-// SetKey is the key a set's metrics carry: a built-in set's name, or a
-// file's base name with its extension.
-func SetKey(name string) string {
-	if isLocalPath(name) {
-		return filepath.Base(name)
-	}
-	return name
+	return NamedSet{Key: schema.SetKey(name), Set: s}, nil
 }
 
 // Score evaluates word vectors on the trial's sets under both OOV rules

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"kcalab/schema"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -66,7 +67,7 @@ func (tr *TrialRun) SubwordVectors(wd *WordData, dec *ca.Decomposition) (*vector
 }
 
 // subwordOptions are the trial's subword.* settings for methods/subword.
-func subwordOptions(t Trial) subword.Options {
+func subwordOptions(t schema.Trial) subword.Options {
 	sw := t.Subword
 	return subword.Options{MinN: sw.MinN, MaxN: sw.MaxN,
 		Weighting: subword.Weighting(sw.Weighting), Blend: sw.Weight,

@@ -1,9 +1,11 @@
-package harness
+package harness_test
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"math"
 	"os"
 	"path/filepath"
@@ -86,7 +88,7 @@ func TestSupplementaryMatchesR(t *testing.T) {
 			path := filepath.Join(dir, "sup.yaml")
 			require.NoError(t, os.WriteFile(path, []byte(spec), 0o644))
 			s := loadSpecTo(t, path, filepath.Join(dir, "out"))
-			res, err := (&Runner{}).Run(context.Background(), s)
+			res, err := (&harness.Runner{}).Run(context.Background(), s)
 			require.NoError(t, err)
 			require.Len(t, res.Records, 3)
 			const tol = 1e-9

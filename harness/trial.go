@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kcalab/datasets/corpus"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
+	"kcalab/schema"
 	"strings"
 	"sync"
 	"time"
@@ -22,8 +24,8 @@ import (
 // TrialRun carries one trial through its stages: a method's Run reads its
 // input from it and writes its results into Record.
 type TrialRun struct {
-	Trial  Trial
-	Spec   *Spec
+	Trial  schema.Trial
+	Spec   *schema.Spec
 	Record *records.Record
 	// Table is the labelled table of a table source (nil for a corpus).
 	Table *datasets.Table
@@ -64,38 +66,48 @@ func (tr *TrialRun) SetMetric(key string, v float64) { tr.Record.Metrics[key] = 
 // Log is where a method writes progress and warnings.
 func (tr *TrialRun) Log() io.Writer { return tr.runner.log() }
 
+// Progress shows what the trial is doing in the progress output (a step
+// inside a stage, "fold 2/5"), without timing it.
+func (tr *TrialRun) Progress(step string) { tr.prog.Stage(tr.Trial, step) }
+
+// DataDir is the data directory the trial reads named corpora and sets
+// from (Runner.DataDir, else $KCALAB_DATA, else ./data).
+func (tr *TrialRun) DataDir() (string, error) { return corpus.DataDir(tr.runner.DataDir) }
+
+// CacheDir is the runner's cache directory ("" = no cache).
+func (tr *TrialRun) CacheDir() string { return tr.runner.CacheDir }
+
 // run dispatches the trial to its method with the input its data source
 // gives.
 func (tr *TrialRun) run(ctx context.Context) error {
 	t := tr.Trial
-	m, ok := LookupMethod(t.Method)
+	m, ok := lookupMethod(t.Method)
 	if !ok {
-		return fmt.Errorf("method %q is not registered (allowed: %s)", t.Method, strings.Join(MethodNames(), ", "))
+		return fmt.Errorf("method %q is not registered (allowed: %s)", t.Method, strings.Join(schema.MethodNames(), ", "))
 	}
-	src, ok := dataSources[t.Data.Source]
-	if !ok {
-		return fmt.Errorf("data.source %q: not supported", t.Data.Source)
+	src := t.Data.Source
+	if !src.Known() {
+		return fmt.Errorf("data.source %q: not supported", src)
 	}
-	info := m.Info()
-	if info.Inputs&src.input == 0 {
-		if src.input == TableInput {
+	if m.Info().Inputs&src.Input() == 0 {
+		if src.Table() {
 			return fmt.Errorf("method %q needs a corpus (data.source: corpus or synthetic); a table takes %s",
-				t.Method, strings.Join(methodsTaking(TableInput), ", "))
+				t.Method, strings.Join(schema.MethodsTaking(schema.TableInput), ", "))
 		}
 		return fmt.Errorf("method %q takes a table (data.source: fisher or csv), not a corpus", t.Method)
 	}
-	switch src.input {
-	case TableInput:
+	switch src.Input() {
+	case schema.TableInput:
 		if err := tr.Stage("table", func() (err error) {
 			tr.Table, err = loadTable(t)
 			return err
 		}); err != nil {
 			return err
 		}
-		if t.Data.Source == "csv" {
+		if src == schema.SourceCSV {
 			tr.noteInput(t.Data.CSV)
 		}
-	case CorpusInput:
+	case schema.CorpusInput:
 		wd, err := tr.Words(ctx)
 		if err != nil {
 			return err
@@ -117,21 +129,21 @@ const (
 	autoWordBackend  = "krylov"
 )
 
-// backendName resolves svd.backend for a trial: "auto" by its data source's
+// BackendName resolves svd.backend for a trial: "auto" by its data source's
 // input (tables dense, corpora and counted word tables krylov).
-func backendName(t Trial) string {
+func BackendName(t schema.Trial) string {
 	if t.SVD.Backend != "auto" {
 		return t.SVD.Backend
 	}
-	if src, ok := dataSources[t.Data.Source]; ok && src.input == TableInput {
+	if t.Data.Source.Table() {
 		return autoTableBackend
 	}
 	return autoWordBackend
 }
 
 // svdOptions resolves the svd.* settings for a rows×cols problem.
-func svdOptions(t Trial, rows, cols, maxRank int) (svd.Backend, svd.Options, error) {
-	name := backendName(t)
+func svdOptions(t schema.Trial, rows, cols, maxRank int) (svd.Backend, svd.Options, error) {
+	name := BackendName(t)
 	b, err := svd.Get(name)
 	if err != nil {
 		return nil, svd.Options{}, fmt.Errorf("svd.backend: %w", err)
@@ -195,11 +207,11 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		return err
 	}); err != nil {
 		if errors.Is(err, svd.ErrOverBudget) {
-			return fmt.Errorf("%w: %w", errOverBudget, err)
+			return fmt.Errorf("%w: %w", ErrOverBudget, err)
 		}
 		if errors.Is(err, svd.ErrNotBuilt) {
 			// The lapack backend in a pure-Go build: like a missing tool.
-			return fmt.Errorf("%w: %w", errSkipped, err)
+			return fmt.Errorf("%w: %w", ErrSkipped, err)
 		}
 		return err
 	}
@@ -306,4 +318,18 @@ func rows(m *mat.Dense) [][]float64 {
 		out[i] = append([]float64(nil), m.RawRowView(i)...)
 	}
 	return out
+}
+
+// loadTable loads the labelled table of a table source.
+func loadTable(t schema.Trial) (*datasets.Table, error) {
+	switch t.Data.Source {
+	case schema.SourceFisher:
+		return datasets.Fisher(), nil
+	case schema.SourceCSV:
+		if t.Data.CSV == "" {
+			return nil, errors.New(`data.source is "csv" but data.csv (the file) is not set`)
+		}
+		return datasets.ReadCSVFile(t.Data.CSV)
+	}
+	return nil, fmt.Errorf("data.source %q is not a table", t.Data.Source)
 }

@@ -1,7 +1,9 @@
-package harness
+package harness_test
 
 import (
 	"context"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +24,7 @@ func TestVectorsFileName(t *testing.T) {
 		{"q", "W=5, d=300 ✓", "ca", "q-W-5-d-300-abc.txt"},
 		{"q", strings.Repeat("x", 100), "ca", "q-" + strings.Repeat("x", 60) + "-abc.txt"},
 	} {
-		assert.Equal(t, tc.want, VectorsFileName(tc.spec, tc.label, tc.method, "abc"), "%q", tc.label)
+		assert.Equal(t, tc.want, harness.VectorsFileName(tc.spec, tc.label, tc.method, "abc"), "%q", tc.label)
 	}
 }
 
@@ -48,7 +50,7 @@ variants:
   - {method: lca}
 `), 0o644))
 	s := loadSpecTo(t, spec, filepath.Join(dir, "out"))
-	res, err := (&Runner{Jobs: 1}).Run(context.Background(), s)
+	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
 	require.NoError(t, err)
 	for i, label := range []string{"LCA-N-flat", "lca"} {
 		r := res.Records[i]

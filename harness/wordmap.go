@@ -16,12 +16,6 @@ const (
 	NeighbourTopK = 10
 )
 
-// wordMapMethods are the methods whose vector components are the axes of
-// a correspondence analysis (principal coordinates of an SVD), so that
-// axes 1–2 mean something; a neural embedding's first two components do
-// not, and it gets neighbours only.
-var wordMapMethods = map[string]bool{"ca": true, "kca": true, "lca": true, "sca": true}
-
 // recordWordViews stores the word map (CA methods) and the probe words'
 // nearest neighbours in the record, so that reports can show whether the
 // vectors are sane without the vectors. vs.Words is in frequency order
@@ -32,7 +26,7 @@ func (tr *TrialRun) recordWordViews(vs *vectors.Set, sim vectors.Similarity) err
 	if err != nil {
 		return err
 	}
-	if wordMapMethods[tr.Trial.Method] && vs.Dim() >= 2 {
+	if m, _ := lookupMethod(tr.Trial.Method); m != nil && m.Info().Axes && vs.Dim() >= 2 {
 		tr.Record.WordsMap = wordMap(vs, WordMapWords)
 	}
 	tr.Record.Neighbours = nearest(vs, probesFor(vs, tr.Trial.Eval.Probes), NeighbourTopK, f)

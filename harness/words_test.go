@@ -1,9 +1,12 @@
-package harness
+package harness_test
 
 import (
 	"context"
 	"fmt"
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,10 +53,10 @@ variants:
 	require.NoError(t, os.WriteFile(path, []byte(spec), 0o644))
 	var runs [][]records.Record
 	for _, jobs := range []int{1, 3} {
-		s, err := LoadSpec(path)
+		s, err := schema.LoadSpec(path)
 		require.NoError(t, err)
 		s.Output = t.TempDir()
-		res, err := (&Runner{Jobs: jobs}).Run(context.Background(), s)
+		res, err := (&harness.Runner{Jobs: jobs}).Run(context.Background(), s)
 		require.NoError(t, err)
 		runs = append(runs, res.Records)
 	}
@@ -82,10 +85,10 @@ func TestWordSpecErrors(t *testing.T) {
 		{"rank too large", "method: lca\ndata: {source: synthetic}\neval: {sets: [synthetic]}\nsvd: {rank: 500}\n", "svd.rank = 500 is too large"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := DecodeSpec([]byte("name: e\n"+tc.body), "")
+			s, err := schema.DecodeSpec([]byte("name: e\n"+tc.body), "")
 			require.NoError(t, err)
 			s.Output = t.TempDir()
-			res, err := (&Runner{}).Run(context.Background(), s)
+			res, err := (&harness.Runner{}).Run(context.Background(), s)
 			require.Error(t, err)
 			assert.Contains(t, res.Records[0].Error, tc.want)
 		})
@@ -104,7 +107,7 @@ method: lca
 svd: {rank: 20, backend: [krylov, dssvd], tol: 1e-9}
 `)
 	s := loadSpecTo(t, path, t.TempDir())
-	res, err := (&Runner{}).Run(context.Background(), s)
+	res, err := (&harness.Runner{}).Run(context.Background(), s)
 	require.NoError(t, err)
 	require.Len(t, res.Records, 2)
 	kr, sk := res.Records[0], res.Records[1]
@@ -133,7 +136,7 @@ variants:
 `), 0o644))
 	s := loadSpecTo(t, path, filepath.Join(dir, "out"))
 	var log strings.Builder
-	res, err := (&Runner{Log: &log}).Run(context.Background(), s)
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), s)
 	require.NoError(t, err)
 	words, table := res.Records[0], res.Records[1]
 	assert.Equal(t, "ok", words.Status)
@@ -160,9 +163,9 @@ func TestTablesSource(t *testing.T) {
 	base := "synthetic: {clusters: 4, words: 8, tokens: 20000}\neval: {sets: [" + set + "]}\nmethod: kca\nsvd: {rank: 6, backend: dense}\n"
 	path := writeSpec(t, "name: a\ndata: {source: synthetic, table: cut, window: 5}\n"+base)
 	s := loadSpecTo(t, path, filepath.Join(dir, "a"))
-	r := &Runner{}
+	r := &harness.Runner{}
 	// Count the synthetic corpus through a trial, then write its tables.
-	tr := &TrialRun{runner: r, Spec: s, Trial: s.Trials()[0], Record: &records.Record{Metrics: map[string]float64{}, Timings: map[string]float64{}}, prog: NewProgress(nil, 1)}
+	tr := harness.NewTrialRun(r, s, s.Trials()[0])
 	wd, err := tr.Words(context.Background())
 	require.NoError(t, err)
 	tabDir := filepath.Join(dir, "tables")
@@ -171,7 +174,7 @@ func TestTablesSource(t *testing.T) {
 	want, err := r.Run(context.Background(), s)
 	require.NoError(t, err)
 	s2 := loadSpecTo(t, writeSpec(t, "name: b\ndata: {source: tables, tables: "+tabDir+", table: cut, window: 5}\n"+base), filepath.Join(dir, "b"))
-	got, err := (&Runner{}).Run(context.Background(), s2)
+	got, err := (&harness.Runner{}).Run(context.Background(), s2)
 	require.NoError(t, err)
 	require.Equal(t, "ok", got.Records[0].Status, got.Records[0].Error)
 	// The trial ids differ, so do their seeds: the dense backend makes the
@@ -179,7 +182,7 @@ func TestTablesSource(t *testing.T) {
 	for _, k := range []string{"spearman.zero.pairs.txt", "vocab", "nnz", "tokens"} {
 		assert.InDelta(t, want.Records[0].Metrics[k], got.Records[0].Metrics[k], 1e-9, k)
 	}
-	_, err = (&Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, "name: c\ndata: {source: tables, tables: "+tabDir+"}\nmethod: sgns\neval: {sets: ["+set+"]}\n"), filepath.Join(dir, "c")))
+	_, err = (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, "name: c\ndata: {source: tables, tables: "+tabDir+"}\nmethod: sgns\neval: {sets: ["+set+"]}\n"), filepath.Join(dir, "c")))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "cannot read counted tables")
 }
@@ -188,14 +191,14 @@ func TestTablesSource(t *testing.T) {
 func TestZipfSource(t *testing.T) {
 	path := writeSpec(t, "name: z\ndata: {source: synthetic, table: flat, window: 5}\nsynthetic: {model: zipf, tokens: 200000}\nmethod: lca\nsvd: {rank: 10}\neval: {sets: []}\n")
 	s := loadSpecTo(t, path, t.TempDir())
-	a, err := (&Runner{}).Run(context.Background(), s)
+	a, err := (&harness.Runner{}).Run(context.Background(), s)
 	require.NoError(t, err)
 	rec := a.Records[0]
 	require.Equal(t, "ok", rec.Status, rec.Error)
 	assert.Equal(t, 200000.0, rec.Metrics["tokens"])
 	assert.Greater(t, rec.Metrics["vocab"], 1000.0, "a Zipf vocabulary at min count 5")
 	assert.Equal(t, "zipf", rec.Settings["synthetic.model"])
-	b, err := (&Runner{Fresh: true}).Run(context.Background(), s)
+	b, err := (&harness.Runner{Fresh: true}).Run(context.Background(), s)
 	require.NoError(t, err)
 	assert.Empty(t, records.CompareRuns(a.Records, b.Records), "deterministic from the seed")
 }
@@ -215,7 +218,7 @@ svd: {rank: 10, backend: [krylov, dssvd, dense]}
 	cache := t.TempDir()
 	run := func(extra string) []records.Record {
 		s := loadSpecTo(t, writeSpec(t, spec+extra), t.TempDir())
-		res, err := (&Runner{CacheDir: cache}).Run(context.Background(), s)
+		res, err := (&harness.Runner{CacheDir: cache}).Run(context.Background(), s)
 		require.NoError(t, err)
 		require.Len(t, res.Records, 3)
 		return res.Records

@@ -255,3 +255,10 @@ func writeZipf(ctx context.Context, seed uint64, tokens int) (path string, remov
 	}
 	return path, func() { os.RemoveAll(dir) }, nil
 }
+
+// ZipfCorpusFile writes the trial's synthetic zipf corpus (the same stream
+// its words come from, seeded by the spec) to a temporary file, for a
+// method that reads a corpus by prefixes; remove deletes it.
+func (tr *TrialRun) ZipfCorpusFile(ctx context.Context) (path string, remove func(), err error) {
+	return writeZipf(ctx, tr.Spec.Seed, tr.Trial.Synthetic.Tokens)
+}

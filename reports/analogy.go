@@ -35,7 +35,7 @@ func analogySets(recs []records.Record) ([]string, map[string][]string) {
 // analogySection builds the analogy tables: accuracy by 3CosAdd and 3CosMul
 // per set with its coverage, then per section (collapsed); nil when no
 // record has analogy metrics.
-func analogySection(recs []records.Record) *Section {
+func (p *builder) analogySection(recs []records.Record) *Section {
 	var scored []records.Record
 	var nums []int
 	for i, rec := range recs {
@@ -51,7 +51,7 @@ func analogySection(recs []records.Record) *Section {
 		return nil
 	}
 	sets, sections := analogySets(scored)
-	labels := trialLabels(scored, nums)
+	labels := p.trialLabels(scored, nums)
 
 	var cols []string
 	for _, s := range sets {

@@ -3,12 +3,11 @@ package reports
 import (
 	"fmt"
 	"kcalab/records"
+	"kcalab/schema"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
-
-	"kcalab/harness"
 )
 
 // caSections builds the correspondence-analysis section, or nil when no
@@ -75,7 +74,7 @@ func groupByBackend(recs []records.Record, chosen []int) [][]records.Record {
 	key := func(rec records.Record) string {
 		var parts []string
 		for _, k := range sortedKeys(rec.Settings) {
-			if k != series && k != harness.KeyLabel {
+			if k != series && k != schema.KeyLabel {
 				parts = append(parts, k+"="+formatValue(rec.Settings[k]))
 			}
 		}
@@ -288,7 +287,7 @@ func summaryTable(ca *records.CAResult, n int) *Table {
 func svCompare(group []records.Record, n int) *Table {
 	rec := group[0]
 	var published []float64
-	if formatValue(rec.Settings[harness.KeySource]) == "fisher" && len(rec.CA.SupRowLabels) == 0 && len(rec.CA.SupColLabels) == 0 {
+	if formatValue(rec.Settings[schema.KeySource]) == "fisher" && len(rec.CA.SupRowLabels) == 0 && len(rec.CA.SupColLabels) == 0 {
 		published = paperFisherSV
 	}
 	if len(group) < 2 && published == nil {

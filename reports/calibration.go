@@ -12,7 +12,7 @@ import (
 // N^flat and N^cut against tokens, and the singular value decay of the
 // tail-cut CA, with the fitted growth exponents in a table. nil when no
 // record carries corpus statistics.
-func calibrationSection(recs []records.Record) *Section {
+func (p *builder) calibrationSection(recs []records.Record) *Section {
 	var set []records.Record
 	var nums []int
 	for i, rec := range recs {
@@ -24,7 +24,7 @@ func calibrationSection(recs []records.Record) *Section {
 	if len(set) == 0 {
 		return nil
 	}
-	labels := trialLabels(set, nums)
+	labels := p.trialLabels(set, nums)
 	// The trials' own names when they tell the corpora apart: what varies
 	// between two corpora is their whole source, too long for a legend.
 	named := map[string]bool{}

@@ -59,7 +59,7 @@ func TestFindECharts(t *testing.T) {
 		assert.Contains(t, warn.String(), "npm ci")
 		assert.Contains(t, warn.String(), EnvECharts)
 		var page bytes.Buffer
-		require.NoError(t, Write(&page, Report{Title: "t", ECharts: s}))
+		require.NoError(t, Write(&page, Report{Methods: testMethods, Title: "t", ECharts: s}))
 		assert.Contains(t, page.String(), `<script src="`+Pinned().CDNURL()+`" integrity="`+EChartsSRI+`" crossorigin="anonymous"></script>`)
 	})
 	t.Run("no module: CDN with a warning", func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"kcalab/records"
+	"kcalab/schema"
 	"math"
 	"strings"
 
@@ -73,8 +74,9 @@ func ExampleSection() {
 	// Output: <nil> true
 }
 
-// Word trials get the score tables on their own: the caller only passes the
-// records. The paper's numbers follow as a reference group.
+// Word trials get the score tables on their own: the caller passes the
+// records and the methods they name (the command passes schema.Methods()).
+// The paper's numbers follow as a reference group.
 func ExampleWrite_wordTrials() {
 	rec := func(id, table string, men float64) records.Record {
 		return records.Record{ID: id, Status: "ok",
@@ -84,7 +86,8 @@ func ExampleWrite_wordTrials() {
 	}
 	var page bytes.Buffer
 	err := reports.Write(&page, reports.Report{Title: "LCA", ECharts: reports.CDNScript(),
-		Records: []records.Record{rec("a", "flat", 0.641), rec("b", "skip", 0.644)}})
+		Records: []records.Record{rec("a", "flat", 0.641), rec("b", "skip", 0.644)},
+		Methods: []schema.MethodInfo{{Name: "lca", Label: "LCA", Inputs: schema.CorpusInput, Axes: true}}})
 	fmt.Println("error:", err)
 	p := page.String()
 	fmt.Println(strings.Contains(p, `<tr><th>LCA · skip</th><td class="num best">0.644</td></tr>`))

@@ -159,7 +159,7 @@ func TestFetchECharts(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(log.String(), "\n"), "one line: %q", log.String())
 		assert.Contains(t, log.String(), "fetching it failed")
 		var page bytes.Buffer
-		require.NoError(t, Write(&page, Report{Title: "t", ECharts: s}))
+		require.NoError(t, Write(&page, Report{Methods: testMethods, Title: "t", ECharts: s}))
 		p := Pinned()
 		assert.Contains(t, page.String(), `<script src="https://cdn.jsdelivr.net/npm/echarts@`+p.Version+`/dist/echarts.min.js" integrity="`+EChartsSRI+`" crossorigin="anonymous"></script>`)
 	})

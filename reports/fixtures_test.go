@@ -44,7 +44,7 @@ func stubScript(t testing.TB) Script {
 }
 
 func fisherReport(t testing.TB, s Script) Report {
-	return Report{
+	return Report{Methods: testMethods,
 		Title:       "Fisher eye × hair colour",
 		Spec:        "fisher",
 		Description: "Correspondence analysis of Fisher's eye × hair colour data (Figure 1 of the paper).",
@@ -59,7 +59,7 @@ func fisherReport(t testing.TB, s Script) Report {
 // a free scatter map and a plain table.
 func blocksReport(s Script) Report {
 	sizes := []float64{1e5, 1e6, 1e7, 1e8}
-	return Report{
+	return Report{Methods: testMethods,
 		Title: "Building blocks",
 		Spec:  "blocks",
 		Sections: []Section{
@@ -140,7 +140,7 @@ func hostileReport(s Script) Report {
 			Settings: map[string]any{"method": hostile, "name": hostile + formatValue(w), "svd.backend": hostile, "data.window": w},
 			Metrics:  map[string]float64{"spearman.zero." + hostile: w / 10, "coverage." + hostile: 1, "wall_s": w, "max_rss_mb": w, "vocab": 1000 * w}})
 	}
-	return Report{
+	return Report{Methods: testMethods,
 		Title:       "Title " + hostile,
 		Spec:        "spec " + hostile,
 		Description: hostile,

@@ -28,7 +28,7 @@ func FuzzEscaping(f *testing.F) {
 			RowLabels: []string{s}, ColLabels: []string{s},
 			RowPrincipal: [][]float64{{0.1, 0.2}}, ColPrincipal: [][]float64{{0.3, 0.4}},
 		}
-		r := Report{Title: s, Spec: s, Description: s, Notes: []string{s}, ECharts: script,
+		r := Report{Methods: testMethods, Title: s, Spec: s, Description: s, Notes: []string{s}, ECharts: script,
 			Records: []records.Record{{ID: s, Status: s, Error: s, Settings: map[string]any{s: s}, Metrics: map[string]float64{s: 1}, Timings: map[string]float64{s: 1}, CA: ca}},
 			Sections: []Section{{Title: s, Blocks: []Block{Paragraph(s), List{s}, Table{Caption: s, Header: []string{s}, Rows: [][]string{{s}}},
 				ScoreTable{Caption: s, RowHeader: s, Columns: []string{s}, Rows: []ScoreRow{{Name: s, Scores: []float64{1}}}, ReferenceTitle: s, Reference: []ScoreRow{{Name: s, Scores: []float64{1}}}},

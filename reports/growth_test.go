@@ -60,7 +60,7 @@ func TestCalibrationSection(t *testing.T) {
 			Corpus: &records.CorpusStats{Window: 24, Points: pts(1.1), Sigma: []float64{0.3, 0.3, 0.3}, TotalInertia: 0.5}},
 		{ID: "c", Status: "ok", Settings: map[string]any{"method": "lca"}},
 	}
-	s := calibrationSection(recs)
+	s := tb().calibrationSection(recs)
 	require.NotNil(t, s)
 	types := s.Blocks[1].(Row)[0].(LineChart)
 	require.Len(t, types.Series, 2, "one line per corpus; the trial without statistics is not drawn")
@@ -76,5 +76,5 @@ func TestCalibrationSection(t *testing.T) {
 	assert.Contains(t, fits.Rows[0][5], "1.000", "nnz linear in tokens")
 	assert.Equal(t, []string{"0.6", "—", "0.4 (3)", "77.0%"}, fits.Rows[0][7:])
 	assert.Equal(t, "54.0%", fits.Rows[1][10], "0.27 of 0.5")
-	assert.Nil(t, calibrationSection(recs[2:]), "no statistics, no section")
+	assert.Nil(t, tb().calibrationSection(recs[2:]), "no statistics, no section")
 }

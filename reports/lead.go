@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"kcalab/harness"
 )
 
 // Section names a spec's report.lead may give, in the order sections
@@ -82,7 +80,7 @@ func indexOf(xs []string, x string) int {
 // scaling trial): its scores are a by-product, at sizes chosen for the
 // measurement, and are never ranked against the methods'.
 func isMeasuredTrial(rec records.Record) bool {
-	return isMeasured(rec) || harness.MeasuredInChild(rec)
+	return isMeasured(rec) || measuredInChild(rec)
 }
 
 // collapse wraps blocks in a closed Details when rows exceed longTable.
@@ -146,29 +144,14 @@ func pickPaperTrials(recs []records.Record, mapping []string) ([]paperMatch, []s
 	return out, missing
 }
 
-// Reference implementations' defaults for train.* = 0, as the settings
-// reference documents them (0 = word2vec/fastText 5, GloVe 15 for the
-// window; 5 epochs, GloVe 25): a row says what the trial really used.
-func baselineValue(method, key string, v any) string {
-	n, ok := number(v)
-	if !ok {
-		return formatValue(v)
-	}
-	if n != 0 {
-		return formatValue(v)
-	}
-	glove := method == "glove"
-	switch key {
-	case "train.window":
-		if glove {
-			return "15 (default)"
+// settingValue prints a trial's setting so a row says what the trial
+// really used: a 0 that means the method's own default (train.window = 0
+// is GloVe's 15) is that default.
+func (p *builder) settingValue(rec records.Record, key string, v any) string {
+	if n, ok := number(v); ok && n == 0 {
+		if d, ok := p.method(rec).ZeroMeans[key]; ok {
+			return d + " (default)"
 		}
-		return "5 (default)"
-	case "train.epochs":
-		if glove {
-			return "25 (default)"
-		}
-		return "5 (default)"
 	}
 	return formatValue(v)
 }
@@ -176,12 +159,11 @@ func baselineValue(method, key string, v any) string {
 // rowSettings says which settings a trial of the paper table used: the
 // dimension and window for all, the table for CA methods, the epochs for
 // trained ones.
-func rowSettings(rec records.Record) string {
-	method := formatValue(rec.Settings[harness.KeyMethod])
+func (p *builder) rowSettings(rec records.Record) string {
 	var parts []string
 	add := func(name, key string) {
 		if v, ok := rec.Settings[key]; ok {
-			parts = append(parts, name+" = "+baselineValue(method, key, v))
+			parts = append(parts, name+" = "+p.settingValue(rec, key, v))
 		}
 	}
 	add("d", "svd.rank")
@@ -197,7 +179,7 @@ func rowSettings(rec records.Record) string {
 		add("table", "data.table")
 		add("W", "data.window")
 	}
-	if v, ok := rec.Settings["sca.mode"]; ok && method == "sca" {
+	if v, ok := rec.Settings["sca.mode"]; ok && p.method(rec).InSampleSet != nil {
 		parts = append(parts, formatValue(v))
 	}
 	return strings.Join(parts, ", ")
@@ -222,7 +204,7 @@ func signed(v float64, digits int) string {
 // method (the trial standing for it, with its settings), our ρ (zero rule,
 // as the paper) and in each cell the published value and Δ; the other
 // scored trials follow. nil when no trial stands for a paper row.
-func paperSection(recs []records.Record, mapping []string) *Section {
+func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
 	matches, missing := pickPaperTrials(recs, mapping)
 	if len(matches) == 0 {
 		return nil
@@ -254,7 +236,7 @@ func paperSection(recs []records.Record, mapping []string) *Section {
 	inSample := false
 	scoreRow := func(name string, rec records.Record, pub *ScoreRow) ScoreRow {
 		row := ScoreRow{Name: name, Scores: make([]float64, len(sets)), Notes: make([]string, len(sets)), Unranked: make([]bool, len(sets))}
-		trained := harness.InSampleSet(rec)
+		trained := p.inSampleSet(rec)
 		for j, s := range sets {
 			row.Scores[j] = metric(rec, records.Score(records.RuleZero, s).Key())
 			var note []string
@@ -280,7 +262,7 @@ func paperSection(recs []records.Record, mapping []string) *Section {
 		if label == "" {
 			label = m.rec.ID
 		}
-		name := m.row.Name + ": " + label + " (" + rowSettings(*m.rec) + ")"
+		name := m.row.Name + ": " + label + " (" + p.rowSettings(*m.rec) + ")"
 		t.Rows = append(t.Rows, scoreRow(name, *m.rec, &pub))
 	}
 	corpus := "our corpus"
@@ -319,7 +301,7 @@ func paperSection(recs []records.Record, mapping []string) *Section {
 	if len(rest) > 0 {
 		// Replicates (seeds) are one row: their mean, ± their spread.
 		rest, nums, spread := foldReplicates(rest, nums)
-		labels := trialLabels(rest, nums)
+		labels := p.trialLabels(rest, nums)
 		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: cols,
 			Caption: "The other trials (zero rule), ranked among themselves"}
 		for i, rec := range rest {
@@ -341,7 +323,7 @@ func paperSection(recs []records.Record, mapping []string) *Section {
 // pairsSection puts each Go method next to its reference implementation
 // (method external), matched by label: "SGNS (Go)" and "SGNS (gensim)"
 // share "SGNS". nil when no such pair exists.
-func pairsSection(recs []records.Record) *Section {
+func (b *builder) pairsSection(recs []records.Record) *Section {
 	base := func(rec records.Record) string {
 		l := givenName(rec)
 		if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
@@ -363,16 +345,16 @@ func pairsSection(recs []records.Record) *Section {
 			continue
 		}
 		n := base(*rec)
-		p, ok := byName[n]
+		pr, ok := byName[n]
 		if !ok {
-			p = &pair{name: n, position: i}
-			byName[n] = p
-			order = append(order, p)
+			pr = &pair{name: n, position: i}
+			byName[n] = pr
+			order = append(order, pr)
 		}
-		if formatValue(rec.Settings[harness.KeyMethod]) == "external" {
-			p.refs = append(p.refs, rec)
-		} else if p.goRec == nil {
-			p.goRec = rec
+		if b.method(*rec).Reference {
+			pr.refs = append(pr.refs, rec)
+		} else if pr.goRec == nil {
+			pr.goRec = rec
 		}
 	}
 	var sets []string
@@ -526,14 +508,14 @@ func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 // wordViewsSection draws the word map of the first trial that has one and
 // lists the probe words' neighbours of one trial per group (the one with
 // the largest dimension), the first open, the others collapsed.
-func wordViewsSection(recs []records.Record) *Section {
+func (p *builder) wordViewsSection(recs []records.Record) *Section {
 	s := &Section{ID: "words", Title: "Word map and nearest neighbours"}
 	for i, rec := range recs {
 		wm := rec.WordsMap
 		if wm == nil || len(wm.Words) == 0 || len(wm.X) != len(wm.Words) || len(wm.Y) != len(wm.Words) {
 			continue
 		}
-		label := trialLabels([]records.Record{rec}, []int{i + 1})[0]
+		label := p.trialLabels([]records.Record{rec}, []int{i + 1})[0]
 		pts, far := framePoints(wm)
 		text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, i+1)
 		if len(far) > 0 {
@@ -569,7 +551,7 @@ func wordViewsSection(recs []records.Record) *Section {
 	for gi, g := range groups {
 		i := pick[g]
 		rec := recs[i]
-		label := trialLabels([]records.Record{rec}, []int{i + 1})[0]
+		label := p.trialLabels([]records.Record{rec}, []int{i + 1})[0]
 		t := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, i+1, formatValue(rec.Settings["eval.similarity"])),
 			Header: []string{"Word", "Nearest 10, most similar first"}}
 		for _, nb := range rec.Neighbours {

@@ -58,14 +58,14 @@ func TestPaperRows(t *testing.T) {
 	m, _ = pickPaperTrials(recs, []string{"tail-cut=t1"})
 	assert.Equal(t, "t1", m[2].rec.ID, "an id pins the trial")
 
-	sec := paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+	sec := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
 	require.NotNil(t, sec)
-	tb := sec.Blocks[1].(ScoreTable)
-	sca := tb.Rows[3]
+	stab := sec.Blocks[1].(ScoreTable)
+	sca := stab.Rows[3]
 	assert.Equal(t, []bool{false, false, true, false, false, false}, sca.Unranked, "† MEN cell of SCA+MEN is not ranked")
 	assert.Equal(t, "paper 0.770 · Δ −0.201 †", sca.Notes[2])
-	assert.Equal(t, "SGNS: SGNS (d = 300, W = 10, epochs = 5 (default))", tb.Rows[0].Name)
-	assert.Equal(t, "GloVe: GloVe (d = 300, W = 15 (default), epochs = 25 (default))", tb.Rows[1].Name)
+	assert.Equal(t, "SGNS: SGNS (d = 300, W = 10, epochs = 5 (default))", stab.Rows[0].Name)
+	assert.Equal(t, "GloVe: GloVe (d = 300, W = 15 (default), epochs = 25 (default))", stab.Rows[1].Name)
 
 	page := string(render(t, paperReport(stubScript(t))))
 	assert.NotContains(t, page, `best">0.900`, "a measured trial's scores are never marked")
@@ -75,7 +75,7 @@ func TestPaperRows(t *testing.T) {
 	t.Run("replicates are one row of the other trials", func(t *testing.T) {
 		recs := paperRecords()
 		others := func(recs []records.Record) ScoreTable {
-			sec := paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+			sec := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
 			require.NotNil(t, sec)
 			for _, b := range sec.Blocks {
 				if d, ok := b.(Details); ok {
@@ -115,13 +115,13 @@ func TestPaperRows(t *testing.T) {
 }
 
 func TestPairs(t *testing.T) {
-	sec := pairsSection(pairsRecords())
+	sec := tb().pairsSection(pairsRecords())
 	require.NotNil(t, sec)
-	tb := sec.Blocks[1].(Table)
-	assert.Len(t, tb.Rows, 12, "two pairs × six sets")
-	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "98.5% / 98.5%", "1,021", "2,407"}, tb.Rows[6])
+	stab := sec.Blocks[1].(Table)
+	assert.Len(t, stab.Rows, 12, "two pairs × six sets")
+	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "98.5% / 98.5%", "1,021", "2,407"}, stab.Rows[6])
 	assert.Contains(t, sec.Blocks[2].(Paragraph), "GloVe (Go)")
-	assert.Nil(t, pairsSection(methodRecords()), "no external trial: no pairs")
+	assert.Nil(t, tb().pairsSection(methodRecords()), "no external trial: no pairs")
 }
 
 func TestCheckSection(t *testing.T) {
@@ -146,7 +146,7 @@ func TestCheckSection(t *testing.T) {
 }
 
 func TestWordViews(t *testing.T) {
-	sec := wordViewsSection(wordViewRecords())
+	sec := tb().wordViewsSection(wordViewRecords())
 	require.NotNil(t, sec)
 	wm := sec.Blocks[1].(ScatterMap)
 	assert.Len(t, wm.Series[0].Points, 40)
@@ -156,5 +156,5 @@ func TestWordViews(t *testing.T) {
 	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7"}, nb.Rows[0])
 	assert.Equal(t, []string{"zyzzyva", "not in the vocabulary"}, nb.Rows[1])
 	assert.IsType(t, Details{}, sec.Blocks[4], "the other trials' neighbours are collapsed")
-	assert.Nil(t, wordViewsSection(methodRecords()))
+	assert.Nil(t, tb().wordViewsSection(methodRecords()))
 }

@@ -13,7 +13,7 @@ func TestLinks(t *testing.T) {
 		{ID: "b2", Status: "ok", Files: []string{"../other dir/q-lca-b2.txt", "/abs/x#y.txt", "javascript:alert(1)"}},
 		{ID: "c3", Status: "ok"},
 	}
-	page := string(render(t, Report{Title: "t", Records: recs, ECharts: CDNScript(), ResultsFile: records.FileName}))
+	page := string(render(t, Report{Methods: testMethods, Title: "t", Records: recs, ECharts: CDNScript(), ResultsFile: records.FileName}))
 	assert.Contains(t, page, `<p class="meta">Results: <a href="results.jsonl">results.jsonl</a></p>`)
 	assert.Contains(t, page, `<li>tail-cut (a1): <a href="vectors/q-tail-cut-a1.txt">vectors/q-tail-cut-a1.txt</a></li>`)
 	assert.Contains(t, page, `<li>b2: <a href="../other%20dir/q-lca-b2.txt">../other dir/q-lca-b2.txt</a></li>`)
@@ -21,7 +21,7 @@ func TestLinks(t *testing.T) {
 	assert.Contains(t, page, `<a href="./javascript:alert%281%29">`, "a colon in the first segment is a path, not a scheme")
 
 	// No files, no results link: nothing added (pages of other callers are unchanged).
-	page = string(render(t, Report{Title: "t", Records: recs[2:], ECharts: CDNScript()}))
+	page = string(render(t, Report{Methods: testMethods, Title: "t", Records: recs[2:], ECharts: CDNScript()}))
 	assert.NotContains(t, page, "Results:")
 	assert.NotContains(t, page, `class="files"`)
 }

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"kcalab/records"
+	"kcalab/schema"
 	"math"
 	"regexp"
 	"sort"
@@ -59,6 +60,11 @@ type Report struct {
 	// Check, when not nil, adds the -check comparison of Records with a
 	// reference.
 	Check *Check
+	// Methods describe the methods the records name: their labels, the set
+	// an in-sample trial was tuned on, whether their word vectors are CA
+	// axes, what their zero settings mean. The command passes
+	// schema.Methods(); a method missing here is shown by its name.
+	Methods []schema.MethodInfo
 }
 
 // WriteFile writes the page to path, replacing it only once the whole page
@@ -77,6 +83,7 @@ func WriteFile(path string, r Report) error {
 // Write renders the page to w. Nothing is written when the report is
 // invalid.
 func Write(w io.Writer, r Report) error {
+	p := newBuilder(r)
 	if strings.TrimSpace(r.Title) == "" {
 		return errors.New("reports: Report.Title is empty")
 	}
@@ -105,15 +112,15 @@ func Write(w io.Writer, r Report) error {
 	}
 	trials := trialsSection(r.Records)
 	sections := orderSections(r.Lead, map[string]*Section{
-		"paper":       paperSection(r.Records, r.PaperRows),
-		"pairs":       pairsSection(r.Records),
+		"paper":       p.paperSection(r.Records, r.PaperRows),
+		"pairs":       p.pairsSection(r.Records),
 		"check":       checkSection(r.Check, r.Records),
-		"scores":      scoreSection(r.Records),
-		"analogies":   analogySection(r.Records),
-		"sweeps":      sweepSection(r.Records),
-		"scaling":     scalingSection(r.Records),
-		"calibration": calibrationSection(r.Records),
-		"words":       wordViewsSection(r.Records),
+		"scores":      p.scoreSection(r.Records),
+		"analogies":   p.analogySection(r.Records),
+		"sweeps":      p.sweepSection(r.Records),
+		"scaling":     p.scalingSection(r.Records),
+		"calibration": p.calibrationSection(r.Records),
+		"words":       p.wordViewsSection(r.Records),
 		"ca":          ca,
 		"trials":      &trials,
 	}, r.Records)
@@ -144,7 +151,7 @@ func Write(w io.Writer, r Report) error {
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	p := page{
+	pg := page{
 		Title:  r.Title,
 		Meta:   meta(r),
 		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
@@ -156,10 +163,10 @@ func Write(w io.Writer, r Report) error {
 	}
 	if r.ResultsFile != "" {
 		l := Link{Path: r.ResultsFile}
-		p.Results = map[string]string{"Path": l.Path, "Href": l.href()}
+		pg.Results = map[string]string{"Path": l.Path, "Href": l.href()}
 	}
 	var out bytes.Buffer
-	if err := tplPage.Execute(&out, p); err != nil {
+	if err := tplPage.Execute(&out, pg); err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
 	if _, err := w.Write(out.Bytes()); err != nil {

@@ -101,7 +101,7 @@ func TestEscaping(t *testing.T) {
 
 func TestWriteErrors(t *testing.T) {
 	recs := fisherRecords(t)
-	ok := Report{Title: "t", Records: recs, ECharts: CDNScript()}
+	ok := Report{Methods: testMethods, Title: "t", Records: recs, ECharts: CDNScript()}
 	cases := []struct {
 		name string
 		edit func(r *Report)
@@ -149,18 +149,18 @@ func TestWriteErrors(t *testing.T) {
 func TestCASelection(t *testing.T) {
 	recs := fisherRecords(t)
 	t.Run("limit", func(t *testing.T) {
-		page := string(render(t, Report{Title: "t", Records: recs, MaxCATrials: 1, ECharts: CDNScript()}))
+		page := string(render(t, Report{Methods: testMethods, Title: "t", Records: recs, MaxCATrials: 1, ECharts: CDNScript()}))
 		assert.Contains(t, page, "Showing the first 1 of 2 trials with a CA result")
 		assert.Contains(t, page, `id="ca-map-1"`)
 		assert.NotContains(t, page, `id="ca-map-2"`)
 	})
 	t.Run("explicit", func(t *testing.T) {
-		page := string(render(t, Report{Title: "t", Records: recs, CATrials: []string{"backend=randomized"}, ECharts: CDNScript()}))
+		page := string(render(t, Report{Methods: testMethods, Title: "t", Records: recs, CATrials: []string{"backend=randomized"}, ECharts: CDNScript()}))
 		assert.Contains(t, page, "Trial backend=randomized")
 		assert.NotContains(t, page, "Trial backend=dense")
 	})
 	t.Run("map points", func(t *testing.T) {
-		page := string(render(t, Report{Title: "t", Records: recs[:1], MaxMapPoints: 2, ECharts: CDNScript()}))
+		page := string(render(t, Report{Methods: testMethods, Title: "t", Records: recs[:1], MaxMapPoints: 2, ECharts: CDNScript()}))
 		assert.Contains(t, page, "The map shows the 2 of 4 rows farthest from the origin")
 		assert.Contains(t, page, "The map shows the 2 of 5 columns farthest from the origin")
 		// Rows dark (0.72 from the origin) and light (0.45) beat blue (0.43);

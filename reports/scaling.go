@@ -2,11 +2,10 @@ package reports
 
 import (
 	"kcalab/records"
+	"kcalab/schema"
 	"math"
 	"strconv"
 	"strings"
-
-	"kcalab/harness"
 )
 
 // Measurement metrics of trials run in a child process.
@@ -19,7 +18,7 @@ const (
 // isSizeKey reports whether a setting sets the size of a scaling trial: it
 // is the x axis, not a series.
 func isSizeKey(k string) bool {
-	s, ok := harness.LookupSetting(k)
+	s, ok := schema.LookupSetting(k)
 	return ok && s.Size
 }
 
@@ -27,7 +26,7 @@ func isSizeKey(k string) bool {
 // SVD backend) and the one that is the x axis when the vocabulary size is
 // unknown (the corpus fraction), from the settings' metadata.
 func scalingKeys() (series, axis string) {
-	for _, s := range harness.TrialSettings() {
+	for _, s := range schema.TrialSettings() {
 		if s.Series && series == "" {
 			series = s.Key
 		}
@@ -48,11 +47,11 @@ func isMeasured(rec records.Record) bool {
 // memory against the vocabulary size, one line per SVD backend), lists the
 // trials that did not finish, and compares the backends' ratios with the
 // paper's claim. It returns nil unless measured trials span several sizes.
-func scalingSection(recs []records.Record) *Section {
+func (p *builder) scalingSection(recs []records.Record) *Section {
 	seriesKey, axisKey := scalingKeys()
 	var set []records.Record
 	for _, rec := range recs {
-		if isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && harness.MeasuredInChild(rec)) {
+		if isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && measuredInChild(rec)) {
 			set = append(set, rec)
 		}
 	}
@@ -81,7 +80,7 @@ func scalingSection(recs []records.Record) *Section {
 	sizes := make([]float64, len(set))
 	xName := "Vocabulary size V"
 	axisName := axisKey
-	if s, ok := harness.LookupSetting(axisKey); ok && s.SweepAxis != "" {
+	if s, ok := schema.LookupSetting(axisKey); ok && s.SweepAxis != "" {
 		axisName = s.SweepAxis
 	}
 	for i, rec := range set {
@@ -128,7 +127,7 @@ func scalingSection(recs []records.Record) *Section {
 		switch {
 		case k == seriesKey:
 			hasBackend = true
-		case !isSizeKey(k) && !labelKeys[k] && k != harness.KeyReplicate:
+		case !isSizeKey(k) && !labelKeys[k] && k != schema.KeyReplicate:
 			rest = append(rest, k)
 		}
 	}
@@ -141,7 +140,7 @@ func scalingSection(recs []records.Record) *Section {
 	var order []string
 	seen := map[string]bool{}
 	for i, rec := range set {
-		names[i] = labelOf(rec, seriesKeys)
+		names[i] = p.labelOf(rec, seriesKeys)
 		if names[i] == "" {
 			names[i] = formatValue(rec.Settings[seriesKey])
 		}
@@ -220,7 +219,7 @@ func scalingSection(recs []records.Record) *Section {
 	if len(nf.Rows) > 0 {
 		s.Blocks = append(s.Blocks, nf)
 	}
-	if t := ratioTable(set, sizes, rest, sizeText); t != nil {
+	if t := p.ratioTable(set, sizes, rest, sizeText); t != nil {
 		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
 	}
 	symbol := "V"
@@ -272,7 +271,7 @@ func speedup(v float64) string {
 // ratioTable compares DSSVD with the dense and randomized backends at the
 // largest size where both finished, next to the paper's claim; nil when no
 // trial used DSSVD.
-func ratioTable(set []records.Record, sizes []float64, rest []string, sizeText func(float64) string) *Table {
+func (p *builder) ratioTable(set []records.Record, sizes []float64, rest []string, sizeText func(float64) string) *Table {
 	seriesKey, _ := scalingKeys()
 	type key struct{ rest, backend string }
 	type point struct{ wall, rss, n float64 }
@@ -282,7 +281,7 @@ func ratioTable(set []records.Record, sizes []float64, rest []string, sizeText f
 	dssvd, krylov, lapack := false, false, false
 	for i, rec := range set {
 		b := formatValue(rec.Settings[seriesKey])
-		g := labelOf(rec, rest)
+		g := p.labelOf(rec, rest)
 		if !seen[g] {
 			seen[g] = true
 			groups = append(groups, g)

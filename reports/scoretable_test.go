@@ -57,7 +57,7 @@ func TestRankOrderFree(t *testing.T) {
 
 func TestScoreTableHTML(t *testing.T) {
 	var buf bytes.Buffer
-	err := Write(&buf, Report{Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
+	err := Write(&buf, Report{Methods: testMethods, Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
 		ScoreTable{ID: "st", RowHeader: "Method", Columns: []string{"A", "B"}, Digits: 2,
 			Rows: []ScoreRow{
 				{Name: "m1", Scores: []float64{0.5, 0.1}},
@@ -77,7 +77,7 @@ func TestScoreTableHTML(t *testing.T) {
 	assert.Contains(t, page, `<tr><th>ref</th><td class="num">0.90</td><td class="num">0.90</td></tr>`)
 	assert.Equal(t, 1, strings.Count(page, "reference rows are not ranked"))
 
-	err = Write(&buf, Report{Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
+	err = Write(&buf, Report{Methods: testMethods, Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
 		ScoreTable{Caption: "c", Columns: []string{"A"}, Digits: 12},
 	}}}})
 	require.Error(t, err)

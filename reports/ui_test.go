@@ -27,7 +27,7 @@ func csvOf(t *testing.T, page string) map[string][][]string {
 }
 
 func TestTablesHaveCSV(t *testing.T) {
-	r := Report{Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
+	r := Report{Methods: testMethods, Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
 		Table{ID: "plain", Header: []string{"a", "b, c"}, Rows: [][]string{{"1", `say "hi" & <b>`}}},
 		Details{Summary: "more", Blocks: []Block{
 			ScoreTable{ID: "sc", RowHeader: "M", Columns: []string{"x"}, Rows: []ScoreRow{
@@ -47,7 +47,7 @@ func TestTablesHaveCSV(t *testing.T) {
 }
 
 func TestChartsHaveToolbox(t *testing.T) {
-	r := Report{Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
+	r := Report{Methods: testMethods, Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
 		Bar{ID: "b", Categories: []string{"x"}, Series: []BarSeries{{Name: "n", Values: []float64{1}}}},
 	}}}}
 	page := string(render(t, r))

@@ -3,12 +3,12 @@ package reports
 import (
 	"fmt"
 	"kcalab/records"
+	"kcalab/schema"
 	"math"
 	"strconv"
 	"strings"
 
 	"kcalab/datasets/wordsim"
-	"kcalab/harness"
 )
 
 // isScoreMetric reports whether a metric belongs in the score tables rather
@@ -54,24 +54,30 @@ func wordSets(recs []records.Record) []string {
 
 // setDisplay is a set's column header: the paper's name for the registered
 // sets ("M.Turk"), the short name otherwise.
-func setDisplay(name string) string { return harness.SetLabel(name) }
+func setDisplay(name string) string { return schema.SetLabel(name) }
 
 // sortLabelKeys fixes the order of settings in derived labels (the
 // settings' order tags); others follow alphabetically.
-func sortLabelKeys(keys []string) { harness.LabelOrder(keys) }
+func sortLabelKeys(keys []string) { schema.LabelOrder(keys) }
 
 // labelKeys are never part of a derived label: they are the label.
-var labelKeys = map[string]bool{"name": true, harness.KeyLabel: true}
+var labelKeys = map[string]bool{"name": true, schema.KeyLabel: true}
 
 // shortSetting prints one setting for a label ("W=24", "d=1000", "cut").
-func shortSetting(k string, v any) string { return harness.ShortLabel(k, formatValue(v)) }
+func (p *builder) shortSetting(k string, v any) string {
+	s, ok := schema.LookupSetting(k)
+	if !ok {
+		return k + "=" + formatValue(v)
+	}
+	return s.Format(formatValue(v), p.methodLabel)
+}
 
 // labelOf joins the short forms of keys present in rec ("ca · cut · W=5").
-func labelOf(rec records.Record, keys []string) string {
+func (p *builder) labelOf(rec records.Record, keys []string) string {
 	var parts []string
 	for _, k := range keys {
 		if v, ok := rec.Settings[k]; ok {
-			parts = append(parts, shortSetting(k, v))
+			parts = append(parts, p.shortSetting(k, v))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -79,7 +85,7 @@ func labelOf(rec records.Record, keys []string) string {
 
 // givenName is the trial's own label: its "name" setting, else "label".
 func givenName(rec records.Record) string {
-	for _, k := range []string{"name", harness.KeyLabel} {
+	for _, k := range []string{"name", schema.KeyLabel} {
 		if s, ok := rec.Settings[k].(string); ok && strings.TrimSpace(s) != "" {
 			return s
 		}
@@ -92,13 +98,13 @@ func givenName(rec records.Record) string {
 // of its group (see groupKeys). Labels that would still repeat get the
 // trial's number (#n, as in the trials table) appended; nums are those
 // numbers.
-func trialLabels(recs []records.Record, nums []int) []string {
+func (p *builder) trialLabels(recs []records.Record, nums []int) []string {
 	keys := groupKeys(recs)
 	vary := groupVarying(recs, keys, nil)
 	labels := make([]string, len(recs))
 	count := map[string]int{}
 	for i, rec := range recs {
-		l := groupLabel(rec, keys[i], vary[keys[i]], true)
+		l := p.groupLabel(rec, keys[i], vary[keys[i]], true)
 		if l == "" {
 			l = rec.ID
 		}
@@ -128,16 +134,16 @@ func groupKeys(recs []records.Record) []string {
 		if g := givenName(rec); g != "" && names[g] > 1 {
 			keys[i] = "name:" + g
 		} else {
-			keys[i] = "method:" + formatValue(rec.Settings[harness.KeyMethod])
+			keys[i] = "method:" + formatValue(rec.Settings[schema.KeyMethod])
 		}
 	}
 	return keys
 }
 
 // groupDisplay names a group for text: its given name or its method.
-func groupDisplay(key string) string {
+func (p *builder) groupDisplay(key string) string {
 	if m, ok := strings.CutPrefix(key, "method:"); ok {
-		return harness.MethodLabel(m)
+		return p.methodLabel(m)
 	}
 	return strings.TrimPrefix(key, "name:")
 }
@@ -155,7 +161,7 @@ func groupVarying(recs []records.Record, keys []string, skip map[string]bool) ma
 		_, varying := settingsSplit(group)
 		var ks []string
 		for _, k := range varying {
-			if !labelKeys[k] && k != harness.KeyMethod && !skip[k] {
+			if !labelKeys[k] && k != schema.KeyMethod && !skip[k] {
 				ks = append(ks, k)
 			}
 		}
@@ -169,14 +175,14 @@ func groupVarying(recs []records.Record, keys []string, skip map[string]bool) ma
 // then (when withVarying) the short forms of the varying keys. For a
 // series (forRow false) a name that is not the record's group is left out,
 // so that records of one method form one line.
-func groupLabel(rec records.Record, key string, varying []string, forRow bool) string {
+func (p *builder) groupLabel(rec records.Record, key string, varying []string, forRow bool) string {
 	var parts []string
 	if g := givenName(rec); g != "" && (forRow || strings.HasPrefix(key, "name:")) {
 		parts = append(parts, g)
-	} else if _, ok := rec.Settings[harness.KeyMethod]; ok {
-		parts = append(parts, shortSetting(harness.KeyMethod, rec.Settings[harness.KeyMethod]))
+	} else if _, ok := rec.Settings[schema.KeyMethod]; ok {
+		parts = append(parts, p.shortSetting(schema.KeyMethod, rec.Settings[schema.KeyMethod]))
 	}
-	if l := labelOf(rec, varying); l != "" {
+	if l := p.labelOf(rec, varying); l != "" {
 		parts = append(parts, l)
 	}
 	return strings.Join(parts, " · ")
@@ -201,7 +207,7 @@ func coverageText(cov, pairs float64, withPairs bool) string {
 
 // scoreSection builds the word-similarity tables, or nil when no record has
 // Spearman metrics.
-func scoreSection(recs []records.Record) *Section {
+func (p *builder) scoreSection(recs []records.Record) *Section {
 	var scored []records.Record
 	var nums []int
 	var measured []bool
@@ -224,7 +230,7 @@ func scoreSection(recs []records.Record) *Section {
 	}
 	scored, nums, spread := foldReplicates(scored, nums)
 	sets := wordSets(scored)
-	labels := trialLabels(scored, nums)
+	labels := p.trialLabels(scored, nums)
 	cols := make([]string, len(sets))
 	for j, s := range sets {
 		cols[j] = setDisplay(s)
@@ -263,7 +269,7 @@ func scoreSection(recs []records.Record) *Section {
 		out := make([]ScoreRow, len(scored))
 		for i, rec := range scored {
 			r := ScoreRow{Name: labels[i], Scores: make([]float64, len(sets)), Notes: make([]string, len(sets))}
-			trained := harness.InSampleSet(rec)
+			trained := p.inSampleSet(rec)
 			for j, s := range sets {
 				r.Scores[j] = metric(rec, records.Score(rule, s).Key())
 				var note []string
@@ -318,7 +324,7 @@ func scoreSection(recs []records.Record) *Section {
 		len(scored), len(sets))
 	common, _ := settingsSplit(scored)
 	for _, kv := range common {
-		if set, ok := harness.LookupSetting(kv[0]); ok && set.Intro != "" {
+		if set, ok := schema.LookupSetting(kv[0]); ok && set.Intro != "" {
 			intro += " " + set.Intro + ": " + kv[1] + "."
 		}
 	}
@@ -371,7 +377,7 @@ func number(v any) (float64, bool) {
 
 // sweepSection draws ρ (zero rule) against each numeric setting that takes
 // at least three values within one series, or returns nil.
-func sweepSection(recs []records.Record) *Section {
+func (p *builder) sweepSection(recs []records.Record) *Section {
 	var scored []records.Record
 	for _, rec := range recs {
 		if hasScores(rec) {
@@ -382,8 +388,8 @@ func sweepSection(recs []records.Record) *Section {
 		return nil
 	}
 	s := &Section{ID: "sweeps", Title: "Sweeps"}
-	for _, sk := range harness.SweepSettings() {
-		if sub := sweepOf(scored, sk); sub != nil {
+	for _, sk := range schema.SweepSettings() {
+		if sub := p.sweepOf(scored, sk); sub != nil {
 			s.Subsections = append(s.Subsections, *sub)
 		}
 	}
@@ -393,7 +399,7 @@ func sweepSection(recs []records.Record) *Section {
 	return s
 }
 
-func sweepOf(scored []records.Record, sk harness.Setting) *Section {
+func (p *builder) sweepOf(scored []records.Record, sk schema.Setting) *Section {
 	key, axis, short := sk.Key, sk.SweepAxis, sk.SweepID
 	var recs []records.Record
 	var xs []float64
@@ -410,7 +416,7 @@ func sweepOf(scored []records.Record, sk harness.Setting) *Section {
 	// among its group's trials, but the swept setting (like the trials'
 	// labels).
 	keys := groupKeys(recs)
-	vary := groupVarying(recs, keys, map[string]bool{key: true, harness.KeyReplicate: true})
+	vary := groupVarying(recs, keys, map[string]bool{key: true, schema.KeyReplicate: true})
 	methods := map[string]bool{}
 	for _, k := range keys {
 		methods[k] = true
@@ -425,10 +431,10 @@ func sweepOf(scored []records.Record, sk harness.Setting) *Section {
 	var order []*series
 	byName := map[string]*series{}
 	for i, rec := range recs {
-		name := groupLabel(rec, keys[i], vary[keys[i]], false)
+		name := p.groupLabel(rec, keys[i], vary[keys[i]], false)
 		if len(methods) == 1 && len(vary[keys[i]]) > 0 {
 			// One group: the chart's text names it; the series need not.
-			name = labelOf(rec, vary[keys[i]])
+			name = p.labelOf(rec, vary[keys[i]])
 		}
 		if name == "" {
 			name = "ρ"
@@ -497,7 +503,7 @@ func sweepOf(scored []records.Record, sk harness.Setting) *Section {
 	sortLabelKeys(others)
 	text := fmt.Sprintf("Spearman ρ under the zero rule against %s (%s), one chart per set, one line per method", key, axis)
 	if len(methods) == 1 {
-		text = fmt.Sprintf("Spearman ρ under the zero rule of %s against %s (%s), one chart per set, one line", groupDisplay(sortedKeys(methods)[0]), key, axis)
+		text = fmt.Sprintf("Spearman ρ under the zero rule of %s against %s (%s), one chart per set, one line", p.groupDisplay(sortedKeys(methods)[0]), key, axis)
 	}
 	if len(others) > 0 {
 		text += " per combination of the other settings that vary (" + strings.Join(others, ", ") + ")"

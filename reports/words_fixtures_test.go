@@ -176,6 +176,6 @@ func scalingRecords() []records.Record {
 }
 
 func wordReport(title string, recs []records.Record, s Script) Report {
-	return Report{Title: title, Spec: recs[0].Spec, Records: recs, ECharts: s,
+	return Report{Methods: testMethods, Title: title, Spec: recs[0].Spec, Records: recs, ECharts: s,
 		Description: "Fixture records shaped like the harness's word trials."}
 }

@@ -92,7 +92,7 @@ func TestScoreMarks(t *testing.T) {
 
 func TestScoreSection(t *testing.T) {
 	recs := methodRecords()
-	s := scoreSection(recs)
+	s := tb().scoreSection(recs)
 	require.NotNil(t, s)
 	zero := s.Blocks[1].(ScoreTable)
 	skip := s.Blocks[2].(ScoreTable)
@@ -109,7 +109,7 @@ func TestScoreSection(t *testing.T) {
 			{ID: "a", Status: "ok", Settings: map[string]any{"method": "ca"}, Metrics: map[string]float64{"spearman.zero.men": 0.5, "spearman.zero.mine": 0.4}},
 			{ID: "b", Status: "error", Error: "boom", Settings: map[string]any{"method": "sgns"}},
 		}
-		s := scoreSection(recs)
+		s := tb().scoreSection(recs)
 		require.NotNil(t, s)
 		zero := s.Blocks[1].(ScoreTable)
 		assert.Equal(t, []string{"MEN", "mine"}, zero.Columns, "registered sets first, user sets after")
@@ -117,7 +117,7 @@ func TestScoreSection(t *testing.T) {
 		assert.True(t, math.IsNaN(s.Blocks[2].(ScoreTable).Rows[0].Scores[0]), "no skip-rule metric: no score")
 		assert.Equal(t, Paragraph("1 trial(s) have no scores (1 error); see the trials table."), s.Blocks[len(s.Blocks)-1])
 	})
-	assert.Nil(t, scoreSection(fisherRecords(t)), "no Spearman metrics: no section")
+	assert.Nil(t, tb().scoreSection(fisherRecords(t)), "no Spearman metrics: no section")
 }
 
 func TestTrialLabels(t *testing.T) {
@@ -142,13 +142,13 @@ func TestTrialLabels(t *testing.T) {
 			for i := range nums {
 				nums[i] = i + 1
 			}
-			assert.Equal(t, c.want, trialLabels(c.recs, nums))
+			assert.Equal(t, c.want, tb().trialLabels(c.recs, nums))
 		})
 	}
 }
 
 func TestSweepSection(t *testing.T) {
-	s := sweepSection(sweepRecords())
+	s := tb().sweepSection(sweepRecords())
 	require.NotNil(t, s)
 	require.Len(t, s.Subsections, 1, "only the window takes ≥ 3 values")
 	sub := s.Subsections[0]
@@ -173,10 +173,10 @@ func TestSweepSection(t *testing.T) {
 	assert.Equal(t, sweepRecords()[7].Metrics["spearman.zero.sim"], row[0].(LineChart).Series[1].Points[2].Y, "flat, W=10, Sim")
 
 	t.Run("two values are no sweep", func(t *testing.T) {
-		assert.Nil(t, sweepSection(sweepRecords()[:2]))
+		assert.Nil(t, tb().sweepSection(sweepRecords()[:2]))
 	})
 	t.Run("no scores, no sweep", func(t *testing.T) {
-		assert.Nil(t, sweepSection(scalingRecords()))
+		assert.Nil(t, tb().sweepSection(scalingRecords()))
 	})
 	t.Run("ranks on a log axis, repeats averaged", func(t *testing.T) {
 		var recs []records.Record
@@ -184,7 +184,7 @@ func TestSweepSection(t *testing.T) {
 			recs = append(recs, records.Record{Status: "ok", Settings: map[string]any{"method": "ca", "svd.rank": d},
 				Metrics: map[string]float64{"spearman.zero.men": d / 1e4}})
 		}
-		s := sweepSection(recs)
+		s := tb().sweepSection(recs)
 		require.NotNil(t, s)
 		c := s.Subsections[0].Blocks[1].(Row)[0].(LineChart)
 		assert.True(t, c.LogX)
@@ -198,7 +198,7 @@ func TestSweepSection(t *testing.T) {
 			recs = append(recs, records.Record{Status: "ok", Settings: map[string]any{"method": "lca", "data.window": x, "replicate": float64(i % 3)},
 				Metrics: map[string]float64{"spearman.zero.men": v}})
 		}
-		s := sweepSection(recs)
+		s := tb().sweepSection(recs)
 		require.NotNil(t, s)
 		pts := s.Subsections[0].Blocks[1].(Row)[0].(LineChart).Series[0].Points
 		require.Len(t, pts, 4)
@@ -210,7 +210,7 @@ func TestSweepSection(t *testing.T) {
 }
 
 func TestScalingSection(t *testing.T) {
-	s := scalingSection(scalingRecords())
+	s := tb().scalingSection(scalingRecords())
 	require.NotNil(t, s)
 	charts := s.Blocks[1].(Row)
 	for _, b := range charts {
@@ -244,7 +244,7 @@ func TestScalingSection(t *testing.T) {
 		for i := range recs {
 			delete(recs[i].Metrics, "vocab")
 		}
-		s := scalingSection(recs)
+		s := tb().scalingSection(recs)
 		require.NotNil(t, s)
 		c := s.Blocks[1].(Row)[0].(LineChart)
 		assert.Equal(t, "Corpus fraction (data.fraction)", c.XName)
@@ -252,10 +252,10 @@ func TestScalingSection(t *testing.T) {
 	})
 	t.Run("one size: no figures", func(t *testing.T) {
 		recs := scalingRecords()
-		assert.Nil(t, scalingSection([]records.Record{recs[5], recs[10]}))
+		assert.Nil(t, tb().scalingSection([]records.Record{recs[5], recs[10]}))
 	})
 	t.Run("no dssvd: no ratios", func(t *testing.T) {
-		s := scalingSection(scalingRecords()[:10])
+		s := tb().scalingSection(scalingRecords()[:10])
 		require.NotNil(t, s)
 		for _, b := range s.Blocks {
 			if tb, ok := b.(Table); ok {
@@ -282,7 +282,7 @@ func TestScalingSection(t *testing.T) {
 						records.MetricSVDResidual: 1e-9}})
 			}
 		}
-		s := scalingSection(recs)
+		s := tb().scalingSection(recs)
 		require.NotNil(t, s)
 		time := s.Blocks[1].(Row)[0].(LineChart)
 		require.Len(t, time.Series, 4, "one krylov line, not one per replicate")
@@ -305,7 +305,7 @@ func TestScalingSection(t *testing.T) {
 		assert.Contains(t, ratios.Rows, []string{"krylov / randomized", "V = 62,154", "0.156 (6.4× faster)", "21.9% of randomized's", "— (not in the paper)"},
 			"the replicates' mean, 11 s against 70.4 s")
 	})
-	assert.Nil(t, scalingSection(methodRecords()), "no measurements: no section")
+	assert.Nil(t, tb().scalingSection(methodRecords()), "no measurements: no section")
 }
 
 // TestTrialsTableCompact: scores stay out of the trials table, and a
@@ -351,7 +351,7 @@ func TestScoreReplicates(t *testing.T) {
 		}
 		return records.Record{ID: id, Status: "ok", Settings: s, Metrics: map[string]float64{"spearman.zero.men": men, "spearman.skip.men": men}}
 	}
-	sec := scoreSection([]records.Record{rec("a", 0, 0.50), rec("b", 1, 0.52), rec("c", 2, 0.54)})
+	sec := tb().scoreSection([]records.Record{rec("a", 0, 0.50), rec("b", 1, 0.52), rec("c", 2, 0.54)})
 	require.NotNil(t, sec)
 	zero := sec.Blocks[1].(ScoreTable)
 	require.Len(t, zero.Rows, 1)
@@ -370,7 +370,7 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 			Settings: with(recs[0].Settings, "svd.backend", "lapack", "data.fraction", f),
 			Metrics:  map[string]float64{"wall_s": w, "max_rss_mb": 900, "vocab": []float64{9812, 15904, 25371}[k]}})
 	}
-	s := scalingSection(recs)
+	s := tb().scalingSection(recs)
 	require.NotNil(t, s)
 	var ratios *Table
 	for _, b := range s.Blocks {

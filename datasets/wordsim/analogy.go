@@ -7,8 +7,33 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
+
+// analogyFiles are the built-in analogy sets, by name, as paths under the
+// data directory.
+var analogyFiles = map[string]string{
+	"google": filepath.Join("analogy", "questions-words.txt"), // word2vec's questions-words.txt
+}
+
+// AnalogyNames lists the built-in analogy sets, sorted.
+func AnalogyNames() []string {
+	var out []string
+	for k := range analogyFiles {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// AnalogyFile is a built-in analogy set's file, relative to the data
+// directory.
+func AnalogyFile(name string) (string, bool) {
+	f, ok := analogyFiles[name]
+	return f, ok
+}
 
 // Question is an analogy question "A is to AStar as B is to BStar"
 // (athens greece baghdad iraq), from the section it was listed under.

@@ -1,8 +1,10 @@
-package harness
+package builtin
 
 import (
 	"context"
 	"fmt"
+	"kcalab/harness"
+	"kcalab/schema"
 
 	"kcalab/datasets/sparse"
 	"kcalab/methods/ca"
@@ -13,15 +15,15 @@ import (
 // rows of the paper's kernel table.
 type kcaMethod struct{}
 
-func init() { RegisterMethod(kcaMethod{}) }
+func init() { harness.RegisterMethod(kcaMethod{}) }
 
-func (kcaMethod) Info() MethodInfo {
-	return MethodInfo{Name: "kca", Label: "KCA", Rank: 20, Inputs: CorpusInput,
+func (kcaMethod) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "kca", Label: "KCA", Rank: 20, Inputs: schema.CorpusInput, Axes: true,
 		Doc:         "kernel CA with kca.kernel",
 		CorpusReads: append([]string{"kca"}, caWordReads...)}
 }
 
-func (kcaMethod) Run(ctx context.Context, tr *TrialRun) error {
+func (kcaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 	kernel, transform, err := kcaKernel(tr.Trial)
 	if err != nil {
 		return err
@@ -43,7 +45,7 @@ func (kcaMethod) Run(ctx context.Context, tr *TrialRun) error {
 
 // kcaKernel resolves kca.kernel to a CA kernel and an optional transform of
 // the table (the ⊖ of the paper's kernel table).
-func kcaKernel(t Trial) (ca.Kernel, func(*sparse.CSR) (*sparse.CSR, error), error) {
+func kcaKernel(t schema.Trial) (ca.Kernel, func(*sparse.CSR) (*sparse.CSR, error), error) {
 	switch k := t.KCA.Kernel; k {
 	case "tailcut":
 		if tab := t.Data.Table; tab != "cut" {

@@ -1,7 +1,9 @@
-package harness
+package builtin
 
 import (
 	"context"
+	"kcalab/harness"
+	"kcalab/schema"
 
 	"kcalab/methods/baselines"
 	"kcalab/methods/vectors"
@@ -10,27 +12,31 @@ import (
 // word2vec is SGNS (skip-gram with negative sampling) or CBOW, trained by
 // methods/baselines as word2vec.c does.
 type word2vec struct {
-	info MethodInfo
+	info schema.MethodInfo
 	cbow bool
 }
 
+// word2vecZero is what train.window and train.epochs = 0 mean for
+// word2vec and fastText: their reference tools' defaults.
+var word2vecZero = map[string]string{"train.window": "5", "train.epochs": "5"}
+
 func init() {
-	RegisterMethod(word2vec{info: MethodInfo{Name: "sgns", Label: "SGNS", Rank: 40,
+	harness.RegisterMethod(word2vec{info: schema.MethodInfo{Name: "sgns", Label: "SGNS", Rank: 40, ZeroMeans: word2vecZero,
 		Doc: "skip-gram with negative sampling, the neural baseline (train.*)"}})
-	RegisterMethod(word2vec{cbow: true, info: MethodInfo{Name: "cbow", Label: "CBOW", Rank: 41,
+	harness.RegisterMethod(word2vec{cbow: true, info: schema.MethodInfo{Name: "cbow", Label: "CBOW", Rank: 41, ZeroMeans: word2vecZero,
 		Doc: "continuous bag of words, the neural baseline (train.*)"}})
 }
 
-func (m word2vec) Info() MethodInfo {
+func (m word2vec) Info() schema.MethodInfo {
 	info := m.info
-	info.Inputs = CorpusInput
+	info.Inputs = schema.CorpusInput
 	info.CorpusReads = append([]string{"train.negative", "train.sample"}, baselineReads...)
 	return info
 }
 
-func (m word2vec) Run(ctx context.Context, tr *TrialRun) error {
+func (m word2vec) Run(ctx context.Context, tr *harness.TrialRun) error {
 	t := tr.Trial
-	return trainAndScore(ctx, tr, func(wd *WordData) (*vectors.Set, error) {
+	return trainAndScore(ctx, tr, func(wd *harness.WordData) (*vectors.Set, error) {
 		cfg := baselines.DefaultSGNS()
 		if m.cbow {
 			cfg = baselines.DefaultCBOW()

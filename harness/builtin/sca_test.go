@@ -1,7 +1,8 @@
-package harness
+package builtin
 
 import (
 	"fmt"
+	"kcalab/harness"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,7 +23,7 @@ func TestSCAFoldsNeverScoreTuningPairs(t *testing.T) {
 	tune = append(tune, wordsim.Pair{W1: "v3", W2: "w3", Score: 1}) // a repeat in the other order
 	tuning := &wordsim.Set{Name: "tune", Pairs: tune}
 	other := &wordsim.Set{Name: "other", Pairs: []wordsim.Pair{{W1: "w1", W2: "v1"}, {W1: "x", W2: "y"}, {W1: "v5", W2: "w5"}}}
-	sets := []NamedSet{{Key: "tune", Set: tuning}, {Key: "other", Set: other}}
+	sets := []harness.NamedSet{{Key: "tune", Set: tuning}, {Key: "other", Set: other}}
 	for _, seed := range []uint64{1, 2, 3} {
 		folds, err := sca.Folds(len(tune), 5, seed)
 		require.NoError(t, err)

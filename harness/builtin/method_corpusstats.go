@@ -1,12 +1,13 @@
-package harness
+package builtin
 
 import (
 	"context"
 	"fmt"
-	"kcalab/datasets/corpus"
+	"kcalab/harness"
 	"kcalab/methods/corpusstats"
 	"kcalab/methods/svd"
 	"kcalab/records"
+	"kcalab/schema"
 )
 
 // corpusStats measures what a synthetic corpus is calibrated on, for any
@@ -17,21 +18,21 @@ import (
 // spec, e.g. text8_prefix and the synthetic model at the same length.
 type corpusStats struct{}
 
-func init() { RegisterMethod(corpusStats{}) }
+func init() { harness.RegisterMethod(corpusStats{}) }
 
-func (corpusStats) Info() MethodInfo {
-	return MethodInfo{Name: "corpusstats", Label: "corpus statistics", Rank: 60, Inputs: CorpusInput,
+func (corpusStats) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "corpusstats", Label: "corpus statistics", Rank: 60, Inputs: schema.CorpusInput,
 		Doc:         "corpus statistics for calibration: types, vocabulary and table non-zeros against tokens, σ_k of the tail-cut CA",
 		CorpusReads: []string{"data.window", "svd.rank", "svd.backend", "svd.tol"}}
 }
 
-func (corpusStats) Run(ctx context.Context, tr *TrialRun) error {
+func (corpusStats) Run(ctx context.Context, tr *harness.TrialRun) error {
 	t := tr.Trial
 	if t.Data.Source == "tables" {
 		return fmt.Errorf("method corpusstats reads the corpus's prefixes: it cannot read counted tables (data.source: tables)")
 	}
-	name, cache := t.Data.Corpus, tr.runner.CacheDir
-	dataDir, err := corpus.DataDir(tr.runner.DataDir)
+	name, cache := t.Data.Corpus, tr.CacheDir()
+	dataDir, err := tr.DataDir()
 	if err != nil {
 		return err
 	}
@@ -41,7 +42,7 @@ func (corpusStats) Run(ctx context.Context, tr *TrialRun) error {
 		}
 		// The same stream as the trial's words (seeded by the spec), written
 		// again: prefixes are read from a file.
-		path, remove, err := writeZipf(ctx, tr.Spec.Seed, t.Synthetic.Tokens)
+		path, remove, err := tr.ZipfCorpusFile(ctx)
 		if err != nil {
 			return err
 		}
@@ -49,7 +50,7 @@ func (corpusStats) Run(ctx context.Context, tr *TrialRun) error {
 		name = path
 		cache = "" // a temporary file's tables are not worth keeping
 	}
-	backend, err := svd.Get(backendName(t))
+	backend, err := svd.Get(harness.BackendName(t))
 	if err != nil {
 		return fmt.Errorf("svd.backend: %w", err)
 	}

@@ -1,7 +1,9 @@
-package harness
+package schema_test
 
 import (
 	"fmt"
+	_ "kcalab/harness/builtin"
+	"kcalab/schema"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,7 +13,7 @@ import (
 )
 
 func TestDecodeSpecDefaults(t *testing.T) {
-	s, err := DecodeSpec([]byte("name: fisher\n"), "")
+	s, err := schema.DecodeSpec([]byte("name: fisher\n"), "")
 	require.NoError(t, err)
 	assert.Equal(t, "fisher", s.Name)
 	assert.Equal(t, uint64(1), s.Seed)
@@ -19,13 +21,13 @@ func TestDecodeSpecDefaults(t *testing.T) {
 	assert.Empty(t, s.Axes())
 	trials := s.Trials()
 	require.Len(t, trials, 1)
-	for _, set := range TrialSettings() {
+	for _, set := range schema.TrialSettings() {
 		assert.Equal(t, set.Default, trials[0].Values[set.Key], set.Key)
 	}
 }
 
 func TestDecodeSpecGrid(t *testing.T) {
-	s, err := DecodeSpec([]byte(`
+	s, err := schema.DecodeSpec([]byte(`
 name: g
 seed: 7
 svd:
@@ -50,22 +52,22 @@ data:
 		assert.Equal(t, 2, tr.SVD.Rank)
 		assert.False(t, ids[tr.ID], "ids unique")
 		ids[tr.ID] = true
-		assert.Equal(t, TrialSeed(7, tr.ID), tr.Seed)
+		assert.Equal(t, schema.TrialSeed(7, tr.ID), tr.Seed)
 	}
 }
 
 // Adding a value to an axis (a new trial) must not change any other trial's id or seed.
 func TestTrialIdentityStable(t *testing.T) {
-	a, err := DecodeSpec([]byte("name: a\nsvd: {backend: [dense, dssvd]}\n"), "")
+	a, err := schema.DecodeSpec([]byte("name: a\nsvd: {backend: [dense, dssvd]}\n"), "")
 	require.NoError(t, err)
-	b, err := DecodeSpec([]byte("name: b\nsvd: {backend: [randomized, dssvd, dense], rank: 0}\n"), "")
+	b, err := schema.DecodeSpec([]byte("name: b\nsvd: {backend: [randomized, dssvd, dense], rank: 0}\n"), "")
 	require.NoError(t, err)
 	ta, tb := a.Trials(), b.Trials()
 	assert.Equal(t, ta[0].ID, tb[2].ID) // dense
 	assert.Equal(t, ta[1].ID, tb[1].ID) // dssvd
 	assert.Equal(t, ta[0].Seed, tb[2].Seed)
 	// A different spec seed changes seeds but not ids.
-	c, err := DecodeSpec([]byte("name: c\nseed: 2\nsvd: {backend: [dense, dssvd]}\n"), "")
+	c, err := schema.DecodeSpec([]byte("name: c\nseed: 2\nsvd: {backend: [dense, dssvd]}\n"), "")
 	require.NoError(t, err)
 	assert.Equal(t, ta[0].ID, c.Trials()[0].ID)
 	assert.NotEqual(t, ta[0].Seed, c.Trials()[0].Seed)
@@ -96,7 +98,7 @@ func TestDecodeSpecErrors(t *testing.T) {
 		{"string for number", "name: x\ndata:\n  fraction: half\n", `want a number, got "half"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeSpec([]byte(tc.in), "s.yaml")
+			_, err := schema.DecodeSpec([]byte(tc.in), "s.yaml")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -104,7 +106,7 @@ func TestDecodeSpecErrors(t *testing.T) {
 }
 
 func TestCSVPathRelativeToSpec(t *testing.T) {
-	s, err := DecodeSpec([]byte("name: x\ndata: {source: csv, csv: tables/a.csv}\n"), "experiments/x.yaml")
+	s, err := schema.DecodeSpec([]byte("name: x\ndata: {source: csv, csv: tables/a.csv}\n"), "experiments/x.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, "experiments/tables/a.csv", s.Trials()[0].Data.CSV)
 }
@@ -114,7 +116,7 @@ func FuzzDecodeSpec(f *testing.F) {
 	f.Add("name: x\nmethod: [[ca]]\n")
 	f.Add("name: x\ndata: {fraction: 0.5, window: [1, 2]}\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		s, err := DecodeSpec([]byte(in), "fuzz.yaml")
+		s, err := schema.DecodeSpec([]byte(in), "fuzz.yaml")
 		if err != nil {
 			return
 		}
@@ -125,7 +127,7 @@ func FuzzDecodeSpec(f *testing.F) {
 }
 
 func TestDecodeSpecVariants(t *testing.T) {
-	_, err := DecodeSpec([]byte(`
+	_, err := schema.DecodeSpec([]byte(`
 name: v
 data: {source: corpus, window: 24}
 svd: {rank: [300, 1000]}
@@ -140,7 +142,7 @@ variants:
 	}
 	assert.Contains(t, err.Error(), `v.yaml:9: key "label" given twice`)
 
-	s, err := DecodeSpec([]byte(`
+	s, err := schema.DecodeSpec([]byte(`
 name: v
 data: {source: corpus, window: 24}
 svd: {rank: [300, 1000]}
@@ -178,7 +180,7 @@ func TestDecodeSpecVariantErrors(t *testing.T) {
 		{"bad value", "name: x\nvariants:\n  - {method: pca}\n", `method: "pca" is not allowed`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeSpec([]byte(tc.in), "s.yaml")
+			_, err := schema.DecodeSpec([]byte(tc.in), "s.yaml")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -186,7 +188,7 @@ func TestDecodeSpecVariantErrors(t *testing.T) {
 }
 
 func TestPathsRelativeToSpec(t *testing.T) {
-	s, err := DecodeSpec([]byte(`
+	s, err := schema.DecodeSpec([]byte(`
 name: x
 data: {source: corpus, corpus: text/my.txt.gz}
 eval: {sets: [men, pairs/mine.tsv]}
@@ -202,7 +204,7 @@ variants:
 	assert.Equal(t, "mturk", tr[1].SCA.Set)
 	assert.Equal(t, "text8", tr[1].Data.Corpus)
 	// The default list is never modified.
-	d, _ := lookupSetting("eval.sets")
+	d, _ := schema.LookupSetting("eval.sets")
 	assert.Equal(t, []string{"sim", "rel", "men", "mturk", "rare", "s999"}, d.Default)
 }
 
@@ -223,14 +225,14 @@ func TestGridSizeLimit(t *testing.T) {
 			"(with the variant at line 5): svd.rank: 100 × data.window: 60"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeSpec([]byte(tc.in), "s.yaml")
+			_, err := schema.DecodeSpec([]byte(tc.in), "s.yaml")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
-	s, err := DecodeSpec([]byte("name: x\ndata: {window: "+list(100, 1)+"}\nsvd: {rank: "+list(100, 1)+"}\n"), "s.yaml")
+	s, err := schema.DecodeSpec([]byte("name: x\ndata: {window: "+list(100, 1)+"}\nsvd: {rank: "+list(100, 1)+"}\n"), "s.yaml")
 	require.NoError(t, err, "exactly the limit is allowed")
-	assert.Len(t, s.Trials(), MaxTrials)
+	assert.Len(t, s.Trials(), schema.MaxTrials)
 }
 
 // Two set files with one base name used to lose a score silently, and a
@@ -242,10 +244,10 @@ func TestSetKeys(t *testing.T) {
 		{"dir/men.txt", "men.txt"},
 		{"exp/pairs/mine.tsv", "mine.tsv"},
 	} {
-		assert.Equal(t, tc.want, SetKey(tc.in), tc.in)
+		assert.Equal(t, tc.want, schema.SetKey(tc.in), tc.in)
 	}
-	assert.Equal(t, "men.txt", SetLabel(SetKey("a/men.txt")), "a user's file is never labelled as a built-in set")
-	assert.Equal(t, "MEN", SetLabel(SetKey("men")))
+	assert.Equal(t, "men.txt", schema.SetLabel(schema.SetKey("a/men.txt")), "a user's file is never labelled as a built-in set")
+	assert.Equal(t, "MEN", schema.SetLabel(schema.SetKey("men")))
 
 	for _, tc := range []struct{ name, in, want string }{
 		{"same base name", "name: x\neval: {sets: [a/set.txt, b/set.txt]}\n", `eval.sets: a/set.txt and b/set.txt would both be scored as "set.txt"`},
@@ -253,21 +255,21 @@ func TestSetKeys(t *testing.T) {
 		{"twice", "name: x\neval: {sets: [men, men]}\n", "eval.sets: men is listed twice"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := DecodeSpec([]byte(tc.in), "")
+			_, err := schema.DecodeSpec([]byte(tc.in), "")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
 	}
-	_, err := DecodeSpec([]byte("name: x\neval: {sets: [men, a/men.txt]}\n"), "")
+	_, err := schema.DecodeSpec([]byte("name: x\neval: {sets: [men, a/men.txt]}\n"), "")
 	require.NoError(t, err, "a file named like a built-in set has its own key")
 }
 
 // Replicates differ only in their seed; replicate 0 keeps the trial's id,
 // so asking for replicates recomputes nothing that exists.
 func TestReplicates(t *testing.T) {
-	one, err := DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\n"), "")
+	one, err := schema.DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\n"), "")
 	require.NoError(t, err)
-	three, err := DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\nvariants:\n  - {replicates: 3}\n"), "")
+	three, err := schema.DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\nvariants:\n  - {replicates: 3}\n"), "")
 	require.NoError(t, err)
 	a, b := one.Trials(), three.Trials()
 	require.Len(t, a, 2)
@@ -280,7 +282,7 @@ func TestReplicates(t *testing.T) {
 	assert.Equal(t, "svd.backend=dense replicate=2", b[2].Title)
 	assert.NotContains(t, b[0].RecordSettings(), "replicate")
 	assert.Equal(t, 1, b[1].RecordSettings()["replicate"])
-	_, err = DecodeSpec([]byte("name: r\ndata: {window: [1,2,3,4,5,6,7,8,9,10]}\nsvd: {rank: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50]}\nreplicates: 30\n"), "")
+	_, err = schema.DecodeSpec([]byte("name: r\ndata: {window: [1,2,3,4,5,6,7,8,9,10]}\nsvd: {rank: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50]}\nreplicates: 30\n"), "")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "replicates: 30")
 }

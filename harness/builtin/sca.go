@@ -1,9 +1,11 @@
-package harness
+package builtin
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"kcalab/harness"
+	"kcalab/schema"
 	"math"
 
 	"kcalab/datasets/sparse"
@@ -18,18 +20,18 @@ import (
 // scaMethod is semi-supervised CA.
 type scaMethod struct{}
 
-func init() { RegisterMethod(scaMethod{}) }
+func init() { harness.RegisterMethod(scaMethod{}) }
 
-func (scaMethod) Info() MethodInfo {
-	return MethodInfo{Name: "sca", Label: "SCA", Rank: 30, Inputs: CorpusInput,
+func (scaMethod) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "sca", Label: "SCA", Rank: 30, Inputs: schema.CorpusInput,
 		Doc:         "semi-supervised CA (sca.*)",
 		CorpusReads: append([]string{"sca"}, caWordReads...),
-		InSampleSet: func(s map[string]any) string {
-			if mode, _ := s["sca.mode"].(string); mode != "in-sample" {
+		Axes:        true,
+		InSampleSet: func(s schema.Settings) string {
+			if s.SCA.Mode != "in-sample" {
 				return ""
 			}
-			set, _ := s["sca.set"].(string)
-			return set
+			return s.SCA.Set
 		}}
 }
 
@@ -44,7 +46,7 @@ func (scaMethod) Info() MethodInfo {
 // to the fold of the same word pair in the tuning set if it is there, else
 // to a fold drawn from a hash of the pair) and scored by that fold's model,
 // which never saw it. ρ is computed over the pooled scores of each set.
-func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
+func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 	t := tr.Trial
 	wd, err := tr.Words(ctx)
 	if err != nil {
@@ -66,7 +68,7 @@ func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
 	}
 	model := func(train []sca.Pair) (*vectors.Set, error) {
 		if t.SCA.Form == "paper" {
-			return tr.paperSCA(ctx, wd, n, train)
+			return paperSCA(ctx, tr, wd, n, train)
 		}
 		var tuned *sparse.CSR
 		if err := tr.Stage("tuning", func() error {
@@ -129,7 +131,7 @@ func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		tr.prog.Stage(tr.Trial, fmt.Sprintf("fold %d/%d", f+1, k))
+		tr.Progress(fmt.Sprintf("fold %d/%d", f+1, k))
 		vs, err := model(compact(trainPairs(pairs, folds, f)))
 		if err != nil {
 			return fmt.Errorf("sca fold %d: %w", f+1, err)
@@ -167,7 +169,7 @@ func (scaMethod) Run(ctx context.Context, tr *TrialRun) error {
 // vocabPairs maps a set's pairs to vocabulary ids; a pair with an
 // out-of-vocabulary word cannot tune anything and gets A = B = -1 (kept so
 // indices stay those of the set).
-func vocabPairs(ps []wordsim.Pair, wd *WordData) []sca.Pair {
+func vocabPairs(ps []wordsim.Pair, wd *harness.WordData) []sca.Pair {
 	out := make([]sca.Pair, len(ps))
 	for i, p := range ps {
 		a, okA := wd.Vocab.ID(p.W1)
@@ -210,7 +212,7 @@ func trainPairs(ps []sca.Pair, folds [][]int, f int) []sca.Pair {
 // routePairs assigns every pair of every set to a fold whose model did not
 // tune on it: a pair that is in the tuning set (as an unordered word pair)
 // goes to that tuning pair's fold, any other pair to sca.FoldOf.
-func routePairs(tuning *wordsim.Set, folds [][]int, sets []NamedSet, seed uint64) [][]int {
+func routePairs(tuning *wordsim.Set, folds [][]int, sets []harness.NamedSet, seed uint64) [][]int {
 	foldOf := map[[2]string]int{}
 	for f, idx := range folds {
 		for _, i := range idx {
@@ -290,7 +292,7 @@ func pooledSpearman(set *wordsim.Set, scores []float64, covered []bool, rule eva
 // paperSCA is the paper's Definition of SCA: the tuning pairs become
 // tuning-ratio tables and the delayed Hadamard-form operator is decomposed
 // with the trial's backend (methods/sca.DecomposePaper).
-func (tr *TrialRun) paperSCA(ctx context.Context, wd *WordData, n *sparse.CSR, train []sca.Pair) (*vectors.Set, error) {
+func paperSCA(ctx context.Context, tr *harness.TrialRun, wd *harness.WordData, n *sparse.CSR, train []sca.Pair) (*vectors.Set, error) {
 	t := tr.Trial
 	opt := sca.PaperOptions{Strength: t.SCA.Strength, Pivot: t.SCA.Pivot,
 		Rows: t.SCA.Tune != "cols", Cols: t.SCA.Tune != "rows"}

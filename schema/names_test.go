@@ -1,6 +1,8 @@
-package harness
+package schema_test
 
 import (
+	_ "kcalab/harness/builtin"
+	"kcalab/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,7 +25,7 @@ func TestSpecBuiltinNames(t *testing.T) {
 			`x.yaml:2: eval.sets: unknown set "qwertyuiop" (known sets: sim, rel, men, mturk, rare, s999, synthetic; a file path needs a slash or an extension, e.g. ./qwertyuiop.txt)`},
 		{"name: x\nsca: {set: synthetic}\n", `x.yaml:2: sca.set: unknown set "synthetic"`},
 	} {
-		_, err := DecodeSpec([]byte(tc.spec), "x.yaml")
+		_, err := schema.DecodeSpec([]byte(tc.spec), "x.yaml")
 		require.Error(t, err, tc.spec)
 		assert.Contains(t, err.Error(), tc.want)
 	}
@@ -35,11 +37,11 @@ func TestSpecBuiltinNames(t *testing.T) {
 		"name: x\neval: {sets: [mturk]}\n",
 		"name: x\nmethod: sca\nsca: {set: s999}\n",
 	} {
-		_, err := DecodeSpec([]byte(ok), "x.yaml")
+		_, err := schema.DecodeSpec([]byte(ok), "x.yaml")
 		assert.NoError(t, err, ok)
 	}
 	// A set's display name with a dot is a name, not a file beside the spec.
-	s, err := DecodeSpec([]byte("name: x\neval: {sets: [M.Turk, p.tsv]}\n"), "exp/x.yaml")
+	s, err := schema.DecodeSpec([]byte("name: x\neval: {sets: [M.Turk, p.tsv]}\n"), "exp/x.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"M.Turk", "exp/p.tsv"}, s.Trials()[0].Eval.Sets)
 }

@@ -1,4 +1,4 @@
-package harness
+package schema
 
 // Settings are a trial's resolved settings, one struct per namespace. The
 // field tags are the single place where a setting is declared:
@@ -47,7 +47,7 @@ type Settings struct {
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.
 type DataSettings struct {
-	Source     string   `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic,tables" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, a synthetic corpus with planted word clusters generated from the trial seed, or a directory of counted tables (data.tables, written by the Beam pipeline in pipelines/)"`
+	Source     Source   `key:"source" default:"fisher" enum:"fisher,csv,corpus,synthetic,tables" doc:"where the table comes from: Fisher's eye×hair table (embedded), a CSV file, a text corpus, a synthetic corpus with planted word clusters generated from the trial seed, or a directory of counted tables (data.tables, written by the Beam pipeline in pipelines/)"`
 	Tables     string   `key:"tables" default:"" doc:"data.source tables: a directory written by the Beam counting pipeline (pipelines/cmd/kcacount) or corpus.WriteTableDir, relative to the spec file; methods that train on tokens (the baselines) cannot read it"`
 	CSV        string   `key:"csv" default:"" doc:"CSV file (first row column labels, first column row labels, non-negative counts); relative to the spec file"`
 	SupRows    []string `key:"supplementary_rows" default:"" doc:"rows of a table (fisher or csv) taken out of the analysis and projected onto its axes afterwards as supplementary points, by label (R's ca(…, suprow=))"`
@@ -147,7 +147,7 @@ type ExternalSettings struct {
 
 // SVDSettings configure the truncated SVD.
 type SVDSettings struct {
-	Backend    string  `key:"backend" default:"auto" short:"{}" order:"10" series:"true" doc:"SVD backend; auto = dense for CSV/Fisher tables, krylov for word tables (records made when auto meant dssvd are recomputed, not reused); dense (gonum), randomized and dssvd are Halko sketches (fast, not converged), krylov is a thick-restart block Lanczos that stops when every triplet's residual is ≤ svd.tol·σ_1 (exact)"`
+	Backend    string  `key:"backend" default:"auto" enum:"auto,dense,lapack,randomized,dssvd,krylov" short:"{}" order:"10" series:"true" doc:"SVD backend; auto = dense for CSV/Fisher tables, krylov for word tables (records made when auto meant dssvd are recomputed, not reused); dense (gonum), randomized and dssvd are Halko sketches (fast, not converged), krylov is a thick-restart block Lanczos that stops when every triplet's residual is ≤ svd.tol·σ_1 (exact)"`
 	Rank       int     `key:"rank" default:"0" min:"0" short:"d={}" order:"5" sweep:"Dimension d (svd.rank)|rank" doc:"number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"`
 	Oversample int     `key:"oversample" default:"10" min:"0" doc:"randomized SVD oversampling p"`
 	PowerIters int     `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`

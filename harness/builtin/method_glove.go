@@ -1,8 +1,10 @@
-package harness
+package builtin
 
 import (
 	"context"
+	"kcalab/harness"
 	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/methods/baselines"
 	"kcalab/methods/vectors"
@@ -11,17 +13,18 @@ import (
 // glove is GloVe trained by AdaGrad on its symmetric 1/distance table.
 type glove struct{}
 
-func init() { RegisterMethod(glove{}) }
+func init() { harness.RegisterMethod(glove{}) }
 
-func (glove) Info() MethodInfo {
-	return MethodInfo{Name: "glove", Label: "GloVe", Rank: 42, Inputs: CorpusInput,
+func (glove) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "glove", Label: "GloVe", Rank: 42, Inputs: schema.CorpusInput,
 		Doc:         "GloVe, the log-bilinear baseline (train.*)",
-		CorpusReads: append([]string{"train.x_max"}, baselineReads...)}
+		CorpusReads: append([]string{"train.x_max"}, baselineReads...),
+		ZeroMeans:   map[string]string{"train.window": "15", "train.epochs": "25"}}
 }
 
-func (glove) Run(ctx context.Context, tr *TrialRun) error {
+func (glove) Run(ctx context.Context, tr *harness.TrialRun) error {
 	t := tr.Trial
-	return trainAndScore(ctx, tr, func(wd *WordData) (*vectors.Set, error) {
+	return trainAndScore(ctx, tr, func(wd *harness.WordData) (*vectors.Set, error) {
 		baselineCorpus(tr, wd) // records the corpus size like the other baselines
 		cfg := baselines.DefaultGloVe()
 		cfg.Dim, cfg.Seed, cfg.Progress = baselineDim(t), t.Seed, tr.Log()

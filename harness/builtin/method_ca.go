@@ -1,7 +1,9 @@
-package harness
+package builtin
 
 import (
 	"context"
+	"kcalab/harness"
+	"kcalab/schema"
 
 	"kcalab/methods/ca"
 )
@@ -9,33 +11,33 @@ import (
 // caFamily is correspondence analysis with a fixed kernel, of a table or
 // of a corpus's word table: ca and lca (the paper's name, K = D⁻¹) and gini.
 type caFamily struct {
-	info   MethodInfo
+	info   schema.MethodInfo
 	kernel ca.Kernel
 }
 
 // caWordReads are the settings a CA of a word table reads.
-var caWordReads = append(append([]string(nil), wordTableKeys...), "svd", "vectors", "subword", "eval")
+var caWordReads = append(append([]string(nil), schema.WordTableKeys...), "svd", "vectors", "subword", "eval")
 
 func init() {
 	for _, m := range []caFamily{
-		{kernel: ca.KernelCA, info: MethodInfo{Name: "ca", Label: "CA", Rank: 10,
+		{kernel: ca.KernelCA, info: schema.MethodInfo{Name: "ca", Label: "CA", Rank: 10, Axes: true,
 			Doc: "correspondence analysis (the paper's LCA, K = D⁻¹)"}},
-		{kernel: ca.KernelLCA, info: MethodInfo{Name: "lca", Label: "LCA", Rank: 11,
+		{kernel: ca.KernelLCA, info: schema.MethodInfo{Name: "lca", Label: "LCA", Rank: 11, Axes: true,
 			Doc: "the paper's name for ca"}},
 	} {
-		RegisterMethod(m)
+		harness.RegisterMethod(m)
 	}
 }
 
-func (m caFamily) Info() MethodInfo {
+func (m caFamily) Info() schema.MethodInfo {
 	info := m.info
-	info.Inputs = TableInput | CorpusInput
+	info.Inputs = schema.TableInput | schema.CorpusInput
 	info.TableReads = []string{"svd"}
 	info.CorpusReads = caWordReads
 	return info
 }
 
-func (m caFamily) Run(ctx context.Context, tr *TrialRun) error {
+func (m caFamily) Run(ctx context.Context, tr *harness.TrialRun) error {
 	if tr.Table != nil {
 		return tr.AnalyzeTable(ctx, m.kernel)
 	}

@@ -1,7 +1,9 @@
-package harness
+package builtin
 
 import (
 	"context"
+	"kcalab/harness"
+	"kcalab/schema"
 
 	"kcalab/methods/baselines"
 	"kcalab/methods/vectors"
@@ -11,18 +13,19 @@ import (
 // methods/baselines as the fastText CLI does.
 type fastText struct{}
 
-func init() { RegisterMethod(fastText{}) }
+func init() { harness.RegisterMethod(fastText{}) }
 
-func (fastText) Info() MethodInfo {
-	return MethodInfo{Name: "fasttext", Label: "fastText", Rank: 43, Inputs: CorpusInput,
-		Doc: "skip-gram with character n-grams, the neural baseline (train.*)",
+func (fastText) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "fasttext", Label: "fastText", Rank: 43, Inputs: schema.CorpusInput,
+		Doc:       "skip-gram with character n-grams, the neural baseline (train.*)",
+		ZeroMeans: word2vecZero,
 		CorpusReads: append([]string{"train.negative", "train.sample", "train.min_n", "train.max_n", "train.buckets"},
 			baselineReads...)}
 }
 
-func (fastText) Run(ctx context.Context, tr *TrialRun) error {
+func (fastText) Run(ctx context.Context, tr *harness.TrialRun) error {
 	t := tr.Trial
-	return trainAndScore(ctx, tr, func(wd *WordData) (*vectors.Set, error) {
+	return trainAndScore(ctx, tr, func(wd *harness.WordData) (*vectors.Set, error) {
 		cfg := baselines.DefaultFastText()
 		cfg.Dim, cfg.Seed, cfg.Progress = baselineDim(t), t.Seed, tr.Log()
 		cfg.Window = orInt(t.Train.Window, cfg.Window)

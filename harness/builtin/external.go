@@ -1,13 +1,13 @@
-package harness
+package builtin
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"kcalab/internal/termsafe"
+	"kcalab/harness"
 	"kcalab/records"
+	"kcalab/schema"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,22 +17,19 @@ import (
 	"kcalab/methods/vectors"
 )
 
-// errSkipped marks a trial that cannot run on this machine (a missing
-// external program); it is recorded with status "skipped", not as a failure.
-var errSkipped = errors.New("skipped")
-
 // external runs a program that writes word vectors.
 type external struct{}
 
-func init() { RegisterMethod(external{}) }
+func init() { harness.RegisterMethod(external{}) }
 
-func (external) Info() MethodInfo {
-	return MethodInfo{Name: "external", Label: "external", Rank: 50, Inputs: CorpusInput,
+func (external) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "external", Label: "external", Rank: 50, Inputs: schema.CorpusInput,
 		Doc:         "a command that writes word vectors (external.*)",
-		CorpusReads: append([]string{"external", "data.min_count"}, baselineReads...)}
+		CorpusReads: append([]string{"external", "data.min_count"}, baselineReads...),
+		Reference:   true, ZeroMeans: word2vecZero}
 }
 
-func (external) Run(ctx context.Context, tr *TrialRun) error {
+func (external) Run(ctx context.Context, tr *harness.TrialRun) error {
 	wd, err := tr.Words(ctx)
 	if err != nil {
 		return err
@@ -40,7 +37,7 @@ func (external) Run(ctx context.Context, tr *TrialRun) error {
 	if wd.IDs == nil {
 		return errors.New("method external writes the corpus's tokens for its program: it cannot read counted tables (data.source: tables)")
 	}
-	vs, err := tr.runExternal(ctx, wd)
+	vs, err := runExternal(ctx, tr, wd)
 	if err != nil {
 		return err
 	}
@@ -52,7 +49,7 @@ func (external) Run(ctx context.Context, tr *TrialRun) error {
 // one plain text file {corpus} (out-of-vocabulary tokens removed, so the
 // program sees the same vocabulary as the Go methods when its own minimum
 // count matches data.min_count).
-func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set, error) {
+func runExternal(ctx context.Context, tr *harness.TrialRun, wd *harness.WordData) (*vectors.Set, error) {
 	t := tr.Trial
 	argv := t.External.Command
 	if len(argv) == 0 {
@@ -64,7 +61,7 @@ func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set
 	}
 	for _, req := range t.External.Requires {
 		if err := checkRequirement(ctx, req, python); err != nil {
-			return nil, fmt.Errorf("%w: %v (install it to run this trial)", errSkipped, err)
+			return nil, fmt.Errorf("%w: %v (install it to run this trial)", harness.ErrSkipped, err)
 		}
 	}
 	dir, err := os.MkdirTemp("", "kcalab-external-*")
@@ -78,7 +75,7 @@ func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set
 		return nil, fmt.Errorf("external: writing the corpus: %w", err)
 	}
 	wordsPath := filepath.Join(dir, "words.txt")
-	if err := tr.writeEvalWords(wordsPath); err != nil {
+	if err := writeEvalWords(tr, wordsPath); err != nil {
 		return nil, fmt.Errorf("external: writing the evaluation words: %w", err)
 	}
 	specDir := "."
@@ -103,20 +100,8 @@ func (tr *TrialRun) runExternal(ctx context.Context, wd *WordData) (*vectors.Set
 	for i, a := range argv {
 		args[i] = repl.Replace(a)
 	}
-	// A spec is a file people share, and this runs a program it names: say
-	// what runs before it does.
-	fmt.Fprintf(tr.runner.log(), "kcalab: trial %s runs external command: %s\n", t.ID, termsafe.CommandLine(args))
-	var stderr bytes.Buffer
-	err = tr.Stage("train", func() error {
-		cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-		cmd.Dir = dir
-		cmd.Stdout = &stderr
-		cmd.Stderr = &stderr
-		killGroupOnCancel(cmd, !ChildRequested())
-		return cmd.Run()
-	})
-	if err != nil {
-		return nil, fmt.Errorf("external command %s: %w\n%s", strings.Join(args, " "), err, tail(stderr.String(), 2000))
+	if err := tr.Stage("train", func() error { return tr.RunCommand(ctx, dir, args) }); err != nil {
+		return nil, err
 	}
 	vs, err := vectors.ReadTextFile(outPath)
 	if err != nil {
@@ -147,7 +132,7 @@ func checkRequirement(ctx context.Context, req, python string) error {
 // writeCorpusText writes the token ids as words, one line of at most 10,000
 // words per line (tools such as word2vec.c and fastText cut long lines),
 // without <unk>.
-func writeCorpusText(path string, wd *WordData) error {
+func writeCorpusText(path string, wd *harness.WordData) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -175,7 +160,7 @@ func writeCorpusText(path string, wd *WordData) error {
 // writeEvalWords writes the distinct words of the trial's evaluation sets,
 // one per line, so a subword model (fastText) can add vectors for the words
 // it would be scored on but did not see, as the Go fastText does.
-func (tr *TrialRun) writeEvalWords(path string) error {
+func writeEvalWords(tr *harness.TrialRun, path string) error {
 	sets := tr.Sets()
 	var b strings.Builder
 	seen := map[string]bool{}
@@ -189,11 +174,4 @@ func (tr *TrialRun) writeEvalWords(path string) error {
 		}
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return "…" + s[len(s)-n:]
 }

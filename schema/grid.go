@@ -1,4 +1,4 @@
-package harness
+package schema
 
 import (
 	"crypto/sha256"
@@ -127,7 +127,7 @@ func TrialID(settings map[string]any) string {
 	sort.Strings(keys)
 	h := sha256.New()
 	for _, k := range keys {
-		if s, ok := lookupSetting(k); ok && (s.NoID || reflect.DeepEqual(records.Normalize(s.Default), records.Normalize(settings[k]))) {
+		if s, ok := LookupSetting(k); ok && (s.NoID || reflect.DeepEqual(records.Normalize(s.Default), records.Normalize(settings[k]))) {
 			continue
 		}
 		b, _ := json.Marshal(settings[k])

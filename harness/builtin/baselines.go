@@ -1,9 +1,11 @@
-package harness
+package builtin
 
 import (
 	"context"
 	"errors"
+	"kcalab/harness"
 	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/datasets/corpus"
 	"kcalab/methods/baselines"
@@ -16,7 +18,7 @@ var baselineReads = []string{"train.dim", "svd.rank", "train.window", "train.epo
 
 // baselineDim is the vector dimension of a baseline: train.dim, else
 // svd.rank, else 300.
-func baselineDim(t Trial) int {
+func baselineDim(t schema.Trial) int {
 	if d := t.Train.Dim; d > 0 {
 		return d
 	}
@@ -36,7 +38,7 @@ func orInt(v, def int) int {
 
 // baselineCorpus is the trial's corpus section as the baselines read it,
 // with its size recorded.
-func baselineCorpus(tr *TrialRun, wd *WordData) baselines.Corpus {
+func baselineCorpus(tr *harness.TrialRun, wd *harness.WordData) baselines.Corpus {
 	tr.SetMetric(records.MetricVocab, float64(wd.Vocab.Size()))
 	tr.SetMetric(records.MetricTokens, float64(len(wd.IDs)))
 	return baselines.Corpus{Tokens: wd.IDs, Words: wd.Vocab.Words, Counts: wd.Vocab.Counts, SkipID: int(wd.Vocab.Unk)}
@@ -45,7 +47,7 @@ func baselineCorpus(tr *TrialRun, wd *WordData) baselines.Corpus {
 // trainAndScore trains a baseline in the "train" stage and scores its
 // vectors. Training is single-threaded so the vectors do not depend on
 // scheduling; the harness runs trials in parallel instead.
-func trainAndScore(ctx context.Context, tr *TrialRun, train func(wd *WordData) (*vectors.Set, error)) error {
+func trainAndScore(ctx context.Context, tr *harness.TrialRun, train func(wd *harness.WordData) (*vectors.Set, error)) error {
 	wd, err := tr.Words(ctx)
 	if err != nil {
 		return err

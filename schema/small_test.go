@@ -1,6 +1,8 @@
-package harness
+package schema_test
 
 import (
+	_ "kcalab/harness/builtin"
+	"kcalab/schema"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,7 +23,7 @@ func TestSpecSmallRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := DecodeSpec([]byte(tt.body), "spec.yaml")
+			_, err := schema.DecodeSpec([]byte(tt.body), "spec.yaml")
 			if tt.want == "" {
 				require.NoError(t, err)
 				return

@@ -1,8 +1,9 @@
-package harness
+package schema
 
 import (
 	"fmt"
 	"kcalab/internal/termsafe"
+	"kcalab/records"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,8 +13,6 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"kcalab/datasets/wordsim"
 )
 
 // Spec is a decoded experiment specification.
@@ -26,8 +25,9 @@ type Spec struct {
 	Tolerance   float64 // -check: allowed fall of a score below the reference
 	Report      ReportSettings
 
-	// outputLine is the line of an output: key in the file (0 = not given).
-	outputLine int
+	// OutputLine is the line of the output: key in the file (0 = not
+	// given: the default, results/<name>).
+	OutputLine int
 
 	// values holds, for every per-trial key, the list of values the spec gives
 	// (one element unless the key is a grid axis); defaults are filled in.
@@ -136,7 +136,7 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 				}
 				continue
 			}
-			set, ok := lookupSetting(key)
+			set, ok := LookupSetting(key)
 			if !ok {
 				return fail(k.Line, "unknown key %q%s", key, suggest(prefix, k.Value))
 			}
@@ -151,7 +151,7 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 				return fail(line, "%v", err)
 			}
 			if key == "output" {
-				spec.outputLine = k.Line
+				spec.OutputLine = k.Line
 			}
 			if len(vals) > 1 || (v.Kind == yaml.SequenceNode && set.Kind != StringList) {
 				*axes = append(*axes, key)
@@ -191,43 +191,39 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			spec.values[s.Key] = []any{s.Default}
 		}
 	}
-	// Relative file settings are relative to the spec file, so a spec can be run from anywhere.
+	// Data files are relative to the spec file, so a spec can be run from
+	// anywhere.
 	if path != "" {
 		maps := []map[string][]any{spec.values}
 		for _, v := range spec.variants {
 			maps = append(maps, v.values)
 		}
 		for _, m := range maps {
-			rel := func(p string) string {
-				if _, err := wordsim.Lookup(p); err == nil {
-					return p // a set's display name ("M.Turk"), not a file
-				}
-				if p != "" && !filepath.IsAbs(p) && isLocalPath(p) {
-					return filepath.Join(filepath.Dir(path), p)
-				}
-				return p
-			}
-			for _, key := range pathSettings {
-				vals := m[key]
-				for i, v := range vals {
-					vals[i] = rel(v.(string))
-				}
-			}
-			for _, key := range listPathSettings {
-				for j, v := range m[key] {
-					src := v.([]string)
-					if len(src) == 0 && key != "eval.sets" {
-						// Keep [] (the default of eval.analogies): nil would
-						// read as a changed default and change trial ids. An
-						// empty eval.sets has always become nil, and committed
-						// ids hash that.
-						continue
+			for _, d := range dataSettings() {
+				rel := func(p string) string {
+					if d.isPath(p) && !filepath.IsAbs(p) {
+						return filepath.Join(filepath.Dir(path), p)
 					}
-					list := append([]string(nil), src...) // never alias the default
-					for i := range list {
-						list[i] = rel(list[i])
+					return p
+				}
+				for i, v := range m[d.key] {
+					switch x := v.(type) {
+					case string:
+						m[d.key][i] = rel(x)
+					case []string:
+						if len(x) == 0 && d.key != "eval.sets" {
+							// Keep [] (the default of eval.analogies): nil would
+							// read as a changed default and change trial ids. An
+							// empty eval.sets has always become nil, and committed
+							// ids hash that.
+							continue
+						}
+						list := append([]string(nil), x...) // never alias the default
+						for j := range list {
+							list[j] = rel(list[j])
+						}
+						m[d.key][i] = list
 					}
-					m[key][j] = list
 				}
 			}
 		}
@@ -250,7 +246,7 @@ func (s *Spec) checkSetKeys() error {
 		maps = append(maps, v.values)
 	}
 	for _, m := range maps {
-		for _, setting := range listPathSettings {
+		for _, setting := range []string{"eval.sets", "eval.analogies"} {
 			for _, v := range m[setting] {
 				byKey := map[string]string{}
 				for _, name := range v.([]string) {
@@ -260,9 +256,8 @@ func (s *Spec) checkSetKeys() error {
 					} else if ok {
 						return fmt.Errorf("%s: %s is listed twice", setting, name)
 					}
-					if setting == "eval.sets" && strings.HasPrefix(key, "analogy.") {
-						// coverage.analogy.x.txt would read as an analogy set's coverage.
-						return fmt.Errorf("eval.sets: %s: a word-similarity file's name may not start with \"analogy.\" (its coverage key would read as an analogy set's): rename it", name)
+					if err := records.CheckSetKey(key); err != nil && setting == "eval.sets" {
+						return fmt.Errorf("eval.sets: %s: %w: rename it", name, err)
 					}
 					byKey[key] = name
 				}
@@ -323,19 +318,6 @@ func (s *Spec) checkGridSize() error {
 		}
 	}
 	return nil
-}
-
-// pathSettings are settings naming files, resolved relative to the spec file.
-var pathSettings = []string{"data.csv", "data.corpus", "data.tables", "sca.set"}
-
-// listPathSettings are lists naming files (or built-in sets), resolved
-// relative to the spec file.
-var listPathSettings = []string{"eval.sets", "eval.analogies"}
-
-// isLocalPath tells a file path from a built-in name (text8, men, …): a
-// path has a slash or a file extension.
-func isLocalPath(p string) bool {
-	return strings.ContainsAny(p, `/\`) || filepath.Ext(p) != ""
 }
 
 // decodeVariants decodes the variants: list. Each entry is a mapping with

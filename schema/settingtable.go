@@ -1,4 +1,4 @@
-package harness
+package schema
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"kcalab/methods/svd"
+	"kcalab/records"
 )
 
 // Kind is the type of a setting's value.
@@ -66,15 +66,12 @@ type Setting struct {
 	index []int // field path in Settings (or RunSettings)
 }
 
-// Allowed is the list of allowed values: the tag's enum, or for method and
-// svd.backend the registries' names as they are now (a method registered
-// by a test is allowed at once).
+// Allowed is the list of allowed values: the tag's enum, or for method the
+// registered methods' names as they are now (a method registered by a test
+// is allowed at once).
 func (s Setting) Allowed() []string {
-	switch s.Key {
-	case "method":
+	if s.Key == KeyMethod {
 		return MethodNames()
-	case "svd.backend":
-		return append([]string{"auto"}, svd.Names...)
 	}
 	return s.Enum
 }
@@ -102,7 +99,7 @@ func loadTables() {
 		byKey = map[string]Setting{}
 		for _, s := range append(append([]Setting(nil), runTab...), trialTab...) {
 			if _, dup := byKey[s.Key]; dup {
-				panic("harness: setting " + s.Key + " declared twice")
+				panic("schema: setting " + s.Key + " declared twice")
 			}
 			byKey[s.Key] = s
 		}
@@ -124,8 +121,6 @@ func LookupSetting(key string) (Setting, bool) {
 	return s, ok
 }
 
-func lookupSetting(key string) (Setting, bool) { return LookupSetting(key) }
-
 // isRunSetting reports whether s is one of the run keys.
 func isRunSetting(s Setting) bool {
 	for _, r := range RunKeys() {
@@ -145,7 +140,7 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 		f := t.Field(i)
 		key := f.Tag.Get("key")
 		if key == "" {
-			panic(fmt.Sprintf("harness: settings field %s.%s has no key tag", t.Name(), f.Name))
+			panic(fmt.Sprintf("schema: settings field %s.%s has no key tag", t.Name(), f.Name))
 		}
 		if prefix != "" {
 			key = prefix + "." + key
@@ -159,19 +154,19 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 			Required: f.Tag.Get("required") == "true", Size: f.Tag.Get("size") != "",
 			SizeAxis: f.Tag.Get("size") == "axis", Series: f.Tag.Get("series") == "true", Intro: f.Tag.Get("intro"),
 			NoID: f.Tag.Get("noid") == "true"}
-		switch f.Type {
-		case reflect.TypeOf(""):
+		switch {
+		case f.Type.Kind() == reflect.String: // string, or a named string type (Source)
 			s.Kind = String
-		case reflect.TypeOf(0):
+		case f.Type == reflect.TypeOf(0):
 			s.Kind = Int
-		case reflect.TypeOf(0.0):
+		case f.Type == reflect.TypeOf(0.0):
 			s.Kind = Float
-		case reflect.TypeOf(false):
+		case f.Type == reflect.TypeOf(false):
 			s.Kind = Bool
-		case reflect.TypeOf([]string(nil)):
+		case f.Type == reflect.TypeOf([]string(nil)):
 			s.Kind = StringList
 		default:
-			panic(fmt.Sprintf("harness: setting %s has unsupported type %s", key, f.Type))
+			panic(fmt.Sprintf("schema: setting %s has unsupported type %s", key, f.Type))
 		}
 		if e := f.Tag.Get("enum"); e != "" {
 			s.Enum = strings.Split(e, ",")
@@ -180,7 +175,7 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 		if o := f.Tag.Get("order"); o != "" {
 			n, err := strconv.Atoi(o)
 			if err != nil {
-				panic(fmt.Sprintf("harness: setting %s: order %q", key, o))
+				panic(fmt.Sprintf("schema: setting %s: order %q", key, o))
 			}
 			s.Order = n
 		}
@@ -198,11 +193,11 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 		if !s.Required {
 			d, ok := f.Tag.Lookup("default")
 			if !ok {
-				panic(fmt.Sprintf("harness: setting %s has no default tag", key))
+				panic(fmt.Sprintf("schema: setting %s has no default tag", key))
 			}
 			v, err := parseDefault(s.Kind, d)
 			if err != nil {
-				panic(fmt.Sprintf("harness: setting %s: default %q: %v", key, d, err))
+				panic(fmt.Sprintf("schema: setting %s: default %q: %v", key, d, err))
 			}
 			s.Default = v
 		}
@@ -218,7 +213,7 @@ func tagFloat(key string, tag reflect.StructTag, name string) *float64 {
 	}
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil {
-		panic(fmt.Sprintf("harness: setting %s: %s %q", key, name, v))
+		panic(fmt.Sprintf("schema: setting %s: %s %q", key, name, v))
 	}
 	return &f
 }
@@ -260,7 +255,7 @@ func fill(dst any, tab []Setting, values map[string]any) {
 		case []string:
 			f.Set(reflect.ValueOf(append([]string{}, x...)))
 		default:
-			f.Set(reflect.ValueOf(v))
+			f.Set(reflect.ValueOf(v).Convert(f.Type()))
 		}
 	}
 }
@@ -273,31 +268,111 @@ func typedSettings(values map[string]any) Settings {
 	return s
 }
 
+// RecordSettings decodes a record's settings (as read back from a results
+// file: numbers as float64, lists as []any) into typed settings; a key the
+// record lacks takes its default, and a value of the wrong type (a record
+// of another version) is ignored in favour of the default.
+func RecordSettings(values map[string]any) Settings {
+	loadTables()
+	typed := make(map[string]any, len(values))
+	for _, s := range trialTab {
+		v, ok := values[s.Key]
+		if !ok {
+			continue
+		}
+		if x, ok := coerce(s.Kind, v); ok {
+			typed[s.Key] = x
+		}
+	}
+	return typedSettings(typed)
+}
+
+// coerce converts a JSON-decoded value to the Go type of a kind.
+func coerce(k Kind, v any) (any, bool) {
+	switch k {
+	case String:
+		x, ok := v.(string)
+		return x, ok
+	case Int:
+		switch x := v.(type) {
+		case int:
+			return x, true
+		case float64:
+			if x == float64(int(x)) {
+				return int(x), true
+			}
+		}
+	case Float:
+		switch x := v.(type) {
+		case int:
+			return float64(x), true
+		case float64:
+			return x, true
+		}
+	case Bool:
+		x, ok := v.(bool)
+		return x, ok
+	case StringList:
+		switch x := v.(type) {
+		case []string:
+			return x, true
+		case []any:
+			out := make([]string, 0, len(x))
+			for _, e := range x {
+				str, ok := e.(string)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, str)
+			}
+			return out, true
+		}
+	}
+	return nil, false
+}
+
 // Keys every record has, read by reports and checks.
 const (
-	KeyMethod = "method"
-	KeyLabel  = "label"
+	KeyMethod = records.KeyMethod
+	KeyLabel  = records.KeyLabel
 	KeySource = "data.source"
 	// KeyReplicate numbers a trial's replicates (absent on replicate 0):
 	// reports average over it rather than drawing it as a series.
-	KeyReplicate = "replicate"
+	KeyReplicate = records.KeyReplicate
 )
 
-// ShortLabel prints one setting for a derived label ("W=24", "d=1000",
-// "cut"), by the setting's short tag; method and set names become their
-// display names. Unknown keys print as key=value.
-func ShortLabel(key string, value string) string {
-	s, ok := LookupSetting(key)
-	if !ok || s.Short == "" {
-		return key + "=" + value
-	}
+// Format prints a value of the setting for a derived label ("W=24",
+// "d=1000", "cut") by its short tag; a method becomes its label
+// (methodLabel) and a set its display name.
+func (s Setting) Format(value string, methodLabel func(name string) string) string {
 	switch s.Short {
+	case "":
+		return s.Key + "=" + value
 	case "{method}":
-		return MethodLabel(value)
+		return methodLabel(value)
 	case "{set}":
 		return SetLabel(value)
 	}
 	return strings.ReplaceAll(s.Short, "{}", value)
+}
+
+// ShortLabel prints one setting for a derived label (Setting.Format), with
+// the registered methods' labels; unknown keys print as key=value.
+func ShortLabel(key string, value string) string {
+	s, ok := LookupSetting(key)
+	if !ok {
+		return key + "=" + value
+	}
+	return s.Format(value, MethodLabel)
+}
+
+// MethodLabel is a registered method's display label, or the name itself
+// (a method this build does not have, in an old record).
+func MethodLabel(name string) string {
+	if m, ok := LookupMethod(name); ok && m.Label != "" {
+		return m.Label
+	}
+	return name
 }
 
 // ValueLabel is the display name of an enum value ("sppmi" → "SPPMI"), or

@@ -1,0 +1,17 @@
+package harness
+
+import (
+	"kcalab/records"
+	"kcalab/schema"
+)
+
+// Test hooks, for the tests of package harness_test (which import the
+// built-in methods, and so cannot be package harness).
+var TestHookOpenLog = &testHookOpenLog
+
+// NewTrialRun starts a trial outside a run, to drive its loading stages
+// by hand.
+func NewTrialRun(r *Runner, s *schema.Spec, t schema.Trial) *TrialRun {
+	return &TrialRun{runner: r, Spec: s, Trial: t, prog: NewProgress(nil, 1),
+		Record: &records.Record{Metrics: map[string]float64{}, Timings: map[string]float64{}}}
+}

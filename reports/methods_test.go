@@ -1,0 +1,47 @@
+package reports
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"kcalab/records"
+	"kcalab/schema"
+)
+
+// testMethods describe the methods the fixtures name, as the command passes
+// the registered ones in Report.Methods.
+var testMethods = []schema.MethodInfo{
+	{Name: "ca", Label: "CA", Inputs: schema.TableInput | schema.CorpusInput, Axes: true},
+	{Name: "lca", Label: "LCA", Inputs: schema.TableInput | schema.CorpusInput, Axes: true},
+	{Name: "gini", Label: "Gini", Inputs: schema.TableInput | schema.CorpusInput},
+	{Name: "kca", Label: "KCA", Inputs: schema.CorpusInput, Axes: true},
+	{Name: "sca", Label: "SCA", Inputs: schema.CorpusInput, Axes: true, InSampleSet: func(s schema.Settings) string {
+		if s.SCA.Mode != "in-sample" {
+			return ""
+		}
+		return s.SCA.Set
+	}},
+	{Name: "sgns", Label: "SGNS", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}},
+	{Name: "cbow", Label: "CBOW", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}},
+	{Name: "glove", Label: "GloVe", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "15", "train.epochs": "25"}},
+	{Name: "fasttext", Label: "fastText", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}},
+	{Name: "external", Label: "external", Inputs: schema.CorpusInput, Reference: true},
+	{Name: "corpusstats", Label: "corpus statistics", Inputs: schema.CorpusInput},
+}
+
+// tb is a section builder that knows testMethods.
+func tb() *builder { return newBuilder(Report{Methods: testMethods}) }
+
+// A page learns methods from Report.Methods, not from a registry: a
+// method it is not told of shows by its name.
+func TestBuilderMethods(t *testing.T) {
+	b := newBuilder(Report{Methods: []schema.MethodInfo{{Name: "rowprofile", Label: "Row profile", Inputs: schema.CorpusInput,
+		InSampleSet: func(s schema.Settings) string { return s.SCA.Set }}}})
+	assert.Equal(t, "Row profile", b.methodLabel("rowprofile"))
+	assert.Equal(t, "sgns", b.methodLabel("sgns"), "unknown to this page")
+	rec := records.Record{Settings: map[string]any{"method": "rowprofile", "sca.set": "mturk"}}
+	assert.Equal(t, "mturk", b.inSampleSet(rec))
+	rec.Settings["method"] = "sgns"
+	assert.Equal(t, "", b.inSampleSet(rec))
+}

@@ -1,0 +1,175 @@
+package schema
+
+import (
+	"strings"
+
+	"kcalab/records"
+)
+
+// Source is a value of data.source: where a trial's input comes from.
+type Source string
+
+// The sources.
+const (
+	SourceFisher    Source = "fisher"    // Fisher's eye × hair table, embedded
+	SourceCSV       Source = "csv"       // a CSV table (data.csv)
+	SourceCorpus    Source = "corpus"    // a text corpus (data.corpus)
+	SourceSynthetic Source = "synthetic" // a corpus generated from the trial seed (synthetic.*)
+	SourceTables    Source = "tables"    // word tables counted elsewhere (data.tables)
+)
+
+// sourceInfo is what a source gives a method and the settings it reads.
+type sourceInfo struct {
+	input Input
+	reads []string // namespaces or keys
+}
+
+// sources are the values of data.source. The word-table keys (data.window,
+// data.table, …) belong to the methods that build word tables, not to the
+// source.
+var sources = map[Source]sourceInfo{
+	SourceFisher:    {input: TableInput, reads: supplementaryKeys},
+	SourceCSV:       {input: TableInput, reads: append([]string{"data.csv"}, supplementaryKeys...)},
+	SourceCorpus:    {input: CorpusInput, reads: append([]string{"data.corpus", "data.fraction", "data.lowercase"}, vocabKeys...)},
+	SourceSynthetic: {input: CorpusInput, reads: append([]string{"synthetic"}, vocabKeys...)},
+	// Counted tables carry their vocabulary: the vocabulary settings were
+	// applied when they were counted.
+	SourceTables: {input: CorpusInput, reads: []string{"data.tables"}},
+}
+
+// Known reports whether s is a value of data.source.
+func (s Source) Known() bool { _, ok := sources[s]; return ok }
+
+// Input is what the source gives a method (0 for an unknown source).
+func (s Source) Input() Input { return sources[s].input }
+
+// Table reports whether the source is a labelled contingency table.
+func (s Source) Table() bool { return s.Input() == TableInput }
+
+// Tokens reports whether the source is a token stream that methods can
+// train on (a corpus or a synthetic corpus), not only counted tables.
+func (s Source) Tokens() bool { return s == SourceCorpus || s == SourceSynthetic }
+
+// File reports whether the trial reads the source from a file of the
+// user's (a CSV table, a corpus, a table directory), as opposed to
+// embedded or generated data.
+func (s Source) File() bool { return s == SourceCSV || s == SourceCorpus || s == SourceTables }
+
+// supplementaryKeys are read by every table source.
+var supplementaryKeys = []string{"data.supplementary_rows", "data.supplementary_cols"}
+
+// vocabKeys are read by every corpus source (data.memory_mb bounds its
+// counting).
+var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov", "data.memory_mb"}
+
+// WordTableKeys are read by the methods that decompose a CA word table.
+var WordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice"}
+
+// generalKeys matter to every trial.
+var generalKeys = []string{KeyLabel, KeyReplicate, KeyMethod, KeySource, "measure", "budget"}
+
+// readKeys returns the keys or namespaces a trial's method and data source
+// read; nil when the method is unknown (an old record: everything matters).
+// An unknown source (a hand-written record without one) reads what the
+// method reads from any input, and every data setting.
+func readKeys(method string, source Source) []string {
+	info, ok := LookupMethod(method)
+	if !ok {
+		return nil
+	}
+	out := append([]string(nil), generalKeys...)
+	src, ok := sources[source]
+	switch {
+	case !ok:
+		out = append(out, "data", "synthetic")
+		out = append(out, info.TableReads...)
+		return append(out, info.CorpusReads...)
+	case src.input == TableInput:
+		out = append(out, src.reads...)
+		return append(out, info.TableReads...)
+	}
+	out = append(out, src.reads...)
+	return append(out, info.CorpusReads...)
+}
+
+// readsKey reports whether key is one of reads or in one of its namespaces.
+func readsKey(reads []string, key string) bool {
+	for _, r := range reads {
+		if key == r || strings.HasPrefix(key, r+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// RecordSettings are the settings a trial's record keeps: those its method
+// and data source read, and the general ones (label, method, data.source,
+// measure.*, budget.*), so a reader sees what mattered. The trial id still
+// hashes every non-default setting.
+func (t Trial) RecordSettings() map[string]any {
+	out := keep(t.Values, readKeys(t.Method, t.Data.Source))
+	if t.Replicate == 0 {
+		// Replicate 0 is the trial itself: its record is the one it had
+		// before replicates existed.
+		delete(out, KeyReplicate)
+	}
+	return out
+}
+
+// SameTrial reports whether a recorded trial's settings are a new trial's,
+// over the settings the new trial's method and data source read: settings
+// of another method's namespace cannot change this trial's numbers (a
+// changed sca.* default must not recompute a GloVe trial). A key the record
+// lacks matches when the new value is the default, so adding a setting to
+// the project does not invalidate earlier results.
+func SameTrial(old map[string]any, cur Trial) bool {
+	if m, _ := old[KeyMethod].(string); m != cur.Method {
+		return false
+	}
+	reads := readKeys(cur.Method, cur.Data.Source)
+	o, c := keep(old, reads), keep(cur.Values, reads)
+	for k, v := range c {
+		if _, ok := o[k]; ok {
+			continue
+		}
+		s, ok := LookupSetting(k)
+		if !ok || !records.SameSettings(map[string]any{k: s.Default}, map[string]any{k: v}) {
+			return false
+		}
+	}
+	for k := range o {
+		if _, ok := c[k]; !ok {
+			return false
+		}
+	}
+	return records.SameSettings(pick(o, c), c)
+}
+
+// keep returns the settings of s that reads names (all of them when reads
+// is nil). A key that is no longer a setting is kept, so a record that has
+// one is not taken for a current trial.
+func keep(s map[string]any, reads []string) map[string]any {
+	if reads == nil {
+		return s
+	}
+	out := make(map[string]any, len(s))
+	for k, v := range s {
+		if _, known := LookupSetting(k); !known || readsKey(reads, k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// pick returns old's values for the keys of cur that old has, else cur's.
+func pick(old, cur map[string]any) map[string]any {
+	out := make(map[string]any, len(cur))
+	for k, v := range cur {
+		if o, ok := old[k]; ok {
+			out[k] = o
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}
