@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"kcalab/harness"
 	"kcalab/schema"
-	"math"
 
 	"kcalab/datasets/sparse"
 	"kcalab/datasets/wordsim"
@@ -110,8 +109,12 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 	if err != nil {
 		return fmt.Errorf("sca: %w", err)
 	}
-	folds = mergeDuplicates(tuning.Set, folds)
-	route := routePairs(tuning.Set, folds, sets, t.Seed)
+	folds = sca.MergeRepeats(tuning.Set.Pairs, folds)
+	setPairs := make([][]wordsim.Pair, len(sets))
+	for s, ns := range sets {
+		setPairs[s] = ns.Set.Pairs
+	}
+	route := sca.Route(tuning.Set.Pairs, folds, setPairs, t.Seed)
 	sim, err := vectors.ParseSimilarity(t.Eval.Similarity)
 	if err != nil {
 		return err
@@ -132,7 +135,7 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 			return err
 		}
 		tr.Progress(fmt.Sprintf("fold %d/%d", f+1, k))
-		vs, err := model(compact(trainPairs(pairs, folds, f)))
+		vs, err := model(compact(sca.TrainPairs(pairs, folds, f)))
 		if err != nil {
 			return fmt.Errorf("sca fold %d: %w", f+1, err)
 		}
@@ -152,14 +155,14 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 	return tr.Stage("eval", func() error {
 		for s, ns := range sets {
 			for _, rule := range eval.Rules {
-				rho, nCov, err := pooledSpearman(ns.Set, scores[s], covered[s], rule)
+				sc, err := eval.Correlate(ns.Set, scores[s], covered[s], rule)
 				if err != nil && !errors.Is(err, eval.ErrUndefined) {
 					return fmt.Errorf("%s: %w", ns.Key, err)
 				}
 				if err != nil {
 					tr.Warn("%s: no ρ under the %s rule: %v", ns.Key, rule, err)
 				}
-				tr.SetScore(ns.Key, rule, rho, len(ns.Set.Pairs), nCov)
+				tr.SetScore(ns.Key, rule, sc.Rho, len(ns.Set.Pairs), sc.Covered)
 			}
 		}
 		return nil
@@ -192,101 +195,6 @@ func compact(ps []sca.Pair) []sca.Pair {
 		}
 	}
 	return out
-}
-
-// trainPairs is every pair outside fold f.
-func trainPairs(ps []sca.Pair, folds [][]int, f int) []sca.Pair {
-	test := make(map[int]bool, len(folds[f]))
-	for _, i := range folds[f] {
-		test[i] = true
-	}
-	out := make([]sca.Pair, 0, len(ps)-len(folds[f]))
-	for i, p := range ps {
-		if !test[i] {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// routePairs assigns every pair of every set to a fold whose model did not
-// tune on it: a pair that is in the tuning set (as an unordered word pair)
-// goes to that tuning pair's fold, any other pair to sca.FoldOf.
-func routePairs(tuning *wordsim.Set, folds [][]int, sets []harness.NamedSet, seed uint64) [][]int {
-	foldOf := map[[2]string]int{}
-	for f, idx := range folds {
-		for _, i := range idx {
-			p := tuning.Pairs[i]
-			foldOf[unordered(p.W1, p.W2)] = f
-		}
-	}
-	out := make([][]int, len(sets))
-	for s, ns := range sets {
-		out[s] = make([]int, len(ns.Set.Pairs))
-		for i, p := range ns.Set.Pairs {
-			if f, ok := foldOf[unordered(p.W1, p.W2)]; ok {
-				out[s][i] = f
-			} else {
-				out[s][i] = sca.FoldOf(p.W1, p.W2, len(folds), seed)
-			}
-		}
-	}
-	return out
-}
-
-// mergeDuplicates moves every repeat of a word pair (in either order) into
-// the fold of its first occurrence, so no model trains on a pair that its
-// own fold scores. Fold order and the order within folds are kept.
-func mergeDuplicates(tuning *wordsim.Set, folds [][]int) [][]int {
-	first := map[[2]string]int{} // word pair → fold of its first occurrence (by index)
-	foldOfIdx := make([]int, len(tuning.Pairs))
-	for f, idx := range folds {
-		for _, i := range idx {
-			foldOfIdx[i] = f
-		}
-	}
-	for i, p := range tuning.Pairs {
-		key := unordered(p.W1, p.W2)
-		if f, ok := first[key]; ok {
-			foldOfIdx[i] = f
-		} else {
-			first[key] = foldOfIdx[i]
-		}
-	}
-	out := make([][]int, len(folds))
-	for i, f := range foldOfIdx {
-		out[f] = append(out[f], i)
-	}
-	return out
-}
-
-func unordered(a, b string) [2]string {
-	if b < a {
-		a, b = b, a
-	}
-	return [2]string{a, b}
-}
-
-// pooledSpearman is ρ between the human scores and the pooled model scores
-// under an OOV rule; it returns the number of covered pairs.
-func pooledSpearman(set *wordsim.Set, scores []float64, covered []bool, rule eval.Rule) (float64, int, error) {
-	human := make([]float64, 0, len(scores))
-	model := make([]float64, 0, len(scores))
-	n := 0
-	for i, p := range set.Pairs {
-		if covered[i] {
-			n++
-		} else if rule == eval.Skip {
-			continue
-		}
-		human = append(human, p.Score)
-		model = append(model, scores[i])
-	}
-	rho, err := eval.Spearman(human, model)
-	if err != nil {
-		return math.NaN(), n, err
-	}
-	return rho, n, nil
 }
 
 // paperSCA is the paper's Definition of SCA: the tuning pairs become

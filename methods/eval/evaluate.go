@@ -76,9 +76,9 @@ func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Ru
 		}
 		return v, ok, nil
 	}
-	human := make([]float64, 0, len(set.Pairs))
-	model := make([]float64, 0, len(set.Pairs))
-	for _, p := range set.Pairs {
+	model := make([]float64, len(set.Pairs))
+	covered := make([]bool, len(set.Pairs))
+	for i, p := range set.Pairs {
 		a, okA, err := vec(p.W1)
 		if err != nil {
 			return fail(err)
@@ -87,27 +87,55 @@ func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Ru
 		if err != nil {
 			return fail(err)
 		}
-		s := 0.0
 		if okA && okB {
-			sc.Covered++
-			s = f(a, b)
-			if math.IsNaN(s) || math.IsInf(s, 0) {
-				return fail(fmt.Errorf("similarity of %q and %q is %g", p.W1, p.W2, s))
+			model[i], covered[i] = f(a, b), true
+			if math.IsNaN(model[i]) || math.IsInf(model[i], 0) {
+				return fail(fmt.Errorf("similarity of %q and %q is %g", p.W1, p.W2, model[i]))
 			}
+		}
+	}
+	return Correlate(set, model, covered, rule)
+}
+
+// Correlate is ρ (and Pearson r) between a set's human scores and model
+// scores of its pairs under an OOV rule: covered[i] says pair i has a
+// model score model[i]; an uncovered pair scores 0 and stays (Zero) or is
+// left out (Skip). Evaluate is Correlate of a set of vectors' similarities;
+// a caller that scores each pair with another model (SCA's folds) pools
+// them here. The error wraps ErrUndefined when ρ has no value.
+func Correlate(set *wordsim.Set, model []float64, covered []bool, rule Rule) (Score, error) {
+	sc := Score{Rho: math.NaN(), Pearson: math.NaN()}
+	if set == nil || len(set.Pairs) == 0 {
+		return sc, fmt.Errorf("evaluate: empty word-similarity set")
+	}
+	sc.Set, sc.Pairs = set.Name, len(set.Pairs)
+	if len(model) != len(set.Pairs) || len(covered) != len(set.Pairs) {
+		return sc, fmt.Errorf("evaluate on %s: %d model scores and %d covered flags for %d pairs", set.Name, len(model), len(covered), len(set.Pairs))
+	}
+	if rule != Zero && rule != Skip {
+		return sc, fmt.Errorf("evaluate on %s: unknown out-of-vocabulary rule %q: want zero or skip", set.Name, string(rule))
+	}
+	human := make([]float64, 0, len(set.Pairs))
+	kept := make([]float64, 0, len(set.Pairs))
+	for i, p := range set.Pairs {
+		s := 0.0
+		if covered[i] {
+			sc.Covered++
+			s = model[i]
 		} else if rule == Skip {
 			continue
 		}
 		human = append(human, p.Score)
-		model = append(model, s)
+		kept = append(kept, s)
 	}
-	rho, err := Spearman(human, model)
+	rho, err := Spearman(human, kept)
 	if err != nil {
-		return fail(fmt.Errorf("%d of %d pairs covered, rule %s: %w", sc.Covered, sc.Pairs, rule, err))
+		return sc, fmt.Errorf("evaluate on %s: %d of %d pairs covered, rule %s: %w", set.Name, sc.Covered, sc.Pairs, rule, err)
 	}
 	sc.Rho = rho
 	// r is undefined (an error) exactly when ρ is, except that tied ranks
 	// never make it so; keep NaN rather than fail a defined ρ.
-	if r, err := Pearson(human, model); err == nil {
+	if r, err := Pearson(human, kept); err == nil {
 		sc.Pearson = r
 	}
 	return sc, nil

@@ -212,3 +212,25 @@ func TestFoldCase(t *testing.T) {
 	assert.Equal(t, want, sc.Rho)
 	assert.Equal(t, "CAT", set.Pairs[0].W1, "FoldSet copies")
 }
+
+// Correlate applies the OOV rules to given model scores as Evaluate does to
+// similarities: an uncovered pair scores 0 under zero and is left out under
+// skip.
+func TestCorrelate(t *testing.T) {
+	set := &wordsim.Set{Name: "s", Pairs: []wordsim.Pair{{W1: "a", W2: "b", Score: 1}, {W1: "a", W2: "c", Score: 2}, {W1: "b", W2: "c", Score: 3}, {W1: "x", W2: "y", Score: 4}}}
+	model := []float64{0.1, 0.3, 0.2, 99}
+	covered := []bool{true, true, true, false}
+	zero, err := Correlate(set, model, covered, Zero)
+	require.NoError(t, err)
+	want, _ := Spearman([]float64{1, 2, 3, 4}, []float64{0.1, 0.3, 0.2, 0})
+	assert.InDelta(t, want, zero.Rho, 1e-15, "the uncovered pair scores 0, not its model value")
+	assert.Equal(t, 3, zero.Covered)
+	skip, err := Correlate(set, model, covered, Skip)
+	require.NoError(t, err)
+	want, _ = Spearman([]float64{1, 2, 3}, []float64{0.1, 0.3, 0.2})
+	assert.InDelta(t, want, skip.Rho, 1e-15)
+	_, err = Correlate(set, model[:2], covered, Zero)
+	assert.ErrorContains(t, err, "2 model scores")
+	_, err = Correlate(set, model, []bool{true, false, false, false}, Skip)
+	assert.ErrorIs(t, err, ErrUndefined)
+}

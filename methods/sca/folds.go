@@ -1,6 +1,7 @@
 package sca
 
 import (
+	"kcalab/datasets/wordsim"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
@@ -91,3 +92,64 @@ func TrainPairs(pairs []Pair, folds [][]int, f int) []Pair {
 }
 
 func unordered(p Pair) [2]int { return [2]int{min(p.A, p.B), max(p.A, p.B)} }
+
+// MergeRepeats moves every repeat of a word pair of the tuning set (in
+// either order) into the fold of its first occurrence, so no model trains
+// on a pair its own fold scores. Fold order and the order within folds are
+// kept; the result is still a partition of the indices.
+func MergeRepeats(tuning []wordsim.Pair, folds [][]int) [][]int {
+	first := map[[2]string]int{} // word pair → fold of its first occurrence (by index)
+	foldOfIdx := make([]int, len(tuning))
+	for f, idx := range folds {
+		for _, i := range idx {
+			foldOfIdx[i] = f
+		}
+	}
+	for i, p := range tuning {
+		key := wordPair(p.W1, p.W2)
+		if f, ok := first[key]; ok {
+			foldOfIdx[i] = f
+		} else {
+			first[key] = foldOfIdx[i]
+		}
+	}
+	out := make([][]int, len(folds))
+	for i, f := range foldOfIdx {
+		out[f] = append(out[f], i)
+	}
+	return out
+}
+
+// Route assigns every pair of every scored set to a fold whose model did
+// not tune on it: a pair that is in the tuning set (as an unordered word
+// pair) goes to that tuning pair's fold, any other pair to FoldOf. out[s][i]
+// is the fold of pair i of sets[s].
+func Route(tuning []wordsim.Pair, folds [][]int, sets [][]wordsim.Pair, seed uint64) [][]int {
+	foldOf := map[[2]string]int{}
+	for f, idx := range folds {
+		for _, i := range idx {
+			p := tuning[i]
+			foldOf[wordPair(p.W1, p.W2)] = f
+		}
+	}
+	out := make([][]int, len(sets))
+	for s, pairs := range sets {
+		out[s] = make([]int, len(pairs))
+		for i, p := range pairs {
+			if f, ok := foldOf[wordPair(p.W1, p.W2)]; ok {
+				out[s][i] = f
+			} else {
+				out[s][i] = FoldOf(p.W1, p.W2, len(folds), seed)
+			}
+		}
+	}
+	return out
+}
+
+// wordPair is an unordered word pair.
+func wordPair(a, b string) [2]string {
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
+}
