@@ -1,10 +1,10 @@
 package sca
 
 import (
-	"kcalab/datasets/wordsim"
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"kcalab/datasets/wordsim"
 	"math/rand/v2"
 	"slices"
 )
