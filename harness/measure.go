@@ -75,9 +75,9 @@ type childReply struct {
 }
 
 // childCommand builds the command that re-executes this program for one
-// trial. Tests replace it (a test binary re-executes itself the same way
-// when its TestMain honours $KCALAB_CHILD).
-var childCommand = func(ctx context.Context, req childRequest) (*exec.Cmd, error) {
+// trial (a test binary re-executes itself the same way when its TestMain
+// honours $KCALAB_CHILD).
+func childCommand(ctx context.Context, req childRequest) (*exec.Cmd, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("measuring a trial needs to re-execute this program: %w", err)

@@ -98,20 +98,3 @@ func TestRunInfoOldRecords(t *testing.T) {
 	require.Len(t, recs, 1)
 	assert.Nil(t, recs[0].Run)
 }
-
-// A measured trial's record has the parent's times and the inputs the
-// child read.
-func TestRunInfoMeasured(t *testing.T) {
-	dir := t.TempDir()
-	csvPath := filepath.Join(dir, "t.csv")
-	require.NoError(t, os.WriteFile(csvPath, []byte(",a,b,c\nx,1,2,3\ny,3,1,4\nz,2,5,1\n"), 0o644))
-	spec := filepath.Join(dir, "s.yaml")
-	require.NoError(t, os.WriteFile(spec, []byte("name: m\ndata: {source: csv, csv: t.csv}\nsvd: {rank: 1}\nmeasure: {process: true}\n"), 0o644))
-	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), loadSpecTo(t, spec, filepath.Join(dir, "out")))
-	require.NoError(t, err)
-	r := res.Records[0]
-	require.NotNil(t, r.Run)
-	assert.NotEmpty(t, r.Run.Start)
-	assert.NotEmpty(t, r.Run.End)
-	assert.Equal(t, map[string]string{csvPath: sha256File(t, csvPath)}, r.Run.Inputs)
-}

@@ -268,8 +268,8 @@ var ErrSkipped = errors.New("skipped")
 var testHookOpenLog = records.OpenLog
 
 // sameBackend reports whether a record was decomposed by the backend the
-// trial resolves to now: svd.backend "auto" has changed meaning (dssvd, then
-// krylov for word tables), and a result of the old one is not this trial's.
+// trial resolves to: what "auto" means is a property of this build, not of
+// the trial id, and another backend's result is not this trial's.
 func sameBackend(old records.Record, t schema.Trial) bool {
 	return old.Backend == "" || old.Backend == BackendName(t)
 }

@@ -121,9 +121,9 @@ func (tr *TrialRun) run(ctx context.Context) error {
 	return m.Run(ctx, tr)
 }
 
-// What svd.backend "auto" means. Word tables get the converged backend:
-// measured in issue 13 (BenchmarkSVDPeers) it is as fast as the DSSVD sketch
-// was and exact, so a score no longer depends on the random draw.
+// What svd.backend "auto" means. Word tables get the converged backend, so
+// a score does not depend on the random draw; it costs about what the DSSVD
+// sketch does (BenchmarkSVDPeers in methods/ca).
 const (
 	autoTableBackend = "dense"
 	autoWordBackend  = "krylov"

@@ -64,8 +64,8 @@ func caRec(id string, sv ...float64) Record {
 	return rec
 }
 
-// -check guards CA results in both directions: doubling Fisher's reference
-// singular values used to pass with "0 scores".
+// -check guards CA results in both directions: a doubled singular value
+// fails as much as a halved one.
 func TestCheckCA(t *testing.T) {
 	got := []Record{caRec("f", 0.4464, 0.1735, 0.0293)}
 	for _, tc := range []struct {

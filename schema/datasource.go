@@ -109,8 +109,8 @@ func readsKey(reads []string, key string) bool {
 func (t Trial) RecordSettings() map[string]any {
 	out := keep(t.Values, readKeys(t.Method, t.Data.Source))
 	if t.Replicate == 0 {
-		// Replicate 0 is the trial itself: its record is the one it had
-		// before replicates existed.
+		// Replicate 0 is the trial itself: its record has no replicate
+		// key, so adding replicates to a spec keeps its first trial.
 		delete(out, KeyReplicate)
 	}
 	return out

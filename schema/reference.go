@@ -36,7 +36,7 @@ func WriteSettingsReference(w io.Writer) error {
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", s.Key, s.Kind, def, allowed, strings.ReplaceAll(doc, "|", `\|`))
 		}
 	}
-	b.WriteString("\n## Methods\n\nEach method registers itself in one file of the harness; a record keeps the settings it reads.\n\n")
+	b.WriteString("\n## Methods\n\nEach method registers itself in one file of harness/builtin; a record keeps the settings it reads.\n\n")
 	b.WriteString("| method | label | input | reads (table) | reads (corpus) |\n|---|---|---|---|---|\n")
 	for _, m := range Methods() {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", m.Name, m.Label, m.Inputs,

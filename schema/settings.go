@@ -31,7 +31,7 @@ type Settings struct {
 	Data      DataSettings      `key:"data"`
 	Synthetic SyntheticSettings `key:"synthetic"`
 
-	Method string `key:"method" default:"ca" short:"{method}" order:"0" doc:"the method (see the methods table below the settings; each registers itself in one file of the harness)"`
+	Method string `key:"method" default:"ca" short:"{method}" order:"0" doc:"the method (see the methods table below the settings; each registers itself in one file of harness/builtin)"`
 
 	KCA      KCASettings      `key:"kca"`
 	SCA      SCASettings      `key:"sca"`
@@ -147,7 +147,7 @@ type ExternalSettings struct {
 
 // SVDSettings configure the truncated SVD.
 type SVDSettings struct {
-	Backend    string  `key:"backend" default:"auto" enum:"auto,dense,lapack,randomized,dssvd,krylov" short:"{}" order:"10" series:"true" doc:"SVD backend; auto = dense for CSV/Fisher tables, krylov for word tables (records made when auto meant dssvd are recomputed, not reused); dense (gonum), randomized and dssvd are Halko sketches (fast, not converged), krylov is a thick-restart block Lanczos that stops when every triplet's residual is ≤ svd.tol·σ_1 (exact)"`
+	Backend    string  `key:"backend" default:"auto" enum:"auto,dense,lapack,randomized,dssvd,krylov" short:"{}" order:"10" series:"true" doc:"SVD backend; auto = dense for CSV/Fisher tables, krylov for word tables (a record decomposed by another backend than the trial resolves to is recomputed, not reused); dense (gonum), randomized and dssvd are Halko sketches (fast, not converged), krylov is a thick-restart block Lanczos that stops when every triplet's residual is ≤ svd.tol·σ_1 (exact)"`
 	Rank       int     `key:"rank" default:"0" min:"0" short:"d={}" order:"5" sweep:"Dimension d (svd.rank)|rank" doc:"number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"`
 	Oversample int     `key:"oversample" default:"10" min:"0" doc:"randomized SVD oversampling p"`
 	PowerIters int     `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`

@@ -122,8 +122,8 @@ func TestReferenceTablesAreTheProjectTables(t *testing.T) {
 	assert.Equal(t, s.N.ToDense(), denseCSR(ref["smoking"].Counts).ToDense())
 }
 
-// TestMatchesR matches every statistic and supplementary quantity of
-// issue 14 to R's ca on Fisher's and the smoking tables, on every backend,
+// TestMatchesR matches every statistic and supplementary quantity to R's
+// ca on Fisher's and the smoking tables, on every backend,
 // with all axes kept and with two (quality over the kept axes only; χ²
 // distance and cos² still over all dimensions). Axes may differ in sign.
 func TestMatchesR(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 // Statistics are what readers of R's summary.ca and FactoMineR look at
 // first: per-point masses, χ² distances, inertias, contributions and
 // squared correlations, and the χ² test of independence of the table.
-// The JSON tags are the keys of a record's ca object (issue 14).
+// The JSON tags are the keys of a record's ca object.
 //
 // Definitions (as in R's ca, Greenacre's "Correspondence Analysis in
 // Practice"), for row i with mass r_i, profile p_i = P[i,:]/r_i and

@@ -1,6 +1,6 @@
 // Package subword gives correspondence-analysis word vectors to words
 // outside the vocabulary, and optionally smooths rare ones, from character
-// n-grams treated as supplementary points of the word CA (issue 16).
+// n-grams treated as supplementary points of the word CA.
 //
 // # n-gram points
 //

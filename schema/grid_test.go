@@ -1,0 +1,110 @@
+package schema_test
+
+import (
+	_ "kcalab/harness/builtin"
+	"kcalab/schema"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecodeSpecGrid(t *testing.T) {
+	s, err := schema.DecodeSpec([]byte(`
+name: g
+seed: 7
+svd:
+  backend: [dense, dssvd]
+  rank: 2
+method: [ca, gini]
+data:
+  window: [1, 2, 3]
+`), "g.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"svd.backend", "method", "data.window"}, s.Axes())
+	trials := s.Trials()
+	require.Len(t, trials, 12)
+	// First axis varies slowest.
+	assert.Equal(t, "dense", trials[0].SVD.Backend)
+	assert.Equal(t, "ca", trials[0].Method)
+	assert.Equal(t, []int{1, 2, 3}, []int{trials[0].Data.Window, trials[1].Data.Window, trials[2].Data.Window})
+	assert.Equal(t, "dssvd", trials[6].SVD.Backend)
+	assert.Equal(t, "svd.backend=dense method=ca data.window=1", trials[0].Title)
+	ids := map[string]bool{}
+	for _, tr := range trials {
+		assert.Equal(t, 2, tr.SVD.Rank)
+		assert.False(t, ids[tr.ID], "ids unique")
+		ids[tr.ID] = true
+		assert.Equal(t, schema.TrialSeed(7, tr.ID), tr.Seed)
+	}
+}
+
+// Adding a value to an axis (a new trial) must not change any other trial's id or seed.
+func TestTrialIdentityStable(t *testing.T) {
+	a, err := schema.DecodeSpec([]byte("name: a\nsvd: {backend: [dense, dssvd]}\n"), "")
+	require.NoError(t, err)
+	b, err := schema.DecodeSpec([]byte("name: b\nsvd: {backend: [randomized, dssvd, dense], rank: 0}\n"), "")
+	require.NoError(t, err)
+	ta, tb := a.Trials(), b.Trials()
+	assert.Equal(t, ta[0].ID, tb[2].ID) // dense
+	assert.Equal(t, ta[1].ID, tb[1].ID) // dssvd
+	assert.Equal(t, ta[0].Seed, tb[2].Seed)
+	// A different spec seed changes seeds but not ids.
+	c, err := schema.DecodeSpec([]byte("name: c\nseed: 2\nsvd: {backend: [dense, dssvd]}\n"), "")
+	require.NoError(t, err)
+	assert.Equal(t, ta[0].ID, c.Trials()[0].ID)
+	assert.NotEqual(t, ta[0].Seed, c.Trials()[0].Seed)
+}
+
+// Replicates differ only in their seed; replicate 0 keeps the trial's id,
+// so asking for replicates recomputes nothing that exists.
+func TestReplicates(t *testing.T) {
+	one, err := schema.DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\n"), "")
+	require.NoError(t, err)
+	three, err := schema.DecodeSpec([]byte("name: r\nsvd: {backend: [dense, dssvd]}\nvariants:\n  - {replicates: 3}\n"), "")
+	require.NoError(t, err)
+	a, b := one.Trials(), three.Trials()
+	require.Len(t, a, 2)
+	require.Len(t, b, 6)
+	assert.Equal(t, a[0].ID, b[0].ID, "replicate 0 is the trial itself")
+	assert.Equal(t, a[0].Seed, b[0].Seed)
+	assert.Equal(t, a[1].ID, b[3].ID)
+	assert.NotEqual(t, b[0].Seed, b[1].Seed)
+	assert.Equal(t, 2, b[2].Replicate)
+	assert.Equal(t, "svd.backend=dense replicate=2", b[2].Title)
+	assert.NotContains(t, b[0].RecordSettings(), "replicate")
+	assert.Equal(t, 1, b[1].RecordSettings()["replicate"])
+	_, err = schema.DecodeSpec([]byte("name: r\ndata: {window: [1,2,3,4,5,6,7,8,9,10]}\nsvd: {rank: [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50]}\nreplicates: 30\n"), "")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "replicates: 30")
+}
+
+// A grid is counted before it is expanded: one whose axes multiply past
+// MaxTrials is refused at decode, its axes named, instead of exhausting
+// memory.
+func TestGridSizeLimit(t *testing.T) {
+	list := func(n, from int) string {
+		var parts []string
+		for i := 0; i < n; i++ {
+			parts = append(parts, strconv.Itoa(from+i))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	for _, tc := range []struct{ name, in, want string }{
+		{"axes", "name: x\ndata: {window: " + list(100, 1) + "}\nsvd: {rank: " + list(100, 1) + ", oversample: " + list(100, 0) + "}\n",
+			"s.yaml:1: the grid has more than 10000 trials: data.window: 100 × svd.rank: 100 × svd.oversample: 100 values multiply past the limit"},
+		{"variants add up", "name: x\nsvd: {rank: " + list(100, 1) + "}\nvariants:\n  - {data: {window: " + list(60, 1) + "}}\n  - {data: {window: " + list(60, 100) + "}}\n",
+			"(with the variant at line 5): svd.rank: 100 × data.window: 60"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := schema.DecodeSpec([]byte(tc.in), "s.yaml")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	s, err := schema.DecodeSpec([]byte("name: x\ndata: {window: "+list(100, 1)+"}\nsvd: {rank: "+list(100, 1)+"}\n"), "s.yaml")
+	require.NoError(t, err, "exactly the limit is allowed")
+	assert.Len(t, s.Trials(), schema.MaxTrials)
+}
