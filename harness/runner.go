@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kcalab/methods/eval"
 	"kcalab/records"
 	"kcalab/schema"
 	"path/filepath"
@@ -31,8 +32,18 @@ type Runner struct {
 
 	cacheChecked bool // usableCache ran
 
-	wordMemo memo[*WordData]
-	setMemo  memo[*wordsim.Set]
+	wordMemo   memo[*WordData]
+	setMemo    memo[*wordsim.Set]
+	resampMemo memo[[][]int]
+}
+
+// resamples are the bootstrap resamples of a set of n pairs (shared by
+// every trial, so computed once per runner).
+func (r *Runner) resamples(key string, n int) [][]int {
+	idx, _ := r.resampMemo.get(fmt.Sprintf("%s\x00%d", key, n), func() ([][]int, error) {
+		return eval.ResampleIndices(key, n, eval.Resamples), nil
+	})
+	return idx
 }
 
 func (r *Runner) log() io.Writer {

@@ -14,6 +14,8 @@ import (
 	"kcalab/datasets/wordsim"
 	"kcalab/methods/eval"
 	"kcalab/methods/vectors"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // NamedSet is a word-similarity set with the name its metrics carry.
@@ -87,44 +89,52 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 	return NamedSet{Key: schema.SetKey(name), Set: s}, nil
 }
 
-// Score evaluates word vectors on the trial's sets under both OOV rules
-// (folding case when eval.case_insensitive) and on its analogy sets, and
-// saves them first when asked (vectors.save or -vectors).
+// Score evaluates word vectors on the trial's sets (and, with eval.parts,
+// their dev and test parts) under both OOV rules and both similarities,
+// with a bootstrap of each ρ (folding case when eval.case_insensitive), and
+// on its analogy sets. The trial's own similarity (eval.similarity) is
+// recorded under the plain keys (spearman.zero.men), the other under keys
+// that name it (spearman.cosine.zero.men). Evaluation words the vectors
+// compose (an OOV hook's n-gram vectors) become rows after the vocabulary,
+// so an export holds every word the trial scored; the vectors are saved
+// first when asked (vectors.save or -vectors).
 func (tr *TrialRun) Score(vs *vectors.Set) error {
-	if err := tr.saveVectors(vs); err != nil {
-		return err
-	}
-	sim, err := vectors.ParseSimilarity(tr.Trial.Eval.Similarity)
+	own, err := vectors.ParseSimilarity(tr.Trial.Eval.Similarity)
 	if err != nil {
 		return err
 	}
+	vs, err = tr.withComposed(vs)
+	if err != nil {
+		return err
+	}
+	if err := tr.saveVectors(vs); err != nil {
+		return err
+	}
 	return tr.Stage("eval", func() error {
-		if err := tr.recordWordViews(vs, sim); err != nil {
+		if err := tr.recordWordViews(vs, own); err != nil {
 			return err
 		}
 		evs := vs
 		if tr.Trial.Eval.CaseInsensitive {
 			evs = eval.FoldCase(vs)
 		}
-		for _, s := range tr.sets {
+		for _, s := range tr.scoredSets() {
 			set := s.Set
 			if tr.Trial.Eval.CaseInsensitive {
 				set = eval.FoldSet(set)
 			}
-			for _, rule := range eval.Rules {
-				sc, err := eval.Evaluate(evs, set, sim, rule)
-				if err != nil && !errors.Is(err, eval.ErrUndefined) {
+			scores := map[vectors.Similarity]PairScores{}
+			for _, sim := range similarities {
+				model, covered, err := eval.PairScores(evs, set, sim)
+				if err != nil {
 					return err
 				}
-				if err != nil {
-					tr.Warn("%s: no ρ under the %s rule: %v", s.Key, rule, err)
-				}
-				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
-				if sc.Pearson == sc.Pearson { // not NaN
-					tr.SetMetric(records.Pearson(records.Rule(rule), s.Key).Key(), sc.Pearson)
-				}
+				scores[sim] = PairScores{Model: model, Covered: covered}
 			}
-			if err := tr.scoreVocabOnly(vs, s, sim); err != nil {
+			if err := tr.ScorePairs(NamedSet{Key: s.Key, Set: set}, scores); err != nil {
+				return err
+			}
+			if err := tr.scoreVocabOnly(vs, s, own); err != nil {
 				return err
 			}
 		}
@@ -132,8 +142,146 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 	})
 }
 
-// SetScore records one set's metrics. An undefined ρ (no covered pair
-// under the skip rule) is left out rather than written as NaN.
+// similarities are the similarities every word trial is scored under.
+var similarities = []vectors.Similarity{vectors.Dot, vectors.Cosine}
+
+// PairScores are a model's similarity of each pair of a set (Model[i],
+// when Covered[i]).
+type PairScores struct {
+	Model   []float64
+	Covered []bool
+}
+
+// ScorePairs records a set's scores from a model's pair similarities, one
+// PairScores per similarity: ρ and Pearson r under both OOV rules, the
+// bootstrap of each ρ over the set's shared resamples, the coverage and
+// the number of pairs. A method that scores pairs itself (SCA's folds, each
+// pair by a model that never saw it) records through it as Score does.
+func (tr *TrialRun) ScorePairs(s NamedSet, bySim map[vectors.Similarity]PairScores) error {
+	own := records.Similarity(tr.Trial.Eval.Similarity)
+	resamples := tr.runner.resamples(s.Key, len(s.Set.Pairs))
+	if tr.Record.Bootstrap == nil {
+		tr.Record.Bootstrap = &records.Bootstrap{B: eval.Resamples, Scores: map[string]string{}}
+	}
+	for _, sim := range similarities {
+		ps, ok := bySim[sim]
+		if !ok {
+			continue
+		}
+		at := func(m records.Metric) string { return m.At(records.Similarity(sim), own).Key() }
+		for _, rule := range eval.Rules {
+			sc, err := eval.Correlate(s.Set, ps.Model, ps.Covered, rule)
+			if err != nil && !errors.Is(err, eval.ErrUndefined) {
+				return err
+			}
+			if records.Similarity(sim) == own {
+				if err != nil {
+					tr.Warn("%s: no ρ under the %s rule: %v", s.Key, rule, err)
+				}
+				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
+			}
+			if sc.Rho != sc.Rho { // NaN: undefined, left out
+				continue
+			}
+			key := at(records.Score(records.Rule(rule), s.Key))
+			tr.SetMetric(key, sc.Rho)
+			if sc.Pearson == sc.Pearson {
+				tr.SetMetric(at(records.Pearson(records.Rule(rule), s.Key)), sc.Pearson)
+			}
+			reps := eval.Bootstrap(s.Set, ps.Model, ps.Covered, rule, resamples)
+			tr.Record.Bootstrap.Scores[key] = records.EncodeReplicates(reps, sc.Rho)
+		}
+	}
+	return nil
+}
+
+// scoredSets are the trial's evaluation sets and, with eval.parts, their
+// dev and test parts (keys set@dev, set@test).
+func (tr *TrialRun) scoredSets() []NamedSet {
+	if !tr.Trial.Eval.Parts {
+		return tr.sets
+	}
+	var out []NamedSet
+	for _, s := range tr.sets {
+		out = append(out, s)
+		for _, part := range []string{wordsim.PartDev, wordsim.PartTest} {
+			p, err := s.Set.Part(part)
+			if err != nil || len(p.Pairs) == 0 {
+				continue
+			}
+			out = append(out, NamedSet{Key: records.SetPart(s.Key, part), Set: p})
+		}
+	}
+	return out
+}
+
+// withComposed returns vs with a row after the vocabulary for every
+// evaluation word that vs gives a vector to only through its OOV hook
+// (fastText's n-gram vectors), and records the vectors' dimension and how
+// many evaluation words have a vector not from the corpus vocabulary
+// (records.MetricComposed: composed by the hook, or rows a subword method
+// appended).
+func (tr *TrialRun) withComposed(vs *vectors.Set) (*vectors.Set, error) {
+	tr.SetMetric(records.MetricDim, float64(vs.Dim()))
+	var words []string
+	seen := map[string]bool{}
+	for _, s := range tr.sets {
+		for _, w := range s.Set.Words() {
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	var extra []string
+	var rows [][]float64
+	composed := 0
+	for _, w := range words {
+		if _, ok := vs.Index(w); ok {
+			if tr.words != nil && !tr.inVocabulary(w) {
+				composed++
+			}
+			continue
+		}
+		if vs.OOV == nil {
+			continue
+		}
+		if v, ok := vs.OOV(w); ok && len(v) == vs.Dim() {
+			extra = append(extra, w)
+			rows = append(rows, v)
+			composed++
+		}
+	}
+	if tr.words != nil {
+		tr.SetMetric(records.MetricComposed, float64(composed))
+	}
+	if len(extra) == 0 {
+		return vs, nil
+	}
+	n, dim := vs.M.Dims()
+	m := mat.NewDense(n+len(extra), dim, nil)
+	m.Slice(0, n, 0, dim).(*mat.Dense).Copy(vs.M)
+	for i, r := range rows {
+		m.SetRow(n+i, r)
+	}
+	out, err := vectors.New(append(append([]string(nil), vs.Words...), extra...), m)
+	if err != nil {
+		return nil, fmt.Errorf("composed words: %w", err)
+	}
+	out.OOV = vs.OOV
+	return out, nil
+}
+
+// inVocabulary reports whether w is a word of the corpus vocabulary (not
+// <unk>).
+func (tr *TrialRun) inVocabulary(w string) bool {
+	id, ok := tr.words.Vocab.ID(w)
+	return ok && id != tr.words.Vocab.Unk
+}
+
+// SetScore records one set's ρ at the trial's own similarity, its pairs and
+// its coverage. An undefined ρ (no covered pair under the skip rule) is
+// left out rather than written as NaN.
 func (tr *TrialRun) SetScore(key string, rule eval.Rule, rho float64, pairs, covered int) {
 	if rho == rho { // not NaN
 		tr.SetMetric(records.Score(records.Rule(rule), key).Key(), rho)

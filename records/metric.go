@@ -23,8 +23,8 @@ import (
 //	NAME[.min|.max]             a named metric (wall_s, …); min and max over repeated measurements
 //
 // SIM is a Similarity (absent: the trial's eval.similarity), RULE a Rule,
-// SET a set key (see CheckSetKey) and SECTION anything after the first
-// slash of an analogy key. The grammar is unambiguous because a set key
+// SET a set key (see CheckSetKey; a part of a set is SET@dev or SET@test)
+// and SECTION anything after the first slash of an analogy key. The grammar is unambiguous because a set key
 // has no slash and a word-similarity set key never starts with
 // "analogy.": coverage.analogy.X is always an analogy set's coverage.
 
@@ -40,6 +40,8 @@ const (
 	MetricInertiaKept  = "inertia_share.kept" // share of the total inertia on the kept axes
 	MetricSVDResidual  = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
 	MetricSVDProducts  = "svd_products"       // operator column-products of the word decomposition
+	MetricDim          = "dim"                // dimension of a trial's word vectors
+	MetricComposed     = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
 )
 
 const (
@@ -338,7 +340,7 @@ func ParseMetric(key string) Metric {
 		return Metric{Kind: CAMetric}
 	case MetricTotalInertia:
 		return Metric{Kind: CAMetric, Name: key}
-	case MetricVocab, MetricNNZ, MetricTokens:
+	case MetricVocab, MetricNNZ, MetricTokens, MetricDim, MetricComposed:
 		return Metric{Kind: SizeMetric, Name: key}
 	case MetricSVDResidual, MetricSVDProducts:
 		return Metric{Kind: SolverMetric, Name: key}
@@ -375,6 +377,50 @@ func CheckSetKey(key string) error {
 		return fmt.Errorf("a set's key may not contain a slash: %q", key)
 	case strings.HasPrefix(key, prefixAnalogy):
 		return fmt.Errorf("a word-similarity set's name may not start with \"analogy.\" (its coverage key would read as an analogy set's): %q", key)
+	case strings.Contains(key, PartSep):
+		return fmt.Errorf("a set's name may not contain %q (it names a part of a set): %q", PartSep, key)
 	}
 	return nil
+}
+
+// PartSep joins a set key and the name of one of its parts: "rare@test".
+const PartSep = "@"
+
+// The parts of a set: a fixed split of its pairs (datasets/wordsim), the
+// same for every trial, so a design can be tuned on the dev part and
+// compared on the test part it never saw.
+const (
+	PartDev  = "dev"
+	PartTest = "test"
+)
+
+// SetPart is the key of a part of a set ("rare@test").
+func SetPart(set, part string) string { return set + PartSep + part }
+
+// SplitSetPart splits a set key into the set and its part ("" for a whole
+// set).
+func SplitSetPart(key string) (set, part string) {
+	set, part, _ = strings.Cut(key, PartSep)
+	return set, part
+}
+
+// Similarity resolves the similarity of a score metric: its own when the
+// key names one, else the trial's (eval.similarity, own).
+func (m Metric) Similarity(own Similarity) Similarity {
+	if m.Sim != "" {
+		return m.Sim
+	}
+	return own
+}
+
+// At is the key a trial records the metric under at similarity sim, when
+// its own similarity (eval.similarity) is own: the plain key at its own,
+// the key naming sim otherwise.
+func (m Metric) At(sim, own Similarity) Metric {
+	if sim == own {
+		m.Sim = ""
+	} else {
+		m.Sim = sim
+	}
+	return m
 }

@@ -2,15 +2,18 @@ package records
 
 // Record is one line of results.jsonl: everything a trial produced.
 type Record struct {
-	ID        string             `json:"id"`       // stable id derived from the non-default settings
-	Spec      string             `json:"spec"`     // spec name
-	Seed      uint64             `json:"seed"`     // derived from the spec seed and ID
-	Settings  map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); package spec decodes them
-	Status    string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
-	Error     string             `json:"error,omitempty"`
-	Warnings  []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
-	Metrics   map[string]float64 `json:"metrics,omitempty"`  // keys built and parsed by Metric, e.g. "spearman.zero.men", "coverage.men"
-	Timings   map[string]float64 `json:"timings,omitempty"`  // seconds, by stage ("table", "svd", "total")
+	ID       string             `json:"id"`       // stable id derived from the non-default settings
+	Spec     string             `json:"spec"`     // spec name
+	Seed     uint64             `json:"seed"`     // derived from the spec seed and ID
+	Settings map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); package spec decodes them
+	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
+	Error    string             `json:"error,omitempty"`
+	Warnings []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
+	Metrics  map[string]float64 `json:"metrics,omitempty"`  // keys built and parsed by Metric, e.g. "spearman.zero.men", "coverage.men"
+	// Bootstrap holds the scores' replicates over shared resamples of the
+	// sets' pairs, for intervals and paired comparisons.
+	Bootstrap *Bootstrap         `json:"bootstrap,omitempty"`
+	Timings   map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
 	Env       *Env               `json:"env,omitempty"`
 	CA        *CAResult          `json:"ca,omitempty"`
 	Files     []string           `json:"files,omitempty"`        // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated

@@ -66,7 +66,7 @@ var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov", "data.m
 var WordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice"}
 
 // generalKeys matter to every trial.
-var generalKeys = []string{KeyLabel, KeyReplicate, KeyMethod, KeySource, "measure", "budget"}
+var generalKeys = []string{KeyLabel, KeyReplicate, KeyMethod, KeySource, "measure", "budget", "tuned_on"}
 
 // readKeys returns the keys or namespaces a trial's method and data source
 // read; nil when the method is unknown (an old record: everything matters).
@@ -127,7 +127,7 @@ func SameTrial(old map[string]any, cur Trial) bool {
 		return false
 	}
 	reads := readKeys(cur.Method, cur.Data.Source)
-	o, c := keep(old, reads), keep(cur.Values, reads)
+	o, c := numbered(keep(old, reads)), numbered(keep(cur.Values, reads))
 	for k, v := range c {
 		if _, ok := o[k]; ok {
 			continue
@@ -155,6 +155,19 @@ func keep(s map[string]any, reads []string) map[string]any {
 	out := make(map[string]any, len(s))
 	for k, v := range s {
 		if _, known := LookupSetting(k); !known || readsKey(reads, k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// numbered drops the settings that do not change a trial's numbers (NoID:
+// how many replicates, how a table is held, what a design was tuned on):
+// a record that differs only in them is the same trial.
+func numbered(s map[string]any) map[string]any {
+	out := make(map[string]any, len(s))
+	for k, v := range s {
+		if set, ok := LookupSetting(k); !ok || !set.NoID {
 			out[k] = v
 		}
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"kcalab/records"
 	"sort"
 	"strings"
 	"sync"
@@ -56,6 +57,11 @@ type MethodInfo struct {
 	// ZeroMeans spells, for settings whose 0 means "the method's own
 	// default", what that default is ("train.window" → "15").
 	ZeroMeans map[string]string
+	// Similarity is how the method's own users compare its word vectors
+	// (records.SimDot, records.SimCosine; "" for a method without them):
+	// score tables rank it at that similarity unless a spec says
+	// otherwise (report.similarity).
+	Similarity records.Similarity
 }
 
 var (

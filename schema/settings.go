@@ -28,6 +28,8 @@ type Settings struct {
 	Replicates int `key:"replicates" default:"1" min:"1" max:"100" noid:"true" doc:"run each trial this many times, differing only in their seeds (replicate 0 is the trial itself, its id unchanged); reports show mean ± standard deviation and -check compares means"`
 	Replicate  int `key:"replicate" default:"0" min:"0" max:"99" doc:"the replicate's number, set by replicates (0 = the trial itself)"`
 
+	TunedOn []string `key:"tuned_on" default:"" noid:"true" doc:"the sets whose scores chose this trial's design (a variant's settings), as eval.sets names or parts of them (rare@dev: the dev part of rare, see eval.parts): its scores on them are in-sample, so reports mark those cells and never rank them; a design tuned on the dev parts is compared on the test parts"`
+
 	Data      DataSettings      `key:"data"`
 	Synthetic SyntheticSettings `key:"synthetic"`
 
@@ -121,6 +123,7 @@ type EvalSettings struct {
 	Sets            []string `key:"sets" default:"sim,rel,men,mturk,rare,s999" doc:"word-similarity sets scored (names, or files of lines w1 w2 score relative to the spec file; a file's scores are keyed by its base name with its extension, e.g. spearman.zero.my-pairs.txt, and two files of one base name are refused)"`
 	CaseInsensitive bool     `key:"case_insensitive" default:"false" doc:"word-similarity sets: fold the sets' words and the vocabulary to lower case, a set word standing for the most frequent vocabulary word of its folded form (gensim's evaluate_word_pairs(case_insensitive=True)); off = exact lookups (the paper's authors)"`
 	Analogies       []string `key:"analogies" default:"" doc:"analogy sets scored: google (word2vec's questions-words.txt in <data>/analogy) or files of that format (lines a a* b b*, \": section\" headers) relative to the spec file; answered as gensim's evaluate_word_analogies does (case-insensitive, inputs excluded, candidates the eval.analogy_vocab most frequent words) by 3CosAdd and 3CosMul (ε = 0.001); metrics analogy.<set>, analogy_mul.<set>, coverage.analogy.<set> and per section analogy.<set>/<section>"`
+	Parts           bool     `key:"parts" default:"false" doc:"also score each set's dev and test parts (about 30% and 70% of its pairs, split by a hash of each pair's words, the same for every trial): metrics spearman.<rule>.<set>@dev and …@test; tune a design on the dev parts (tuned_on: [rare@dev, …]) and compare it on the test parts"`
 	AnalogyVocab    int      `key:"analogy_vocab" default:"30000" min:"0" doc:"analogies: candidates and question words are restricted to this many most frequent words (word2vec's compute-accuracy: 30,000; gensim's restrict_vocab default: 300,000; 0 = whole vocabulary)"`
 }
 
@@ -182,7 +185,8 @@ type RunSettings struct {
 
 // ReportSettings shape the run's report page (not its trials).
 type ReportSettings struct {
-	Lead      string   `key:"lead" default:"auto" enum:"auto,paper,pairs,check,scores,analogies,sweeps,scaling,calibration,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
-	PaperRows []string `key:"paper_rows" default:"" doc:"the trials that stand for the paper's rows (reports/paper.go) in the report's paper table, as ROW=TRIAL entries, TRIAL being a variant label or a trial id (e.g. SCA+MEN=SCA+MEN in-sample); without an entry a row takes the trials labelled with its name; of several trials with one label the one with the largest svd.rank (nearest the paper's d = 8000) is used"`
-	Check     bool     `key:"check" default:"false" doc:"show a -check section: each score and CA value of the results that were in the output directory before the run (the reference) against this run's, with the tolerance and pass/fail, as -check computes them"`
+	Lead       string   `key:"lead" default:"auto" enum:"auto,paper,pairs,check,scores,analogies,sweeps,scaling,calibration,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
+	PaperRows  []string `key:"paper_rows" default:"" doc:"the trials that stand for the paper's rows (reports/paper.go) in the report's paper table, as ROW=TRIAL entries, TRIAL being a variant label or a trial id (e.g. SCA+MEN=SCA+MEN in-sample); without an entry a row takes the trials labelled with its name; of several trials with one label the one with the largest svd.rank (nearest the paper's d = 8000) is used"`
+	Similarity string   `key:"similarity" default:"declared" enum:"declared,dot,cosine" doc:"the similarity score tables rank word trials at: declared = each method's own (dot product for the CA family, as the paper; cosine for SGNS, CBOW, GloVe, fastText and external tools, as their own tools compare), the other shown beside it; dot or cosine = every method at that one"`
+	Check      bool     `key:"check" default:"false" doc:"show a -check section: each score and CA value of the results that were in the output directory before the run (the reference) against this run's, with the tolerance and pass/fail, as -check computes them"`
 }

@@ -246,6 +246,13 @@ func (s *Spec) checkSetKeys() error {
 		maps = append(maps, v.values)
 	}
 	for _, m := range maps {
+		for _, v := range m["tuned_on"] {
+			for _, name := range v.([]string) {
+				if _, part := records.SplitSetPart(name); part != "" && part != records.PartDev && part != records.PartTest {
+					return fmt.Errorf("tuned_on: %s: a part of a set is %s or %s (SET@dev)", name, records.PartDev, records.PartTest)
+				}
+			}
+		}
 		for _, setting := range []string{"eval.sets", "eval.analogies"} {
 			for _, v := range m[setting] {
 				byKey := map[string]string{}

@@ -160,7 +160,7 @@ func TestSpecSmallRefusals(t *testing.T) {
 func TestReportSettings(t *testing.T) {
 	spec, err := schema.DecodeSpec([]byte("name: t\nreport: {lead: scaling, paper_rows: [SCA+MEN=SCA+MEN in-sample, tail-cut=494f6ad161fe], check: true}\n"), "")
 	require.NoError(t, err)
-	assert.Equal(t, schema.ReportSettings{Lead: "scaling", PaperRows: []string{"SCA+MEN=SCA+MEN in-sample", "tail-cut=494f6ad161fe"}, Check: true}, spec.Report)
+	assert.Equal(t, schema.ReportSettings{Lead: "scaling", PaperRows: []string{"SCA+MEN=SCA+MEN in-sample", "tail-cut=494f6ad161fe"}, Similarity: "declared", Check: true}, spec.Report)
 	assert.Empty(t, spec.Axes(), "report keys are not grid axes")
 
 	spec, err = schema.DecodeSpec([]byte("name: t\n"), "")

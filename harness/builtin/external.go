@@ -26,7 +26,7 @@ func (external) Info() schema.MethodInfo {
 	return schema.MethodInfo{Name: "external", Label: "external", Rank: 50, Inputs: schema.CorpusInput,
 		Doc:         "a command that writes word vectors (external.*)",
 		CorpusReads: append([]string{"external", "data.min_count"}, baselineReads...),
-		Reference:   true, ZeroMeans: word2vecZero}
+		Reference:   true, ZeroMeans: word2vecZero, Similarity: records.SimCosine}
 }
 
 func (external) Run(ctx context.Context, tr *harness.TrialRun) error {

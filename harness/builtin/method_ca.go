@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"kcalab/harness"
+	"kcalab/records"
 	"kcalab/schema"
 
 	"kcalab/methods/ca"
@@ -31,6 +32,7 @@ func init() {
 
 func (m caFamily) Info() schema.MethodInfo {
 	info := m.info
+	info.Similarity = records.SimDot
 	info.Inputs = schema.TableInput | schema.CorpusInput
 	info.TableReads = []string{"svd"}
 	info.CorpusReads = caWordReads

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"kcalab/harness"
+	"kcalab/records"
 	"kcalab/schema"
 
 	"kcalab/datasets/sparse"
@@ -18,7 +19,7 @@ type kcaMethod struct{}
 func init() { harness.RegisterMethod(kcaMethod{}) }
 
 func (kcaMethod) Info() schema.MethodInfo {
-	return schema.MethodInfo{Name: "kca", Label: "KCA", Rank: 20, Inputs: schema.CorpusInput, Axes: true,
+	return schema.MethodInfo{Name: "kca", Label: "KCA", Rank: 20, Inputs: schema.CorpusInput, Axes: true, Similarity: records.SimDot,
 		Doc:         "kernel CA with kca.kernel",
 		CorpusReads: append([]string{"kca"}, caWordReads...)}
 }

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"kcalab/harness"
+	"kcalab/records"
 	"kcalab/schema"
 
 	"kcalab/methods/baselines"
@@ -29,6 +30,7 @@ func init() {
 
 func (m word2vec) Info() schema.MethodInfo {
 	info := m.info
+	info.Similarity = records.SimCosine
 	info.Inputs = schema.CorpusInput
 	info.CorpusReads = append([]string{"train.negative", "train.sample"}, baselineReads...)
 	return info

@@ -2,15 +2,14 @@ package builtin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"kcalab/harness"
+	"kcalab/records"
 	"kcalab/schema"
 
 	"kcalab/datasets/sparse"
 	"kcalab/datasets/wordsim"
 	"kcalab/methods/ca"
-	"kcalab/methods/eval"
 	"kcalab/methods/sca"
 	"kcalab/methods/svd"
 	"kcalab/methods/vectors"
@@ -25,7 +24,7 @@ func (scaMethod) Info() schema.MethodInfo {
 	return schema.MethodInfo{Name: "sca", Label: "SCA", Rank: 30, Inputs: schema.CorpusInput,
 		Doc:         "semi-supervised CA (sca.*)",
 		CorpusReads: append([]string{"sca"}, caWordReads...),
-		Axes:        true,
+		Axes:        true, Similarity: records.SimDot,
 		InSampleSet: func(s schema.Settings) string {
 			if s.SCA.Mode != "in-sample" {
 				return ""
@@ -98,8 +97,8 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 	// Folds score each held-out pair with its own fold's model: there is
 	// no one set of vectors to answer analogies with, and pairs are looked
 	// up as given.
-	if len(t.Eval.Analogies) > 0 || t.Eval.CaseInsensitive {
-		tr.Warn("sca.mode folds: eval.analogies and eval.case_insensitive are not applied (no single model; use sca.mode: in-sample)")
+	if len(t.Eval.Analogies) > 0 || t.Eval.CaseInsensitive || t.Eval.Parts {
+		tr.Warn("sca.mode folds: eval.analogies, eval.case_insensitive and eval.parts are not applied (no single model, and every pair is held out already; use sca.mode: in-sample)")
 	}
 	k := t.SCA.Folds
 	if len(tuning.Set.Pairs) < k {
@@ -115,20 +114,14 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 		setPairs[s] = ns.Set.Pairs
 	}
 	route := sca.Route(tuning.Set.Pairs, folds, setPairs, t.Seed)
-	sim, err := vectors.ParseSimilarity(t.Eval.Similarity)
-	if err != nil {
-		return err
-	}
-	simf, err := sim.Func()
-	if err != nil {
-		return err
-	}
-	// scores[s][i] is the similarity of pair i of set s under its fold's model.
-	scores := make([][]float64, len(sets))
-	covered := make([][]bool, len(sets))
+	// scores[s][sim] holds each pair of set s scored under its fold's model.
+	scores := make([]map[vectors.Similarity]harness.PairScores, len(sets))
 	for s := range sets {
-		scores[s] = make([]float64, len(sets[s].Set.Pairs))
-		covered[s] = make([]bool, len(sets[s].Set.Pairs))
+		scores[s] = map[vectors.Similarity]harness.PairScores{}
+		for _, sim := range []vectors.Similarity{vectors.Dot, vectors.Cosine} {
+			n := len(sets[s].Set.Pairs)
+			scores[s][sim] = harness.PairScores{Model: make([]float64, n), Covered: make([]bool, n)}
+		}
 	}
 	for f := range folds {
 		if err := ctx.Err(); err != nil {
@@ -139,6 +132,7 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 		if err != nil {
 			return fmt.Errorf("sca fold %d: %w", f+1, err)
 		}
+		tr.SetMetric(records.MetricDim, float64(vs.Dim()))
 		for s, ns := range sets {
 			for i, p := range ns.Set.Pairs {
 				if route[s][i] != f {
@@ -146,23 +140,23 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 				}
 				a, okA := vs.Vector(p.W1)
 				b, okB := vs.Vector(p.W2)
-				if okA && okB {
-					scores[s][i], covered[s][i] = simf(a, b), true
+				if !okA || !okB {
+					continue
+				}
+				for sim, ps := range scores[s] {
+					simf, err := sim.Func()
+					if err != nil {
+						return err
+					}
+					ps.Model[i], ps.Covered[i] = simf(a, b), true
 				}
 			}
 		}
 	}
 	return tr.Stage("eval", func() error {
 		for s, ns := range sets {
-			for _, rule := range eval.Rules {
-				sc, err := eval.Correlate(ns.Set, scores[s], covered[s], rule)
-				if err != nil && !errors.Is(err, eval.ErrUndefined) {
-					return fmt.Errorf("%s: %w", ns.Key, err)
-				}
-				if err != nil {
-					tr.Warn("%s: no ρ under the %s rule: %v", ns.Key, rule, err)
-				}
-				tr.SetScore(ns.Key, rule, sc.Rho, len(ns.Set.Pairs), sc.Covered)
+			if err := tr.ScorePairs(ns, scores[s]); err != nil {
+				return fmt.Errorf("%s: %w", ns.Key, err)
 			}
 		}
 		return nil

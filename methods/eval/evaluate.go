@@ -50,13 +50,26 @@ func (s Score) Coverage() float64 { return float64(s.Covered) / float64(s.Pairs)
 // handled by rule. The error wraps ErrUndefined when ρ has no value (under
 // Skip, fewer than two covered pairs; or all similarities equal).
 func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Rule) (Score, error) {
-	sc := Score{Rho: math.NaN(), Pearson: math.NaN()}
 	if set == nil || len(set.Pairs) == 0 {
-		return sc, fmt.Errorf("evaluate: empty word-similarity set")
+		return Score{Rho: math.NaN(), Pearson: math.NaN()}, fmt.Errorf("evaluate: empty word-similarity set")
 	}
-	sc.Set, sc.Pairs = set.Name, len(set.Pairs)
-	fail := func(err error) (Score, error) {
-		return sc, fmt.Errorf("evaluate on %s: %w", set.Name, err)
+	if rule != Zero && rule != Skip {
+		return Score{Set: set.Name, Pairs: len(set.Pairs), Rho: math.NaN(), Pearson: math.NaN()},
+			fmt.Errorf("evaluate on %s: unknown out-of-vocabulary rule %q: want zero or skip", set.Name, string(rule))
+	}
+	model, covered, err := PairScores(vs, set, sim)
+	if err != nil {
+		return Score{Set: set.Name, Pairs: len(set.Pairs), Rho: math.NaN(), Pearson: math.NaN()}, err
+	}
+	return Correlate(set, model, covered, rule)
+}
+
+// PairScores is the similarity sim of each pair of set under vs: model[i]
+// for pair i, when covered[i] (both words have a vector: a vocabulary row
+// or the OOV hook's); 0 otherwise.
+func PairScores(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity) (model []float64, covered []bool, err error) {
+	fail := func(err error) ([]float64, []bool, error) {
+		return nil, nil, fmt.Errorf("evaluate on %s: %w", set.Name, err)
 	}
 	if vs == nil || vs.M == nil {
 		return fail(errors.New("no word vectors"))
@@ -64,9 +77,6 @@ func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Ru
 	f, err := sim.Func()
 	if err != nil {
 		return fail(err)
-	}
-	if rule != Zero && rule != Skip {
-		return fail(fmt.Errorf("unknown out-of-vocabulary rule %q: want zero or skip", string(rule)))
 	}
 	dim := vs.Dim()
 	vec := func(w string) ([]float64, bool, error) {
@@ -76,8 +86,8 @@ func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Ru
 		}
 		return v, ok, nil
 	}
-	model := make([]float64, len(set.Pairs))
-	covered := make([]bool, len(set.Pairs))
+	model = make([]float64, len(set.Pairs))
+	covered = make([]bool, len(set.Pairs))
 	for i, p := range set.Pairs {
 		a, okA, err := vec(p.W1)
 		if err != nil {
@@ -94,7 +104,7 @@ func Evaluate(vs *vectors.Set, set *wordsim.Set, sim vectors.Similarity, rule Ru
 			}
 		}
 	}
-	return Correlate(set, model, covered, rule)
+	return model, covered, nil
 }
 
 // Correlate is ρ (and Pearson r) between a set's human scores and model
