@@ -101,7 +101,7 @@ type measurement struct {
 // CPU time and peak resident memory. The trial's own metrics come from the
 // last run (they are identical across runs: same seed).
 func (r *Runner) executeMeasured(ctx context.Context, spec *schema.Spec, t schema.Trial, prog *Progress) records.Record {
-	run := beginRun()
+	run := r.beginRun()
 	rec := records.Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
 		Metrics: map[string]float64{}, Timings: map[string]float64{}}
 	if spec.Path == "" {

@@ -23,10 +23,18 @@ import (
 const timeFormat = time.RFC3339
 
 // beginRun starts a trial's records.RunInfo.
-func beginRun() *records.RunInfo {
+func (r *Runner) beginRun() *records.RunInfo {
 	g := currentGit()
 	host, _ := os.Hostname()
-	return &records.RunInfo{Start: time.Now().UTC().Format(timeFormat), Commit: g.commit, Dirty: g.dirty, Host: host}
+	return &records.RunInfo{ID: r.runID, Start: time.Now().UTC().Format(timeFormat), Commit: g.commit, Dirty: g.dirty, Host: host}
+}
+
+// newRunID names one invocation of Runner.Run: its start to the
+// nanosecond, the host and the process, unique enough that two runs never
+// share one.
+func newRunID() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%s/%d", time.Now().UTC().Format(time.RFC3339Nano), host, os.Getpid())
 }
 
 // endRun stamps the end time and hashes the inputs. A file that can no longer

@@ -71,6 +71,8 @@ variants:
 		assert.False(t, end.Before(start))
 		assert.Equal(t, host, r.Run.Host)
 		assert.Equal(t, commit, r.Run.Commit, "the checkout the test runs in (none outside one)")
+		assert.NotEmpty(t, r.Run.ID)
+		assert.Equal(t, res.Records[0].Run.ID, r.Run.ID, "one run, one id")
 	}
 	assert.Equal(t, map[string]string{corpusPath: sha256File(t, corpusPath), pairsPath: sha256File(t, pairsPath)}, res.Records[0].Run.Inputs)
 	assert.Equal(t, map[string]string{csvPath: sha256File(t, csvPath)}, res.Records[1].Run.Inputs)
@@ -87,6 +89,9 @@ variants:
 	for i := range recs {
 		assert.Equal(t, recs[i].Run, again.Records[i].Run)
 	}
+	fresh, err := (&harness.Runner{Jobs: 1, Fresh: true}).Run(context.Background(), s)
+	require.NoError(t, err)
+	assert.NotEqual(t, recs[0].Run.ID, fresh.Records[0].Run.ID, "another run, another id")
 }
 
 // A record written before records.RunInfo existed loads, without one.

@@ -30,7 +30,8 @@ type Runner struct {
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
 
-	cacheChecked bool // usableCache ran
+	cacheChecked bool   // usableCache ran
+	runID        string // this Run's records.RunInfo.ID
 
 	wordMemo   memo[*WordData]
 	setMemo    memo[*wordsim.Set]
@@ -67,6 +68,7 @@ type Run struct {
 // recorded with status "error" and make Run return an error after all
 // other trials finished; a failure to write results stops the run at once.
 func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
+	r.runID = newRunID()
 	trials := spec.Trials()
 	dir := spec.Output
 	path := filepath.Join(dir, records.FileName)
@@ -227,7 +229,7 @@ feed:
 // error record, so one bad trial cannot take the others down.
 func (r *Runner) execute(ctx context.Context, spec *schema.Spec, t schema.Trial, prog *Progress) (rec records.Record) {
 	start := time.Now()
-	run := beginRun()
+	run := r.beginRun()
 	var tr *TrialRun
 	rec = records.Record{
 		ID:       t.ID,

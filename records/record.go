@@ -142,6 +142,10 @@ const (
 type RunInfo struct {
 	Start string `json:"start"` // RFC 3339, UTC
 	End   string `json:"end"`
+	// ID names the invocation of the runner (kcalab SPEC) that computed the
+	// trial: trials with one ID were measured in one run, on one machine,
+	// so their times compare. Records written before it existed have none.
+	ID string `json:"id,omitempty"`
 	// Commit is the git commit checked out in the working directory (absent
 	// outside a checkout, or without git); Dirty says tracked files other
 	// than results.jsonl files differed from it when the run started.
