@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -15,32 +14,6 @@ import (
 // XY is a point of a line series. Err, when positive, draws an error bar
 // from Y − Err to Y + Err (e.g. ± one standard deviation over replicates).
 type XY struct{ X, Y, Err float64 }
-
-// meanPoints turns the values observed at each x into points at their mean,
-// with the sample standard deviation as the error bar where there are two or
-// more, sorted by x. It reports whether any x had more than one value.
-func meanPoints(vals map[float64][]float64) ([]XY, bool) {
-	pts := make([]XY, 0, len(vals))
-	many := false
-	for x, vs := range vals {
-		var sum float64
-		for _, v := range vs {
-			sum += v
-		}
-		p := XY{X: x, Y: sum / float64(len(vs))}
-		if len(vs) > 1 {
-			many = true
-			var ss float64
-			for _, v := range vs {
-				ss += (v - p.Y) * (v - p.Y)
-			}
-			p.Err = math.Sqrt(ss / float64(len(vs)-1))
-		}
-		pts = append(pts, p)
-	}
-	sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
-	return pts, many
-}
 
 // LineSeries is one named line.
 type LineSeries struct {

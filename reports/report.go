@@ -217,40 +217,6 @@ func meta(r Report) []string {
 	return append(m, line)
 }
 
-// settingsSplit returns the setting keys whose value is the same in every
-// record (with that value) and the keys that vary or are missing somewhere.
-func settingsSplit(recs []records.Record) (common [][2]string, varying []string) {
-	all := map[string]bool{}
-	for _, rec := range recs {
-		for k := range rec.Settings {
-			all[k] = true
-		}
-	}
-	for _, k := range sortedKeys(all) {
-		first, same := "", true
-		for i, rec := range recs {
-			v, ok := rec.Settings[k]
-			s := formatValue(v)
-			if !ok {
-				same = false
-				break
-			}
-			if i == 0 {
-				first = s
-			} else if s != first {
-				same = false
-				break
-			}
-		}
-		if same {
-			common = append(common, [2]string{k, first})
-		} else {
-			varying = append(varying, k)
-		}
-	}
-	return common, varying
-}
-
 func joinSettings(kv [][2]string) string {
 	parts := make([]string, len(kv))
 	for i, p := range kv {

@@ -56,138 +56,6 @@ func wordSets(recs []records.Record) []string {
 // sets ("M.Turk"), the short name otherwise.
 func setDisplay(name string) string { return schema.SetLabel(name) }
 
-// sortLabelKeys fixes the order of settings in derived labels (the
-// settings' order tags); others follow alphabetically.
-func sortLabelKeys(keys []string) { schema.LabelOrder(keys) }
-
-// labelKeys are never part of a derived label: they are the label.
-var labelKeys = map[string]bool{"name": true, schema.KeyLabel: true}
-
-// shortSetting prints one setting for a label ("W=24", "d=1000", "cut").
-func (p *builder) shortSetting(k string, v any) string {
-	s, ok := schema.LookupSetting(k)
-	if !ok {
-		return k + "=" + formatValue(v)
-	}
-	return s.Format(formatValue(v), p.methodLabel)
-}
-
-// labelOf joins the short forms of keys present in rec ("ca · cut · W=5").
-func (p *builder) labelOf(rec records.Record, keys []string) string {
-	var parts []string
-	for _, k := range keys {
-		if v, ok := rec.Settings[k]; ok {
-			parts = append(parts, p.shortSetting(k, v))
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// givenName is the trial's own label: its "name" setting, else "label".
-func givenName(rec records.Record) string {
-	for _, k := range []string{"name", schema.KeyLabel} {
-		if s, ok := rec.Settings[k].(string); ok && strings.TrimSpace(s) != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// trialLabels names each record for a table row: its given name, else its
-// method; either way followed by the settings that vary among the records
-// of its group (see groupKeys). Labels that would still repeat get the
-// trial's number (#n, as in the trials table) appended; nums are those
-// numbers.
-func (p *builder) trialLabels(recs []records.Record, nums []int) []string {
-	keys := groupKeys(recs)
-	vary := groupVarying(recs, keys, nil)
-	labels := make([]string, len(recs))
-	count := map[string]int{}
-	for i, rec := range recs {
-		l := p.groupLabel(rec, keys[i], vary[keys[i]], true)
-		if l == "" {
-			l = rec.ID
-		}
-		labels[i] = l
-		count[l]++
-	}
-	for i, l := range labels {
-		if count[l] > 1 {
-			labels[i] = l + " (#" + strconv.Itoa(nums[i]) + ")"
-		}
-	}
-	return labels
-}
-
-// groupKeys puts each record in a group: the records sharing a given name
-// (a spec variant's label), else the records of its method. A name that
-// only one record carries does not make a group of its own.
-func groupKeys(recs []records.Record) []string {
-	names := map[string]int{}
-	for _, rec := range recs {
-		if g := givenName(rec); g != "" {
-			names[g]++
-		}
-	}
-	keys := make([]string, len(recs))
-	for i, rec := range recs {
-		if g := givenName(rec); g != "" && names[g] > 1 {
-			keys[i] = "name:" + g
-		} else {
-			keys[i] = "method:" + formatValue(rec.Settings[schema.KeyMethod])
-		}
-	}
-	return keys
-}
-
-// groupDisplay names a group for text: its given name or its method.
-func (p *builder) groupDisplay(key string) string {
-	if m, ok := strings.CutPrefix(key, "method:"); ok {
-		return p.methodLabel(m)
-	}
-	return strings.TrimPrefix(key, "name:")
-}
-
-// groupVarying returns, per group, the settings (but the label keys,
-// "method" and skip) that vary among the records of the group, in label
-// order.
-func groupVarying(recs []records.Record, keys []string, skip map[string]bool) map[string][]string {
-	byGroup := map[string][]records.Record{}
-	for i, rec := range recs {
-		byGroup[keys[i]] = append(byGroup[keys[i]], rec)
-	}
-	vary := map[string][]string{}
-	for g, group := range byGroup {
-		_, varying := settingsSplit(group)
-		var ks []string
-		for _, k := range varying {
-			if !labelKeys[k] && k != schema.KeyMethod && !skip[k] {
-				ks = append(ks, k)
-			}
-		}
-		sortLabelKeys(ks)
-		vary[g] = ks
-	}
-	return vary
-}
-
-// groupLabel is the record's given name, or its method when it has none,
-// then (when withVarying) the short forms of the varying keys. For a
-// series (forRow false) a name that is not the record's group is left out,
-// so that records of one method form one line.
-func (p *builder) groupLabel(rec records.Record, key string, varying []string, forRow bool) string {
-	var parts []string
-	if g := givenName(rec); g != "" && (forRow || strings.HasPrefix(key, "name:")) {
-		parts = append(parts, g)
-	} else if _, ok := rec.Settings[schema.KeyMethod]; ok {
-		parts = append(parts, p.shortSetting(schema.KeyMethod, rec.Settings[schema.KeyMethod]))
-	}
-	if l := p.labelOf(rec, varying); l != "" {
-		parts = append(parts, l)
-	}
-	return strings.Join(parts, " · ")
-}
-
 func metric(rec records.Record, k string) float64 {
 	if v, ok := rec.Metrics[k]; ok {
 		return v
@@ -378,18 +246,13 @@ func number(v any) (float64, bool) {
 // sweepSection draws ρ (zero rule) against each numeric setting that takes
 // at least three values within one series, or returns nil.
 func (p *builder) sweepSection(recs []records.Record) *Section {
-	var scored []records.Record
-	for _, rec := range recs {
-		if hasScores(rec) {
-			scored = append(scored, rec)
-		}
-	}
-	if len(scored) == 0 {
+	scored := p.project(recs, hasMetric(records.ScoreMetric))
+	if scored.len() == 0 {
 		return nil
 	}
 	s := &Section{ID: "sweeps", Title: "Sweeps"}
 	for _, sk := range schema.SweepSettings() {
-		if sub := p.sweepOf(scored, sk); sub != nil {
+		if sub := p.sweepOf(scored.where(numericSetting(sk.Key)), sk); sub != nil {
 			s.Subsections = append(s.Subsections, *sub)
 		}
 	}
@@ -399,119 +262,70 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 	return s
 }
 
-func (p *builder) sweepOf(scored []records.Record, sk schema.Setting) *Section {
-	key, axis, short := sk.Key, sk.SweepAxis, sk.SweepID
-	var recs []records.Record
-	var xs []float64
-	for _, rec := range scored {
-		if x, ok := number(rec.Settings[key]); ok && finite(x) {
-			recs = append(recs, rec)
-			xs = append(xs, x)
-		}
-	}
-	if len(recs) < 3 {
+// sweepOf is the charts of ρ against one setting: one per set, one line
+// per group and combination of the settings that vary within it (see
+// lineNamesOf); only lines with three or more x values are drawn, since a
+// trial that merely has the setting is not a sweep.
+func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
+	if pr.len() < 3 {
 		return nil
 	}
-	// Series: the trial's given name (else its method) and what varies
-	// among its group's trials, but the swept setting (like the trials'
-	// labels).
-	keys := groupKeys(recs)
-	vary := groupVarying(recs, keys, map[string]bool{key: true, schema.KeyReplicate: true})
-	methods := map[string]bool{}
-	for _, k := range keys {
-		methods[k] = true
-	}
-	// Series: one per combination of the other varying settings, in the
-	// order they first appear.
-	type series struct {
-		name string
-		recs []int
-		xs   map[float64]bool
-	}
-	var order []*series
-	byName := map[string]*series{}
-	for i, rec := range recs {
-		name := p.groupLabel(rec, keys[i], vary[keys[i]], false)
-		if len(methods) == 1 && len(vary[keys[i]]) > 0 {
-			// One group: the chart's text names it; the series need not.
-			name = p.labelOf(rec, vary[keys[i]])
-		}
-		if name == "" {
-			name = "ρ"
-		}
-		sr, ok := byName[name]
-		if !ok {
-			sr = &series{name: name, xs: map[float64]bool{}}
-			byName[name] = sr
-			order = append(order, sr)
-		}
-		sr.recs = append(sr.recs, i)
-		sr.xs[xs[i]] = true
-	}
-	// Only lines that sweep (three or more x values) are drawn: a trial
-	// that merely has the setting is not a sweep.
-	kept := order[:0]
-	for _, sr := range order {
-		if len(sr.xs) >= 3 {
-			kept = append(kept, sr)
+	names := p.lineNamesOf(pr.records(), sk.Key)
+	xOf := func(_ int, t trial) float64 { x, _ := number(t.Settings[sk.Key]); return x }
+	var lines []line
+	for _, l := range pr.lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf) {
+		if l.distinctX() >= 3 {
+			lines = append(lines, l)
 		}
 	}
-	order = kept
-	if len(order) == 0 {
+	if len(lines) == 0 {
 		return nil
 	}
-	xs = xs[:len(xs):len(xs)]
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, x := range xs {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	for i, t := range pr.trials {
+		lo, hi = math.Min(lo, xOf(i, t)), math.Max(hi, xOf(i, t))
 	}
 	// Windows read best on a linear axis; ranks and fractions spanning a
 	// decade or more on a log one.
 	logX := sk.SweepLog && lo > 0 && hi/lo >= 10
-
-	sets := wordSets(recs)
 	var row Row
 	averaged := false
-	for j, set := range sets {
-		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", short, j+1), Title: setDisplay(set),
-			XName: axis, YName: "Spearman ρ (zero rule)", LogX: logX, Width: 440, Height: 300}
-		for _, sr := range order {
-			vals := map[float64][]float64{}
-			for _, i := range sr.recs {
-				if v, ok := recs[i].Metrics[records.Score(records.RuleZero, set).Key()]; ok {
-					vals[xs[i]] = append(vals[xs[i]], v)
-				}
-			}
-			pts, many := meanPoints(vals)
+	for j, set := range wordSets(pr.records()) {
+		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", sk.SweepID, j+1), Title: setDisplay(set),
+			XName: sk.SweepAxis, YName: "Spearman ρ (zero rule)", LogX: logX, Width: 440, Height: 300}
+		for _, l := range lines {
+			pts, many := l.points(metricAt(records.Score(records.RuleZero, set).Key()))
 			averaged = averaged || many
-			c.Series = append(c.Series, LineSeries{Name: sr.name, Points: pts})
+			c.Series = append(c.Series, LineSeries{Name: l.name, Points: pts})
 		}
 		row = append(row, c)
 	}
-	title := "ρ against " + strings.ToLower(axis[:1]) + axis[1:]
-	sub := &Section{ID: "sweep-" + short, Title: title}
-	var others []string
-	seenKey := map[string]bool{}
-	for _, m := range sortedKeys(vary) {
-		for _, k := range vary[m] {
-			if !seenKey[k] {
-				seenKey[k] = true
-				others = append(others, k)
-			}
-		}
+	axis := sk.SweepAxis
+	sub := &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
+	sub.Blocks = append(sub.Blocks, Paragraph(sweepText(sk, names, averaged)), row)
+	return sub
+}
+
+// orRho names a line that has nothing else to say by what it draws.
+func orRho(name string) string {
+	if name == "" {
+		return "ρ"
 	}
-	sortLabelKeys(others)
-	text := fmt.Sprintf("Spearman ρ under the zero rule against %s (%s), one chart per set, one line per method", key, axis)
-	if len(methods) == 1 {
-		text = fmt.Sprintf("Spearman ρ under the zero rule of %s against %s (%s), one chart per set, one line", p.groupDisplay(sortedKeys(methods)[0]), key, axis)
+	return name
+}
+
+// sweepText says what a sweep's charts draw.
+func sweepText(sk schema.Setting, names lineNames, averaged bool) string {
+	text := fmt.Sprintf("Spearman ρ under the zero rule against %s (%s), one chart per set, one line per method", sk.Key, sk.SweepAxis)
+	if names.single {
+		text = fmt.Sprintf("Spearman ρ under the zero rule of %s against %s (%s), one chart per set, one line", names.group, sk.Key, sk.SweepAxis)
 	}
-	if len(others) > 0 {
-		text += " per combination of the other settings that vary (" + strings.Join(others, ", ") + ")"
+	if len(names.varying) > 0 {
+		text += " per combination of the other settings that vary (" + strings.Join(names.varying, ", ") + ")"
 	}
 	text += "."
 	if averaged {
 		text += " Trials with the same settings at the same x (replicates: seeds) are averaged; the error bars are ± one standard deviation."
 	}
-	sub.Blocks = append(sub.Blocks, Paragraph(text), row)
-	return sub
+	return text
 }
