@@ -158,23 +158,20 @@ func htmlID(s string) string {
 // pearsonBlocks are the Pearson r tables next to the Spearman ones,
 // collapsed: r is the secondary statistic (gensim's evaluate_word_pairs
 // reports both).
-func pearsonBlocks(scored []records.Record, labels, sets, cols []string) []Block {
+func pearsonBlocks(rows []row, sets []string) []Block {
 	var blocks []Block
 	for _, rule := range records.Rules {
-		t := ScoreTable{ID: "pearson-" + string(rule), RowHeader: "Trial", Columns: cols,
-			Caption: fmt.Sprintf("Pearson r, %s rule", rule)}
+		t := table{rows, setColumns(sets, func(set string) records.Metric { return records.Pearson(rule, set) }, false)}
+		sr := t.scoreRows(nil)
 		has := false
-		for i, rec := range scored {
-			r := ScoreRow{Name: labels[i]}
-			for _, s := range sets {
-				v := metric(rec, records.Pearson(rule, s).Key())
+		for _, r := range sr {
+			for _, v := range r.Scores {
 				has = has || !math.IsNaN(v)
-				r.Scores = append(r.Scores, v)
 			}
-			t.Rows = append(t.Rows, r)
 		}
 		if has {
-			blocks = append(blocks, t)
+			blocks = append(blocks, ScoreTable{ID: "pearson-" + string(rule), RowHeader: "Trial", Columns: t.header(), Rows: sr,
+				Caption: fmt.Sprintf("Pearson r, %s rule", rule)})
 		}
 	}
 	if len(blocks) == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"kcalab/records"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -135,6 +136,13 @@ func (pr projection) groupBy(key func(i int, t trial) string) []group {
 	return out
 }
 
+// byKey sorts groups by their keys, for text that lists them (e.g.
+// statuses).
+func byKey(gs []group) []group {
+	slices.SortFunc(gs, func(a, b group) int { return strings.Compare(a.key, b.key) })
+	return gs
+}
+
 // row is one row of a table: a trial, or a group of replicates (trials
 // that differ only in the replicate setting) folded as
 // records.MergeReplicates folds them: its record is the first replicate's
@@ -237,6 +245,15 @@ type column struct {
 type table struct {
 	rows []row
 	cols []column
+}
+
+// header is the columns' names.
+func (t table) header() []string {
+	out := make([]string, len(t.cols))
+	for j, c := range t.cols {
+		out[j] = c.name
+	}
+	return out
 }
 
 // coverage is a footer row's cells: per column the share its rows cover,

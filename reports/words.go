@@ -76,86 +76,67 @@ func coverageText(cov, pairs float64, withPairs bool) string {
 // scoreSection builds the word-similarity tables, or nil when no record has
 // Spearman metrics.
 func (p *builder) scoreSection(recs []records.Record) *Section {
-	var scored []records.Record
-	var nums []int
-	var measured []bool
-	nMeasured := 0
-	unscored := map[string]int{}
-	for i, rec := range recs {
-		if hasScores(rec) {
-			scored = append(scored, rec)
-			nums = append(nums, i+1)
-			measured = append(measured, isMeasuredTrial(rec))
-			if isMeasuredTrial(rec) {
-				nMeasured++
-			}
-		} else if rec.Status != "ok" {
-			unscored[rec.Status]++
-		}
-	}
-	if len(scored) == 0 {
+	scored := p.project(recs, hasMetric(records.ScoreMetric))
+	if scored.len() == 0 {
 		return nil
 	}
-	scored, nums, spread := foldReplicates(scored, nums)
-	sets := wordSets(scored)
-	labels := p.trialLabels(scored, nums)
-	cols := make([]string, len(sets))
-	for j, s := range sets {
-		cols[j] = setDisplay(s)
+	rows := scored.rows(true)
+	sets := wordSets(rowRecords(rows))
+	zero, skip, inSample := p.scoreTables(rows, sets)
+	s := &Section{ID: "word-scores", Title: "Word similarity"}
+	s.Blocks = append(s.Blocks, Paragraph(scoreIntro(scored, rows, sets)))
+	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %d trials × %d sets", len(rows), len(sets)), zero, skip)...)
+	s.Blocks = append(s.Blocks, pearsonBlocks(rows, sets)...)
+	if inSample {
+		s.Blocks = append(s.Blocks, Paragraph("†: the SCA trial was trained on this set's pairs (sca.mode = in-sample), as the paper's SCA rows were; its score there is not a held-out score."))
 	}
+	if unscored := p.project(recs, not(hasMetric(records.ScoreMetric)), not(hasStatus("ok"))); unscored.len() > 0 {
+		var parts []string
+		for _, g := range byKey(unscored.groupBy(func(_ int, t trial) string { return t.Status })) {
+			parts = append(parts, fmt.Sprintf("%d %s", len(g.trials), g.key))
+		}
+		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("%d trial(s) have no scores (%s); see the trials table.", unscored.len(), strings.Join(parts, ", "))))
+	}
+	return s
+}
 
-	// Coverage: one footer cell per set when every trial covers the same
-	// share, else a note in each cell of that set.
-	footer := TextRow{Name: "pairs covered", Cells: make([]string, len(sets))}
-	perCell := make([]bool, len(sets))
+// setColumns are the columns of scores of a metric family (Score or
+// Pearson under a rule) on the sets, with the sets' coverage when
+// withCoverage.
+func setColumns(sets []string, metric func(string) records.Metric, withCoverage bool) []column {
+	cols := make([]column, len(sets))
 	for j, s := range sets {
-		shown := map[string]bool{}
-		pairs := math.NaN()
-		for _, rec := range scored {
-			if c, ok := rec.Metrics[records.Coverage(s).Key()]; ok {
-				shown[coverageText(c, metric(rec, records.Pairs(s).Key()), true)] = true
-				if p := metric(rec, records.Pairs(s).Key()); finite(p) {
-					pairs = p
-				}
-			}
-		}
-		switch len(shown) {
-		case 0:
-			footer.Cells[j] = "—"
-		case 1:
-			footer.Cells[j] = sortedKeys(shown)[0]
-		default:
-			perCell[j] = true
-			footer.Cells[j] = "varies: see cells"
-			if finite(pairs) {
-				footer.Cells[j] += " (of " + strconv.FormatFloat(pairs, 'f', -1, 64) + ")"
-			}
+		cols[j] = column{name: setDisplay(s), metric: metric(s).Key()}
+		if withCoverage {
+			cols[j].coverage, cols[j].pairs = records.Coverage(s).Key(), records.Pairs(s).Key()
 		}
 	}
-	inSample := false
-	rows := func(rule records.Rule) []ScoreRow {
-		out := make([]ScoreRow, len(scored))
-		for i, rec := range scored {
-			r := ScoreRow{Name: labels[i], Scores: make([]float64, len(sets)), Notes: make([]string, len(sets))}
-			trained := p.inSampleSet(rec)
-			for j, s := range sets {
-				r.Scores[j] = metric(rec, records.Score(rule, s).Key())
-				var note []string
-				if c, ok := rec.Metrics[records.Coverage(s).Key()]; ok && perCell[j] {
-					note = append(note, coverageText(c, 0, false))
-				}
-				if s == trained {
-					note = append(note, "†")
-					inSample = true
-				}
-				if sp := spread[rec.ID]; sp.n > 1 {
-					note = append(note, sp.text(records.Score(rule, s).Key()))
-				}
-				r.Notes[j] = strings.Join(note, " ")
-			}
-			out[i] = r
+	return cols
+}
+
+// scoreOf is the metric family of Spearman ρ under a rule.
+func scoreOf(rule records.Rule) func(string) records.Metric {
+	return func(set string) records.Metric { return records.Score(rule, set) }
+}
+
+// scoreTables are the Spearman tables under the zero and the skip rule:
+// the coverage once in a footer (or per cell when it varies), a † on a
+// trial's in-sample set, the replicates' spread, the paper's published
+// scores as an unranked reference group, and measured (scaling) trials
+// listed but never ranked: their sizes are chosen for the measurement,
+// not to compete.
+func (p *builder) scoreTables(rows []row, sets []string) (zero, skip ScoreTable, inSample bool) {
+	trained := make([]string, len(rows))
+	for i, r := range rows {
+		trained[i] = p.inSampleSet(r.Record)
+	}
+	decorate := func(i, j int, c *Cell) {
+		if sets[j] == trained[i] {
+			c.note("†")
+			inSample = true
 		}
-		return out
+		c.note(c.spread())
+		c.Unranked = isMeasuredTrial(rows[i].Record)
 	}
 	var ref []ScoreRow
 	for _, s := range sets {
@@ -164,57 +145,40 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 			break
 		}
 	}
-	const refTitle = "Published (paper's table: full text8, zero rule) — not ranked"
-	// Measured (scaling) trials keep their rows but never take a mark: their
-	// sizes are chosen for the measurement, not to compete.
-	unrank := func(rs []ScoreRow) []ScoreRow {
-		for i := range rs {
-			if measured[i] {
-				rs[i].Unranked = make([]bool, len(sets))
-				for j := range rs[i].Unranked {
-					rs[i].Unranked[j] = true
-				}
-				rs[i].Name += " (measured: not ranked)"
+	footer, _ := table{rows, setColumns(sets, scoreOf(records.RuleZero), true)}.coverage()
+	of := func(rule records.Rule, caption string) ScoreTable {
+		t := table{rows, setColumns(sets, scoreOf(rule), true)}
+		sr := t.scoreRows(decorate)
+		for i, r := range rows {
+			if isMeasuredTrial(r.Record) {
+				sr[i].Name += " (measured: not ranked)"
 			}
 		}
-		return rs
+		return ScoreTable{ID: "scores-" + string(rule), RowHeader: "Trial", Columns: t.header(), Rows: sr, Caption: caption,
+			Footer: []TextRow{{Name: "pairs covered", Cells: footer}}, ReferenceTitle: "Published (paper's table: full text8, zero rule) — not ranked", Reference: ref}
 	}
-	zero := ScoreTable{ID: "scores-zero", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(records.RuleZero)),
-		Caption: "Spearman ρ, zero rule: a pair with an out-of-vocabulary word scores 0 and stays in",
-		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
-	skip := ScoreTable{ID: "scores-skip", RowHeader: "Trial", Columns: cols, Rows: unrank(rows(records.RuleSkip)),
-		Caption: "Spearman ρ, skip rule (gensim's): pairs with an out-of-vocabulary word are dropped",
-		Footer:  []TextRow{footer}, ReferenceTitle: refTitle, Reference: ref}
+	zero = of(records.RuleZero, "Spearman ρ, zero rule: a pair with an out-of-vocabulary word scores 0 and stays in")
+	skip = of(records.RuleSkip, "Spearman ρ, skip rule (gensim's): pairs with an out-of-vocabulary word are dropped")
+	return zero, skip, inSample
+}
 
-	s := &Section{ID: "word-scores", Title: "Word similarity"}
+// scoreIntro says what the score tables hold: their size, the settings of
+// every trial the schema names for the introduction, and how many trials
+// are measured (scaling) trials.
+func scoreIntro(scored projection, rows []row, sets []string) string {
 	intro := fmt.Sprintf("Spearman ρ between the sets' human scores and the word vectors' similarity, %d trial(s) × %d set(s). "+
 		"Coverage is the share of a set's pairs with both words in the vocabulary; under the zero rule the others count as similarity 0, under the skip rule they are left out.",
-		len(scored), len(sets))
-	common, _ := settingsSplit(scored)
+		len(rows), len(sets))
+	common, _ := settingsSplit(rowRecords(rows))
 	for _, kv := range common {
 		if set, ok := schema.LookupSetting(kv[0]); ok && set.Intro != "" {
 			intro += " " + set.Intro + ": " + kv[1] + "."
 		}
 	}
-	if nMeasured > 0 {
-		intro += fmt.Sprintf(" %d trial(s) measure time and memory (scaling trials): their scores are listed but never ranked with the methods'.", nMeasured)
+	if n := scored.where(isMeasuredTrial).len(); n > 0 {
+		intro += fmt.Sprintf(" %d trial(s) measure time and memory (scaling trials): their scores are listed but never ranked with the methods'.", n)
 	}
-	s.Blocks = append(s.Blocks, Paragraph(intro))
-	s.Blocks = append(s.Blocks, collapse(len(scored), fmt.Sprintf("Both tables: %d trials × %d sets", len(scored), len(sets)), zero, skip)...)
-	s.Blocks = append(s.Blocks, pearsonBlocks(scored, labels, sets, cols)...)
-	if inSample {
-		s.Blocks = append(s.Blocks, Paragraph("†: the SCA trial was trained on this set's pairs (sca.mode = in-sample), as the paper's SCA rows were; its score there is not a held-out score."))
-	}
-	if len(unscored) > 0 {
-		var parts []string
-		n := 0
-		for _, st := range sortedKeys(unscored) {
-			parts = append(parts, fmt.Sprintf("%d %s", unscored[st], st))
-			n += unscored[st]
-		}
-		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("%d trial(s) have no scores (%s); see the trials table.", n, strings.Join(parts, ", "))))
-	}
-	return s
+	return intro
 }
 
 func isPaperSet(s string) bool {
