@@ -95,22 +95,23 @@ func collapse(rows int, summary string, blocks ...Block) []Block {
 
 // paperMatch is the trial standing for one paper row.
 type paperMatch struct {
-	row ScoreRow // the published scores, in the page's columns
-	rec *records.Record
-	n   int // the trial's number (1-based, as in the trials table)
+	row ScoreRow // the published scores, in the paper's columns
+	trial
 }
 
-// pickPaperTrials finds, per paper row, the trial that stands for it:
-// mapping[row] (a label or a trial id) or the row's own name as a label;
-// among several trials with that label, the one with the largest svd.rank
-// (the paper used d = 8000), the first on ties.
-func pickPaperTrials(recs []records.Record, mapping []string) ([]paperMatch, []string) {
+// pickPaperTrials finds, among the scored trials, per paper row the
+// finished one that stands for it: mapping[row] (a label or a trial id)
+// or the row's own name as a label; among several trials with that label,
+// the one with the largest svd.rank (the paper used d = 8000), the first
+// on ties.
+func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []string) {
 	target := map[string]string{}
 	for _, m := range mapping {
 		if row, trial, ok := strings.Cut(m, "="); ok {
 			target[strings.TrimSpace(row)] = strings.TrimSpace(trial)
 		}
 	}
+	finished := scored.where(hasStatus("ok"))
 	var out []paperMatch
 	var missing []string
 	for _, pr := range paperRows {
@@ -118,30 +119,28 @@ func pickPaperTrials(recs []records.Record, mapping []string) ([]paperMatch, []s
 		if t, ok := target[pr.Name]; ok {
 			want = t
 		}
-		best := -1
-		bestRank := math.Inf(-1)
-		for i, rec := range recs {
-			if rec.Status != "ok" || !hasScores(rec) || isMeasuredTrial(rec) {
-				continue
-			}
-			if rec.ID != want && givenName(rec) != want {
-				continue
-			}
-			r, ok := number(rec.Settings["svd.rank"])
-			if !ok {
-				r = 0
-			}
-			if r > bestRank {
-				best, bestRank = i, r
-			}
-		}
-		if best < 0 {
+		named := finished.where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want })
+		if named.len() == 0 {
 			missing = append(missing, pr.Name)
 			continue
 		}
-		out = append(out, paperMatch{row: pr, rec: &recs[best], n: best + 1})
+		out = append(out, paperMatch{row: pr, trial: largestRank(named.trials)})
 	}
 	return out, missing
+}
+
+// largestRank is the trial with the largest svd.rank (0 when it has none),
+// the first on ties: of a group of trials, the one a page shows alone.
+func largestRank(ts []trial) trial {
+	best := ts[0]
+	for _, t := range ts[1:] {
+		a, _ := number(best.Settings["svd.rank"])
+		b, _ := number(t.Settings["svd.rank"])
+		if b > a {
+			best = t
+		}
+	}
+	return best
 }
 
 // settingValue prints a trial's setting so a row says what the trial
@@ -205,80 +204,21 @@ func signed(v float64, digits int) string {
 // as the paper) and in each cell the published value and Δ; the other
 // scored trials follow. nil when no trial stands for a paper row.
 func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
-	matches, missing := pickPaperTrials(recs, mapping)
-	if len(matches) == 0 {
-		return nil
-	}
-	var scored []records.Record
-	for _, rec := range recs {
-		if hasScores(rec) && !isMeasuredTrial(rec) {
-			scored = append(scored, rec)
-		}
-	}
+	scored := p.project(recs, hasMetric(records.ScoreMetric), not(isMeasuredTrial))
+	matches, missing := pickPaperTrials(scored, mapping)
 	var sets []string
-	for _, s := range wordSets(scored) {
+	for _, s := range wordSets(scored.records()) {
 		if isPaperSet(s) {
 			sets = append(sets, s)
 		}
 	}
-	if len(sets) == 0 {
+	if len(matches) == 0 || len(sets) == 0 {
 		return nil
 	}
-	cols := make([]string, len(sets))
-	for j, s := range sets {
-		cols[j] = setDisplay(s)
-	}
-	published := map[string]ScoreRow{}
-	for _, r := range PaperScores(sets) {
-		published[r.Name] = r
-	}
-	used := map[string]bool{}
-	inSample := false
-	scoreRow := func(name string, rec records.Record, pub *ScoreRow) ScoreRow {
-		row := ScoreRow{Name: name, Scores: make([]float64, len(sets)), Notes: make([]string, len(sets)), Unranked: make([]bool, len(sets))}
-		trained := p.inSampleSet(rec)
-		for j, s := range sets {
-			row.Scores[j] = metric(rec, records.Score(records.RuleZero, s).Key())
-			var note []string
-			if pub != nil {
-				p := pub.Scores[j]
-				note = append(note, "paper "+formatScore(p, 3)+" · Δ "+signed(row.Scores[j]-p, 3))
-			}
-			if s == trained {
-				note = append(note, "†")
-				row.Unranked[j] = true
-				inSample = true
-			}
-			row.Notes[j] = strings.Join(note, " ")
-		}
-		return row
-	}
-	t := ScoreTable{ID: "paper-table", RowHeader: "Paper method: our trial (its settings)", Columns: cols,
-		Caption: "The paper's Table 3: our Spearman ρ (zero rule), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published"}
-	for _, m := range matches {
-		used[m.rec.ID] = true
-		pub := published[m.row.Name]
-		label := givenName(*m.rec)
-		if label == "" {
-			label = m.rec.ID
-		}
-		name := m.row.Name + ": " + label + " (" + p.rowSettings(*m.rec) + ")"
-		t.Rows = append(t.Rows, scoreRow(name, *m.rec, &pub))
-	}
-	corpus := "our corpus"
-	if c, ok := recs[0].Settings["data.corpus"]; ok {
-		corpus = formatValue(c)
-		if f, ok := number(recs[0].Settings["data.fraction"]); ok && f != 1 {
-			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
-		}
-	}
+	cols := setColumns(sets, scoreOf(records.RuleZero), false)
 	s := &Section{ID: "paper", Title: "The paper's table"}
-	s.Blocks = append(s.Blocks,
-		Paragraph("One row per method of the paper's Table 3, each at the setting of the trial that stands for it (named in the row). "+
-			"Ours: "+corpus+", zero rule (a pair with an out-of-vocabulary word scores 0), as the paper. "+
-			"The published values are on the full text8 corpus (17 M tokens) with d = 8000 for the tail cut (the other CA rows' settings are not published), "+
-			"so Δ measures corpus, dimension and implementation together, not the implementation alone."),
-		t)
+	t, inSample := p.paperTable(matches, cols, sets)
+	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
 	legend := "Red and magenta rank our values per column among the paper's rows"
 	if inSample {
 		legend += "; † marks a score on the set the SCA trial was tuned on (in-sample, as the paper's SCA rows): shown, never ranked"
@@ -288,34 +228,85 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+
 			" (a trial stands for a row when its label is the row's name, or by the spec's report.paper_rows)."))
 	}
-
-	// Every other scored trial, ranked among themselves.
-	var rest []records.Record
-	var nums []int
-	for i, rec := range recs {
-		if hasScores(rec) && !isMeasuredTrial(rec) && !used[rec.ID] {
-			rest = append(rest, rec)
-			nums = append(nums, i+1)
-		}
+	// Every other scored trial, ranked among themselves; replicates (seeds)
+	// are one row: their mean, ± their spread.
+	used := map[string]bool{}
+	for _, m := range matches {
+		used[m.ID] = true
 	}
-	if len(rest) > 0 {
-		// Replicates (seeds) are one row: their mean, ± their spread.
-		rest, nums, spread := foldReplicates(rest, nums)
-		labels := p.trialLabels(rest, nums)
-		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: cols,
+	rest := scored.where(func(rec records.Record) bool { return !used[rec.ID] })
+	if rest.len() > 0 {
+		rows := rest.rows(true)
+		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: table{cols: cols}.header(),
+			Rows:    table{rows, cols}.scoreRows(p.paperCells(rows, sets, nil, nil)),
 			Caption: "The other trials (zero rule), ranked among themselves"}
-		for i, rec := range rest {
-			row := scoreRow(labels[i], rec, nil)
-			if sp := spread[rec.ID]; sp.n > 1 {
-				for j, set := range sets {
-					row.Notes[j] = strings.TrimSpace(row.Notes[j] + " " + sp.text(records.Score(records.RuleZero, set).Key()))
-				}
-			}
-			o.Rows = append(o.Rows, row)
-		}
 		s.Blocks = append(s.Blocks, collapse(len(o.Rows), fmt.Sprintf("The other %d trials (dimension sweep, folds, …)", len(o.Rows)), o)...)
 	}
 	return s
+}
+
+// paperTable is one row per matched paper row: the trial (its label and
+// settings) and, in each cell, the published value and Δ.
+func (p *builder) paperTable(matches []paperMatch, cols []column, sets []string) (t ScoreTable, inSample bool) {
+	published := map[string]ScoreRow{}
+	for _, r := range PaperScores(sets) {
+		published[r.Name] = r
+	}
+	rows := make([]row, len(matches))
+	pub := make([]ScoreRow, len(matches))
+	for i, m := range matches {
+		label := givenName(m.Record)
+		if label == "" {
+			label = m.ID
+		}
+		rows[i] = row{trial: m.trial, label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", n: 1}
+		pub[i] = published[m.row.Name]
+	}
+	t = ScoreTable{ID: "paper-table", RowHeader: "Paper method: our trial (its settings)", Columns: table{cols: cols}.header(),
+		Rows:    table{rows, cols}.scoreRows(p.paperCells(rows, sets, pub, &inSample)),
+		Caption: "The paper's Table 3: our Spearman ρ (zero rule), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published"}
+	return t, inSample
+}
+
+// paperCells notes a cell of the paper's tables: the published value and
+// Δ when the row stands for a paper row (pub, one per row, or nil), † and
+// no mark on the set an in-sample trial was tuned on (then *inSample is
+// set, when not nil), the replicates' spread.
+func (p *builder) paperCells(rows []row, sets []string, pub []ScoreRow, inSample *bool) func(i, j int, c *Cell) {
+	trained := make([]string, len(rows))
+	for i, r := range rows {
+		trained[i] = p.inSampleSet(r.Record)
+	}
+	return func(i, j int, c *Cell) {
+		if pub != nil {
+			v := pub[i].Scores[j]
+			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.Value-v, 3))
+		}
+		if sets[j] == trained[i] {
+			c.note("†")
+			c.Unranked = true
+			if inSample != nil {
+				*inSample = true
+			}
+		}
+		c.note(c.spread())
+	}
+}
+
+// paperIntro says what the paper's table compares: our corpus (the first
+// trial's) against the published full text8.
+func paperIntro(first records.Record) string {
+	corpus := "our corpus"
+	if c, ok := first.Settings["data.corpus"]; ok {
+		corpus = formatValue(c)
+		if f, ok := number(first.Settings["data.fraction"]); ok && f != 1 {
+			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
+		}
+	}
+	return "One row per method of the paper's Table 3, each at the setting of the trial that stands for it (named in the row). " +
+		"Ours: " + corpus + ", zero rule (a pair with an out-of-vocabulary word scores 0), as the paper. " +
+		"The published values are on the full text8 corpus (17 M tokens) with d = 8000 for the tail cut (the other CA rows' settings are not published), " +
+		"so Δ measures corpus, dimension and implementation together, not the implementation alone."
 }
 
 // ---- Go against reference implementations ----
