@@ -110,7 +110,7 @@ func Write(w io.Writer, r Report) error {
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	trials := trialsSection(r.Records)
+	trials := p.trialsSection(r.Records)
 	sections := orderSections(r.Lead, map[string]*Section{
 		"paper":       p.paperSection(r.Records, r.PaperRows),
 		"pairs":       p.pairsSection(r.Records),
@@ -247,7 +247,10 @@ func metricText(v float64) string {
 	return sig(v, 4)
 }
 
-func trialsSection(recs []records.Record) Section {
+// trialsSection is the table of every trial, one row each: the settings
+// that vary, status, the metrics that are not scores, stage times; then
+// the files the trials wrote and the machines they ran on.
+func (p *builder) trialsSection(recs []records.Record) Section {
 	s := Section{ID: "trials", Title: "Trials"}
 	if len(recs) == 0 {
 		s.Blocks = append(s.Blocks, Paragraph("No trials."))
@@ -257,11 +260,32 @@ func trialsSection(recs []records.Record) Section {
 	if len(common) > 0 {
 		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(common)+"."))
 	}
-	// Scores live in the score tables; "x.min" and "x.max" (the range over
-	// repeats) share the column of x. This keeps the table narrow when a
-	// trial has dozens of metrics.
+	mkeys, scores := trialMetricKeys(recs)
+	if scores {
+		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
+	}
+	t := trialsTable(p.project(recs), varying, mkeys, timingKeys(recs))
+	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics and stage times", len(t.Rows)), t)...)
+	s.Blocks = append(s.Blocks, filesBlock(recs)...)
+	envs := p.project(recs, func(rec records.Record) bool { return rec.Env != nil }).groupBy(func(_ int, t trial) string {
+		return fmt.Sprintf("%s · %s · GOMAXPROCS %d", t.Env.GoVersion, t.Env.CPU, t.Env.GOMAXPROCS)
+	})
+	if len(envs) > 0 {
+		var l List
+		for _, g := range byKey(envs) {
+			l = append(l, fmt.Sprintf("%s (%d trial(s))", g.key, len(g.trials)))
+		}
+		s.Blocks = append(s.Blocks, Paragraph("Ran on:"), l)
+	}
+	return s
+}
+
+// trialMetricKeys are the metric columns of the trials table, and whether
+// any trial has scores. Scores live in the score tables; "x.min" and
+// "x.max" (the range over repeats) share the column of x. This keeps the
+// table narrow when a trial has dozens of metrics.
+func trialMetricKeys(recs []records.Record) (keys []string, scores bool) {
 	metrics := map[string]bool{}
-	scores := false
 	for _, rec := range recs {
 		for k := range rec.Metrics {
 			if isScoreMetric(k) {
@@ -278,12 +302,13 @@ func trialsSection(recs []records.Record) Section {
 			}
 		}
 	}
-	mkeys := sortedKeys(metrics)
-	tkeys := timingKeys(recs)
-	if scores {
-		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
-	}
+	return sortedKeys(metrics), scores
+}
 
+// trialsTable is one row per trial: its number, id, the varying settings,
+// status (with error and warnings), the metrics mkeys and the stage times
+// tkeys.
+func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 	t := Table{ID: "trials-table", Header: []string{"#", "ID"}}
 	t.Header = append(t.Header, varying...)
 	t.Header = append(t.Header, "Status")
@@ -296,39 +321,24 @@ func trialsSection(recs []records.Record) Section {
 	for j := len(t.Header) - len(mkeys) - len(tkeys); j < len(t.Header); j++ {
 		t.Numeric[j] = true
 	}
-	for i, rec := range recs {
-		row := []string{strconv.Itoa(i + 1), rec.ID}
+	for _, tr := range pr.trials {
+		row := []string{strconv.Itoa(tr.Num), tr.ID}
 		for _, k := range varying {
-			if v, ok := rec.Settings[k]; ok {
-				row = append(row, formatValue(v))
-			} else {
-				row = append(row, "—")
-			}
+			row = append(row, settingText(tr.Settings, k))
 		}
-		status := rec.Status
-		if rec.Error != "" {
-			status += ": " + rec.Error
+		status := tr.Status
+		if tr.Error != "" {
+			status += ": " + tr.Error
 		}
-		if len(rec.Warnings) > 0 {
-			status += " with warnings: " + strings.Join(rec.Warnings, "; ")
+		if len(tr.Warnings) > 0 {
+			status += " with warnings: " + strings.Join(tr.Warnings, "; ")
 		}
 		row = append(row, status)
 		for _, k := range mkeys {
-			v, ok := rec.Metrics[k]
-			if !ok {
-				row = append(row, "—")
-				continue
-			}
-			cell := metricText(v)
-			lo, lok := rec.Metrics[k+".min"]
-			hi, hok := rec.Metrics[k+".max"]
-			if lok && hok {
-				cell += " [" + metricText(lo) + ", " + metricText(hi) + "]"
-			}
-			row = append(row, cell)
+			row = append(row, metricCell(tr.Metrics, k))
 		}
 		for _, k := range tkeys {
-			if v, ok := rec.Timings[k]; ok {
+			if v, ok := tr.Timings[k]; ok {
 				row = append(row, sig(v, 3))
 			} else {
 				row = append(row, "—")
@@ -336,21 +346,29 @@ func trialsSection(recs []records.Record) Section {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics and stage times", len(t.Rows)), t)...)
-	s.Blocks = append(s.Blocks, filesBlock(recs)...)
+	return t
+}
 
-	envs := map[string]int{}
-	for _, rec := range recs {
-		if e := rec.Env; e != nil {
-			envs[fmt.Sprintf("%s · %s · GOMAXPROCS %d", e.GoVersion, e.CPU, e.GOMAXPROCS)]++
-		}
+// settingText prints a setting for a table cell, "—" when absent.
+func settingText(settings map[string]any, k string) string {
+	if v, ok := settings[k]; ok {
+		return formatValue(v)
 	}
-	if len(envs) > 0 {
-		var l List
-		for _, k := range sortedKeys(envs) {
-			l = append(l, fmt.Sprintf("%s (%d trial(s))", k, envs[k]))
-		}
-		s.Blocks = append(s.Blocks, Paragraph("Ran on:"), l)
+	return "—"
+}
+
+// metricCell prints a metric for the trials table with its range over
+// repeats when it has one ("1.52 [1.474, 1.581]"), "—" when absent.
+func metricCell(m map[string]float64, k string) string {
+	v, ok := m[k]
+	if !ok {
+		return "—"
 	}
-	return s
+	cell := metricText(v)
+	lo, lok := m[k+".min"]
+	hi, hok := m[k+".max"]
+	if lok && hok {
+		cell += " [" + metricText(lo) + ", " + metricText(hi) + "]"
+	}
+	return cell
 }
