@@ -315,73 +315,28 @@ func paperIntro(first records.Record) string {
 // (method external), matched by label: "SGNS (Go)" and "SGNS (gensim)"
 // share "SGNS". nil when no such pair exists.
 func (b *builder) pairsSection(recs []records.Record) *Section {
-	base := func(rec records.Record) string {
-		l := givenName(rec)
-		if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
-			return l[:i]
-		}
-		return l
-	}
-	type pair struct {
-		name     string
-		goRec    *records.Record
-		refs     []*records.Record
-		position int
-	}
-	byName := map[string]*pair{}
-	var order []*pair
-	for i := range recs {
-		rec := &recs[i]
-		if !hasScores(*rec) || base(*rec) == "" {
-			continue
-		}
-		n := base(*rec)
-		pr, ok := byName[n]
-		if !ok {
-			pr = &pair{name: n, position: i}
-			byName[n] = pr
-			order = append(order, pr)
-		}
-		if b.method(*rec).Reference {
-			pr.refs = append(pr.refs, rec)
-		} else if pr.goRec == nil {
-			pr.goRec = rec
-		}
-	}
-	var sets []string
-	var scored []records.Record
-	for _, rec := range recs {
-		if hasScores(rec) {
-			scored = append(scored, rec)
-		}
-	}
-	sets = wordSets(scored)
+	scored := b.project(recs, hasMetric(records.ScoreMetric))
+	sets := wordSets(scored.records())
 	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
 		Header:  []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Coverage Go / reference", "Training s Go", "Training s reference"},
 		Numeric: []bool{false, false, false, false, true, true, true, true, true, true}}
 	var alone []string
-	paired := 0
-	for _, p := range order {
-		if p.goRec == nil || len(p.refs) == 0 {
-			for _, r := range append(p.refs, p.goRec) {
+	named := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" })
+	for _, g := range named.groupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
+		goTrial, refs := b.splitReference(g.trials)
+		if goTrial == nil || len(refs) == 0 {
+			for _, r := range append(refs, goTrial) {
 				if r != nil {
-					alone = append(alone, givenName(*r))
+					alone = append(alone, givenName(r.Record))
 				}
 			}
 			continue
 		}
-		paired++
-		for _, ref := range p.refs {
-			for _, set := range sets {
-				g, r := metric(*p.goRec, records.Score(records.RuleZero, set).Key()), metric(*ref, records.Score(records.RuleZero, set).Key())
-				t.Rows = append(t.Rows, []string{p.name, setDisplay(set), givenName(*p.goRec), givenName(*ref),
-					formatScore(g, 3), formatScore(r, 3), signed(g-r, 3),
-					coverageText(metric(*p.goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(*ref, records.Coverage(set).Key()), 0, false),
-					timing(*p.goRec, "train"), timing(*ref, "train")})
-			}
+		for _, ref := range refs {
+			t.Rows = append(t.Rows, pairRows(g.key, goTrial.Record, ref.Record, sets)...)
 		}
 	}
-	if paired == 0 {
+	if len(t.Rows) == 0 {
 		return nil
 	}
 	s := &Section{ID: "pairs", Title: "Go against the reference implementations"}
@@ -392,6 +347,43 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Paragraph("Without a counterpart: "+strings.Join(alone, ", ")+"."))
 	}
 	return s
+}
+
+// pairBase is what a trial's label shares with its counterpart's: the
+// label without its last " (…)".
+func pairBase(rec records.Record) string {
+	l := givenName(rec)
+	if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
+		return l[:i]
+	}
+	return l
+}
+
+// splitReference splits the trials of one pair label into the Go trial
+// (the first that is not a reference implementation) and the references.
+func (b *builder) splitReference(ts []trial) (goTrial *trial, refs []*trial) {
+	for i := range ts {
+		switch t := &ts[i]; {
+		case b.method(t.Record).Reference:
+			refs = append(refs, t)
+		case goTrial == nil:
+			goTrial = t
+		}
+	}
+	return goTrial, refs
+}
+
+// pairRows compare a Go trial with a reference one, a row per set.
+func pairRows(name string, goRec, ref records.Record, sets []string) [][]string {
+	var rows [][]string
+	for _, set := range sets {
+		g, r := metric(goRec, records.Score(records.RuleZero, set).Key()), metric(ref, records.Score(records.RuleZero, set).Key())
+		rows = append(rows, []string{name, setDisplay(set), givenName(goRec), givenName(ref),
+			formatScore(g, 3), formatScore(r, 3), signed(g-r, 3),
+			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
+			timing(goRec, "train"), timing(ref, "train")})
+	}
+	return rows
 }
 
 // timing prints a stage's seconds: whole seconds with separators from 100 s
@@ -500,75 +492,76 @@ func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 // lists the probe words' neighbours of one trial per group (the one with
 // the largest dimension), the first open, the others collapsed.
 func (p *builder) wordViewsSection(recs []records.Record) *Section {
+	all := p.project(recs)
 	s := &Section{ID: "words", Title: "Word map and nearest neighbours"}
-	for i, rec := range recs {
-		wm := rec.WordsMap
-		if wm == nil || len(wm.Words) == 0 || len(wm.X) != len(wm.Words) || len(wm.Y) != len(wm.Words) {
-			continue
-		}
-		label := p.trialLabels([]records.Record{rec}, []int{i + 1})[0]
-		pts, far := framePoints(wm)
-		text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, i+1)
-		if len(far) > 0 {
-			text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
-		}
-		s.Blocks = append(s.Blocks,
-			Paragraph(text),
-			ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
-				Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}})
-		break
-	}
-	// One trial per group: the largest svd.rank, else the first.
-	keys := groupKeys(recs)
-	pick := map[string]int{}
-	var groups []string
-	for i, rec := range recs {
-		if len(rec.Neighbours) == 0 || isMeasuredTrial(rec) {
-			continue
-		}
-		j, ok := pick[keys[i]]
-		if !ok {
-			groups = append(groups, keys[i])
-			pick[keys[i]] = i
-			continue
-		}
-		a, _ := number(recs[j].Settings["svd.rank"])
-		b, _ := number(rec.Settings["svd.rank"])
-		if b > a {
-			pick[keys[i]] = i
-		}
-	}
-	var tables []Block
-	for gi, g := range groups {
-		i := pick[g]
-		rec := recs[i]
-		label := p.trialLabels([]records.Record{rec}, []int{i + 1})[0]
-		t := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, i+1, formatValue(rec.Settings["eval.similarity"])),
-			Header: []string{"Word", "Nearest 10, most similar first"}}
-		for _, nb := range rec.Neighbours {
-			cell := "not in the vocabulary"
-			if len(nb.Words) > 0 {
-				parts := make([]string, len(nb.Words))
-				for k, w := range nb.Words {
-					parts[k] = w
-					if k < len(nb.Sims) {
-						parts[k] += " " + sig(nb.Sims[k], 3)
-					}
-				}
-				cell = strings.Join(parts, ", ")
-			}
-			t.Rows = append(t.Rows, []string{nb.Word, cell})
-		}
-		tables = append(tables, t)
-	}
-	if len(tables) > 0 {
-		s.Blocks = append(s.Blocks, Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (the largest dimension)."), tables[0])
-		if len(tables) > 1 {
-			s.Blocks = append(s.Blocks, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
-		}
-	}
+	s.Blocks = append(s.Blocks, p.wordMapBlocks(all)...)
+	s.Blocks = append(s.Blocks, p.neighbourBlocks(all)...)
 	if len(s.Blocks) == 0 {
 		return nil
 	}
 	return s
+}
+
+// wordMapBlocks draw the word map of the first trial that has a whole one.
+func (p *builder) wordMapBlocks(all projection) []Block {
+	withMap := all.where(func(rec records.Record) bool {
+		wm := rec.WordsMap
+		return wm != nil && len(wm.Words) > 0 && len(wm.X) == len(wm.Words) && len(wm.Y) == len(wm.Words)
+	})
+	if withMap.len() == 0 {
+		return nil
+	}
+	t := withMap.trials[0]
+	wm, label := t.WordsMap, p.soloLabel(t)
+	pts, far := framePoints(wm)
+	text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, t.Num)
+	if len(far) > 0 {
+		text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
+	}
+	return []Block{Paragraph(text),
+		ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
+			Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}}}
+}
+
+// neighbourBlocks list the probe words' neighbours of one trial per group
+// of all the trials (groupKeys), the one with the largest svd.rank;
+// measured trials' are left out.
+func (p *builder) neighbourBlocks(all projection) []Block {
+	keys := groupKeys(all.records())
+	withNeighbours := all.where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, not(isMeasuredTrial))
+	var tables []Block
+	for gi, g := range withNeighbours.groupBy(func(_ int, t trial) string { return keys[t.Num-1] }) {
+		t := largestRank(g.trials)
+		label := p.soloLabel(t)
+		tab := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, t.Num, formatValue(t.Settings["eval.similarity"])),
+			Header: []string{"Word", "Nearest 10, most similar first"}}
+		for _, nb := range t.Neighbours {
+			tab.Rows = append(tab.Rows, []string{nb.Word, neighboursText(nb)})
+		}
+		tables = append(tables, tab)
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	out := []Block{Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (the largest dimension)."), tables[0]}
+	if len(tables) > 1 {
+		out = append(out, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
+	}
+	return out
+}
+
+// neighboursText prints a probe word's neighbours with their similarity
+// ("queen 0.812, prince 0.77").
+func neighboursText(nb records.Neighbours) string {
+	if len(nb.Words) == 0 {
+		return "not in the vocabulary"
+	}
+	parts := make([]string, len(nb.Words))
+	for k, w := range nb.Words {
+		parts[k] = w
+		if k < len(nb.Sims) {
+			parts[k] += " " + sig(nb.Sims[k], 3)
+		}
+	}
+	return strings.Join(parts, ", ")
 }
