@@ -106,7 +106,7 @@ func Write(w io.Writer, r Report) error {
 	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
 		return fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
 	}
-	ca, err := caSections(r)
+	ca, err := p.caSections(r)
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
