@@ -83,49 +83,14 @@ func WriteFile(path string, r Report) error {
 // Write renders the page to w. Nothing is written when the report is
 // invalid.
 func Write(w io.Writer, r Report) error {
-	p := newBuilder(r)
-	if strings.TrimSpace(r.Title) == "" {
-		return errors.New("reports: Report.Title is empty")
+	sri, err := validate(r)
+	if err != nil {
+		return err
 	}
-	if !r.ECharts.valid() {
-		return errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
-	}
-	// The hash goes into the attribute unescaped (html/template would write
-	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
-	// with), so it must be nothing but an SRI value.
-	var sri template.HTMLAttr
-	if h := r.ECharts.sri; h != "" {
-		if !sriPattern.MatchString(h) {
-			return fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
-		}
-		sri = template.HTMLAttr(`integrity="` + h + `"`)
-	}
-	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
-		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
-	}
-	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
-		return fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
-	}
-	ca, err := p.caSections(r)
+	sections, err := newBuilder(r).sections(r)
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	trials := p.trialsSection(r.Records)
-	sections := orderSections(r.Lead, map[string]*Section{
-		"paper":       p.paperSection(r.Records, r.PaperRows),
-		"pairs":       p.pairsSection(r.Records),
-		"check":       checkSection(r.Check, r.Records),
-		"scores":      p.scoreSection(r.Records),
-		"analogies":   p.analogySection(r.Records),
-		"sweeps":      p.sweepSection(r.Records),
-		"scaling":     p.scalingSection(r.Records),
-		"calibration": p.calibrationSection(r.Records),
-		"words":       p.wordViewsSection(r.Records),
-		"ca":          ca,
-		"trials":      &trials,
-	}, r.Records)
-	sections = append(sections, r.Sections...)
-
 	rd := newRenderer()
 	if r.Description != "" {
 		if err := rd.block(Paragraph(r.Description)); err != nil {
@@ -173,6 +138,58 @@ func Write(w io.Writer, r Report) error {
 		return fmt.Errorf("reports: %w", err)
 	}
 	return nil
+}
+
+// validate refuses an invalid report and returns the integrity attribute of
+// its ECharts script ("" when inlined or without a hash).
+func validate(r Report) (template.HTMLAttr, error) {
+	if strings.TrimSpace(r.Title) == "" {
+		return "", errors.New("reports: Report.Title is empty")
+	}
+	if !r.ECharts.valid() {
+		return "", errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
+	}
+	// The hash goes into the attribute unescaped (html/template would write
+	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
+	// with), so it must be nothing but an SRI value.
+	var sri template.HTMLAttr
+	if h := r.ECharts.sri; h != "" {
+		if !sriPattern.MatchString(h) {
+			return "", fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
+		}
+		sri = template.HTMLAttr(`integrity="` + h + `"`)
+	}
+	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
+		return "", fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
+	}
+	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
+		return "", fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
+	}
+	return sri, nil
+}
+
+// sections are the page's built-in sections in the order of what the run
+// is for (orderSections), then the report's own.
+func (p *builder) sections(r Report) ([]Section, error) {
+	ca, err := p.caSections(r)
+	if err != nil {
+		return nil, err
+	}
+	trials := p.trialsSection(r.Records)
+	sections := orderSections(r.Lead, map[string]*Section{
+		"paper":       p.paperSection(r.Records, r.PaperRows),
+		"pairs":       p.pairsSection(r.Records),
+		"check":       checkSection(r.Check, r.Records),
+		"scores":      p.scoreSection(r.Records),
+		"analogies":   p.analogySection(r.Records),
+		"sweeps":      p.sweepSection(r.Records),
+		"scaling":     p.scalingSection(r.Records),
+		"calibration": p.calibrationSection(r.Records),
+		"words":       p.wordViewsSection(r.Records),
+		"ca":          ca,
+		"trials":      &trials,
+	}, r.Records)
+	return append(sections, r.Sections...), nil
 }
 
 var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
