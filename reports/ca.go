@@ -232,51 +232,49 @@ func summaryTable(ca *records.CAResult, n int) *Table {
 	for j := 2; j < len(t.Numeric); j++ {
 		t.Numeric[j] = true
 	}
-	at := func(v [][]float64, i, l int) float64 {
-		if i < len(v) && l < len(v[i]) {
-			return v[i][l]
-		}
-		return math.NaN()
-	}
-	at1 := func(v []float64, i int) float64 {
-		if i < len(v) {
-			return v[i]
-		}
-		return math.NaN()
-	}
 	share := func(x float64) float64 {
 		if ca.TotalInertia <= 0 {
 			return math.NaN()
 		}
 		return x / ca.TotalInertia
 	}
-	add := func(side, name string, mass, qlt, inr float64, coord, cos2, ctr func(l int) float64) {
+	add := func(side, name string, i int, mass, qlt, inr float64, coord, cos2, ctr [][]float64) {
 		row := []string{side, name, permill(mass), permill(qlt), permill(inr)}
 		for l := 0; l < axes; l++ {
-			row = append(row, permill(coord(l)), permill(cos2(l)), permill(ctr(l)))
+			row = append(row, permill(at2(coord, i, l)), permill(at2(cos2, i, l)), permill(at2(ctr, i, l)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	none := func(int) float64 { return math.NaN() }
+	nan := math.NaN()
 	for i, name := range ca.RowLabels {
-		add("row", name, at1(ca.RowMass, i), at1(ca.RowQuality, i), share(at1(ca.RowInertia, i)),
-			func(l int) float64 { return at(ca.RowPrincipal, i, l) }, func(l int) float64 { return at(ca.RowCos2, i, l) },
-			func(l int) float64 { return at(ca.RowCtr, i, l) })
+		add("row", name, i, at1(ca.RowMass, i), at1(ca.RowQuality, i), share(at1(ca.RowInertia, i)), ca.RowPrincipal, ca.RowCos2, ca.RowCtr)
 	}
 	for i, name := range ca.SupRowLabels {
-		add("row (sup.)", name, math.NaN(), at1(ca.SupRowQuality, i), math.NaN(),
-			func(l int) float64 { return at(ca.SupRowPrincipal, i, l) }, func(l int) float64 { return at(ca.SupRowCos2, i, l) }, none)
+		add("row (sup.)", name, i, nan, at1(ca.SupRowQuality, i), nan, ca.SupRowPrincipal, ca.SupRowCos2, nil)
 	}
 	for j, name := range ca.ColLabels {
-		add("column", name, at1(ca.ColMass, j), at1(ca.ColQuality, j), share(at1(ca.ColInertia, j)),
-			func(l int) float64 { return at(ca.ColPrincipal, j, l) }, func(l int) float64 { return at(ca.ColCos2, j, l) },
-			func(l int) float64 { return at(ca.ColCtr, j, l) })
+		add("column", name, j, at1(ca.ColMass, j), at1(ca.ColQuality, j), share(at1(ca.ColInertia, j)), ca.ColPrincipal, ca.ColCos2, ca.ColCtr)
 	}
 	for j, name := range ca.SupColLabels {
-		add("column (sup.)", name, math.NaN(), at1(ca.SupColQuality, j), math.NaN(),
-			func(l int) float64 { return at(ca.SupColPrincipal, j, l) }, func(l int) float64 { return at(ca.SupColCos2, j, l) }, none)
+		add("column (sup.)", name, j, nan, at1(ca.SupColQuality, j), nan, ca.SupColPrincipal, ca.SupColCos2, nil)
 	}
 	return t
+}
+
+// at1 is v[i], NaN when v is too short (a record older than the field).
+func at1(v []float64, i int) float64 {
+	if i < len(v) {
+		return v[i]
+	}
+	return math.NaN()
+}
+
+// at2 is v[i][l], NaN when v is too short.
+func at2(v [][]float64, i, l int) float64 {
+	if i < len(v) && l < len(v[i]) {
+		return v[i][l]
+	}
+	return math.NaN()
 }
 
 // svCompare puts the singular values of a group's backends side by side,
