@@ -272,19 +272,19 @@ func (p *builder) paperTable(matches []paperMatch, cols []column, sets []string)
 // Δ when the row stands for a paper row (pub, one per row, or nil), † and
 // no mark on the set an in-sample trial was tuned on (then *inSample is
 // set, when not nil), the replicates' spread.
-func (p *builder) paperCells(rows []row, sets []string, pub []ScoreRow, inSample *bool) func(i, j int, c *Cell) {
+func (p *builder) paperCells(rows []row, sets []string, pub []ScoreRow, inSample *bool) func(i, j int, c *cell) {
 	trained := make([]string, len(rows))
 	for i, r := range rows {
 		trained[i] = p.inSampleSet(r.Record)
 	}
-	return func(i, j int, c *Cell) {
+	return func(i, j int, c *cell) {
 		if pub != nil {
 			v := pub[i].Scores[j]
-			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.Value-v, 3))
+			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.value-v, 3))
 		}
 		if sets[j] == trained[i] {
 			c.note("†")
-			c.Unranked = true
+			c.unranked = true
 			if inSample != nil {
 				*inSample = true
 			}

@@ -12,7 +12,7 @@ import (
 
 // A section is built in three steps: select the records it is about
 // (project with filters), group them (groupBy, rows, table, lines) and
-// draw what the groups hold (Cells, XY points) into blocks. Everything
+// draw what the groups hold (cells, XY points) into blocks. Everything
 // from the second step lives here and in labels.go, once; a section body
 // only selects and draws.
 
@@ -61,7 +61,7 @@ func not(f filter) filter { return func(rec records.Record) bool { return !f(rec
 // projection is the trials a section is built from: the records every
 // filter kept, in page order. Its views group them: groupBy into ordered
 // groups by any key, rows into labelled table rows with replicates folded,
-// table into rows × metric columns of Cells, lines into chart series whose
+// table into rows × metric columns of cells, lines into chart series whose
 // values at one x fold into one point.
 type projection struct {
 	b      *builder
@@ -194,41 +194,41 @@ func rowRecords(rows []row) []records.Record {
 	return out
 }
 
-// Cell is one number a table shows and what qualifies it: its spread over
+// cell is one number a table shows and what qualifies it: its spread over
 // the replicates folded into it, notes in small type after it, and
 // whether it takes part in the ranking.
-type Cell struct {
-	Value    float64 // NaN: none
-	SD       float64 // sample SD over the replicates, when HasSD
-	HasSD    bool
-	N        int // trials folded into the cell
-	Notes    []string
-	Unranked bool // shown, never marked best (e.g. an in-sample score)
+type cell struct {
+	value    float64 // NaN: none
+	sd       float64 // sample SD over the replicates, when hasSD
+	hasSD    bool
+	n        int // trials folded into the cell
+	notes    []string
+	unranked bool // shown, never marked best (e.g. an in-sample score)
 }
 
 // cell is the row's value of a metric key.
-func (r row) cell(key string) Cell {
-	c := Cell{Value: metric(r.Record, key), N: r.n}
-	c.SD, c.HasSD = r.sd[key]
+func (r row) cell(key string) cell {
+	c := cell{value: metric(r.Record, key), n: r.n}
+	c.sd, c.hasSD = r.sd[key]
 	return c
 }
 
 // spread is what a cell says of its replicates: "± sd (n = N)", or
 // "(n = N)" when the value has no spread; "" for a single trial.
-func (c Cell) spread() string {
+func (c cell) spread() string {
 	switch {
-	case c.N < 2:
+	case c.n < 2:
 		return ""
-	case c.HasSD:
-		return fmt.Sprintf("± %s (n = %d)", sig(c.SD, 2), c.N)
+	case c.hasSD:
+		return fmt.Sprintf("± %s (n = %d)", sig(c.sd, 2), c.n)
 	}
-	return fmt.Sprintf("(n = %d)", c.N)
+	return fmt.Sprintf("(n = %d)", c.n)
 }
 
 // note adds a note after the cell's others; "" adds nothing.
-func (c *Cell) note(s string) {
+func (c *cell) note(s string) {
 	if s != "" {
-		c.Notes = append(c.Notes, s)
+		c.notes = append(c.notes, s)
 	}
 }
 
@@ -291,7 +291,7 @@ func (t table) coverage() (cells []string, perCell []bool) {
 // scoreRows lays the table out as ScoreTable rows: the rows' labels and
 // cells, a cell's coverage noted first where the column's coverage varies,
 // then whatever decorate adds (it may also unrank the cell).
-func (t table) scoreRows(decorate func(i, j int, c *Cell)) []ScoreRow {
+func (t table) scoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
 	_, perCell := t.coverage()
 	out := make([]ScoreRow, len(t.rows))
 	for i, r := range t.rows {
@@ -304,7 +304,7 @@ func (t table) scoreRows(decorate func(i, j int, c *Cell)) []ScoreRow {
 			if decorate != nil {
 				decorate(i, j, &c)
 			}
-			sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.Value, strings.Join(c.Notes, " "), c.Unranked
+			sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
 		}
 		out[i] = sr
 	}

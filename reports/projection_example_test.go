@@ -29,7 +29,7 @@ func Example_projection() {
 	t := table{rows: scored.rows(true), cols: setColumns([]string{"men"}, scoreOf(records.RuleZero), false)}
 	for _, r := range t.rows {
 		c := r.cell(t.cols[0].metric)
-		fmt.Println(strings.TrimSpace(fmt.Sprintf("row #%d %s, %s: %.2f %s", r.Num, r.label, t.cols[0].name, c.Value, c.spread())))
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("row #%d %s, %s: %.2f %s", r.Num, r.label, t.cols[0].name, c.value, c.spread())))
 	}
 
 	// Or into chart lines against the window: one point per x.

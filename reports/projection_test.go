@@ -108,14 +108,14 @@ func TestRowsFold(t *testing.T) {
 			assert.Equal(t, c.n, n)
 		})
 	}
-	cell := pr.rows(true)[0].cell(key)
-	assert.InDelta(t, 0.61, cell.Value, 1e-12)
-	assert.True(t, cell.HasSD)
-	assert.InDelta(t, math.Sqrt(0.0002), cell.SD, 1e-12)
-	assert.Equal(t, "± 0.014 (n = 2)", cell.spread())
+	c := pr.rows(true)[0].cell(key)
+	assert.InDelta(t, 0.61, c.value, 1e-12)
+	assert.True(t, c.hasSD)
+	assert.InDelta(t, math.Sqrt(0.0002), c.sd, 1e-12)
+	assert.Equal(t, "± 0.014 (n = 2)", c.spread())
 	assert.Equal(t, "", pr.rows(true)[1].cell(key).spread(), "a single trial says nothing of spread")
 	none := pr.rows(true)[0].cell("no.such.metric")
-	assert.True(t, math.IsNaN(none.Value))
+	assert.True(t, math.IsNaN(none.value))
 	assert.Equal(t, "(n = 2)", none.spread(), "folded but no value: the count alone")
 }
 
@@ -152,10 +152,10 @@ func TestTableCoverage(t *testing.T) {
 			footer, perCell := tab.coverage()
 			assert.Equal(t, []string{c.footer}, footer)
 			assert.Equal(t, []bool{c.perCell}, perCell)
-			rows := tab.scoreRows(func(i, j int, cell *Cell) {
-				cell.note("†")
-				cell.note(cell.spread())
-				cell.Unranked = i == 0
+			rows := tab.scoreRows(func(i, j int, c *cell) {
+				c.note("†")
+				c.note(c.spread())
+				c.unranked = i == 0
 			})
 			assert.Equal(t, c.note, rows[0].Notes[0])
 			assert.Equal(t, []bool{true}, rows[0].Unranked)

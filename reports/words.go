@@ -130,13 +130,13 @@ func (p *builder) scoreTables(rows []row, sets []string) (zero, skip ScoreTable,
 	for i, r := range rows {
 		trained[i] = p.inSampleSet(r.Record)
 	}
-	decorate := func(i, j int, c *Cell) {
+	decorate := func(i, j int, c *cell) {
 		if sets[j] == trained[i] {
 			c.note("†")
 			inSample = true
 		}
 		c.note(c.spread())
-		c.Unranked = isMeasuredTrial(rows[i].Record)
+		c.unranked = isMeasuredTrial(rows[i].Record)
 	}
 	var ref []ScoreRow
 	for _, s := range sets {
