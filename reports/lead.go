@@ -22,7 +22,8 @@ const longTable = 12
 // pairs and check when present, time and memory when every scored trial is
 // measured (a scaling spec), the sweeps when the score table is long (a
 // sweep spec), then the rest in sectionOrder.
-func orderSections(lead string, secs map[string]*Section, recs []records.Record) []Section {
+// scored is the page's trials with scores.
+func orderSections(lead string, secs map[string]*Section, scored projection) []Section {
 	order := append([]string(nil), sectionOrder...)
 	moveFirst := func(name string, after int) {
 		i := indexOf(order, name)
@@ -33,16 +34,7 @@ func orderSections(lead string, secs map[string]*Section, recs []records.Record)
 		order = append(order[:after], append([]string{name}, order[after:]...)...)
 	}
 	if lead == "" || lead == "auto" {
-		ranked, measured := 0, 0
-		for _, rec := range recs {
-			if hasScores(rec) {
-				if isMeasuredTrial(rec) {
-					measured++
-				} else {
-					ranked++
-				}
-			}
-		}
+		ranked := scored.where(not(isMeasuredTrial)).len()
 		front := 0
 		for _, n := range []string{"paper", "pairs", "check"} {
 			if secs[n] != nil {

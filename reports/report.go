@@ -87,7 +87,8 @@ func Write(w io.Writer, r Report) error {
 	if err != nil {
 		return err
 	}
-	sections, err := newBuilder(r).sections(r)
+	p := newBuilder(r)
+	sections, err := p.sections(r)
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
@@ -118,7 +119,7 @@ func Write(w io.Writer, r Report) error {
 	}
 	pg := page{
 		Title:  r.Title,
-		Meta:   meta(r),
+		Meta:   p.meta(r),
 		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
 		About:  r.ECharts.about,
 		Inline: template.JS(r.ECharts.inline),
@@ -188,7 +189,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 		"words":       p.wordViewsSection(r.Records),
 		"ca":          ca,
 		"trials":      &trials,
-	}, r.Records)
+	}, p.project(r.Records, hasMetric(records.ScoreMetric)))
 	return append(sections, r.Sections...), nil
 }
 
@@ -198,15 +199,13 @@ var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
 // alphabetically.
 var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "skipped": 2, "error": 3}
 
-func meta(r Report) []string {
-	counts := map[string]int{}
-	for _, rec := range r.Records {
-		counts[rec.Status]++
-	}
-	statuses := sortedKeys(counts)
+// meta is the page header's lines: the spec, and how many trials ended in
+// each status.
+func (p *builder) meta(r Report) []string {
+	statuses := byKey(p.project(r.Records).groupBy(func(_ int, t trial) string { return t.Status }))
 	sort.SliceStable(statuses, func(i, j int) bool {
-		oi, iok := statusOrder[statuses[i]]
-		oj, jok := statusOrder[statuses[j]]
+		oi, iok := statusOrder[statuses[i].key]
+		oj, jok := statusOrder[statuses[j].key]
 		switch {
 		case iok && jok:
 			return oi < oj
@@ -216,12 +215,12 @@ func meta(r Report) []string {
 		return false
 	})
 	var parts []string
-	for _, s := range statuses {
-		name := s
+	for _, g := range statuses {
+		name := g.key
 		if name == "" {
 			name = "(no status)"
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", counts[s], name))
+		parts = append(parts, fmt.Sprintf("%d %s", len(g.trials), name))
 	}
 	line := fmt.Sprintf("%d trial(s)", len(r.Records))
 	if len(parts) > 0 {

@@ -22,15 +22,6 @@ func isScoreMetric(k string) bool {
 	return false
 }
 
-func hasScores(rec records.Record) bool {
-	for k := range rec.Metrics {
-		if records.ParseMetric(k).Kind == records.ScoreMetric {
-			return true
-		}
-	}
-	return false
-}
-
 // wordSets returns the sets the records were scored on: the registered ones
 // in the paper's column order, then any others alphabetically.
 func wordSets(recs []records.Record) []string {
