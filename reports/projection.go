@@ -114,6 +114,7 @@ func (pr projection) records() []records.Record {
 type group struct {
 	key    string
 	trials []trial
+	at     []int // each trial's index in the projection
 }
 
 // groupBy puts the trials with equal keys together. Groups come in the
@@ -132,6 +133,7 @@ func (pr projection) groupBy(key func(i int, t trial) string) []group {
 			out = append(out, group{key: k})
 		}
 		out[g].trials = append(out[g].trials, t)
+		out[g].at = append(out[g].at, i)
 	}
 	return out
 }
@@ -318,21 +320,16 @@ type line struct {
 	xs     []float64
 }
 
-// lines groups the trials into chart lines by name, in the order the names
-// first appear, each trial at x.
+// lines groups the trials into chart lines by name (groupBy), each trial
+// at x.
 func (pr projection) lines(name func(i int, t trial) string, x func(i int, t trial) float64) []line {
-	var out []line
-	index := map[string]int{}
-	for i, t := range pr.trials {
-		n := name(i, t)
-		l, ok := index[n]
-		if !ok {
-			l = len(out)
-			index[n] = l
-			out = append(out, line{name: n})
+	groups := pr.groupBy(name)
+	out := make([]line, len(groups))
+	for l, g := range groups {
+		out[l] = line{name: g.key, trials: g.trials, xs: make([]float64, len(g.trials))}
+		for k, i := range g.at {
+			out[l].xs[k] = x(i, g.trials[k])
 		}
-		out[l].trials = append(out[l].trials, t)
-		out[l].xs = append(out[l].xs, x(i, t))
 	}
 	return out
 }
@@ -347,17 +344,26 @@ func (l line) distinctX() int {
 }
 
 // points folds the line's values at each x into one point (meanPoints: the
-// mean, ± the sample SD where there are two or more); value gives a
-// trial's value at its x, or false when it has none. many reports whether
-// a point folds more than one value.
+// mean, ± the sample SD where there are two or more), sorted by x; value
+// gives a trial's value at its x, or false when it has none. A value at an
+// unknown (NaN) x is a point of its own, after the others in the trials'
+// order: no chart can draw it, and the chart counts what it leaves out.
+// many reports whether a point folds more than one value.
 func (l line) points(value func(t trial, x float64) (float64, bool)) (pts []XY, many bool) {
 	vals := map[float64][]float64{}
+	var unknown []XY
 	for k, t := range l.trials {
-		if v, ok := value(t, l.xs[k]); ok {
+		v, ok := value(t, l.xs[k])
+		switch {
+		case !ok:
+		case math.IsNaN(l.xs[k]):
+			unknown = append(unknown, XY{X: l.xs[k], Y: v})
+		default:
 			vals[l.xs[k]] = append(vals[l.xs[k]], v)
 		}
 	}
-	return meanPoints(vals)
+	pts, many = meanPoints(vals)
+	return append(pts, unknown...), many
 }
 
 // metricAt is a points value: the trial's metric key, when it has it.

@@ -194,6 +194,21 @@ func TestLinesPoints(t *testing.T) {
 	assert.Equal(t, []XY{{X: 9, Y: 4}}, pts)
 	pts, _ = lines[0].points(func(t trial, x float64) (float64, bool) { return x, x > 3 })
 	assert.Equal(t, []XY{{X: 5, Y: 5}}, pts, "value sees the x and may skip a trial")
+
+	// Values at an unknown x stay points of their own, after the others,
+	// in the trials' order, however the map of the others iterates.
+	unknown := func(_ int, t trial) float64 {
+		if t.ID == "b" || t.ID == "d" {
+			return math.NaN()
+		}
+		return x(0, t)
+	}
+	for range 20 {
+		pts, _ = pr.lines(func(int, trial) string { return "all" }, unknown)[0].points(func(t trial, _ float64) (float64, bool) { return float64(len(t.ID)), true })
+		require.Len(t, pts, 4)
+		assert.Equal(t, []float64{5, 9}, []float64{pts[0].X, pts[1].X})
+		assert.True(t, math.IsNaN(pts[2].X) && math.IsNaN(pts[3].X))
+	}
 }
 
 // A measured trial's row is never ranked, however the scored trials
