@@ -161,7 +161,7 @@ func groupVarying(recs []records.Record, keys []string, skip map[string]bool) ma
 }
 
 // groupLabel is the record's given name, or its method when it has none,
-// then (when withVarying) the short forms of the varying keys. For a
+// then the short forms of the varying keys. For a
 // series (forRow false) a name that is not the record's group is left out,
 // so that records of one method form one line.
 func (p *builder) groupLabel(rec records.Record, key string, varying []string, forRow bool) string {
