@@ -159,7 +159,8 @@ type row struct {
 
 // rows lays the trials out as table rows, one per trial or, when fold is
 // set, per group of replicates; each labelled by trialLabels among the
-// rows.
+// rows. A folded row finds its number by its first replicate's id, which
+// a results file never repeats.
 func (pr projection) rows(fold bool) []row {
 	out := make([]row, 0, len(pr.trials))
 	if !fold {
