@@ -12,93 +12,77 @@ import (
 
 // caSections builds the correspondence-analysis section, or nil when no
 // trial has a CA result.
-func caSections(r Report) (*Section, error) {
-	var withCA []int
-	for i, rec := range r.Records {
-		if rec.CA != nil {
-			withCA = append(withCA, i)
-		}
-	}
-	if len(withCA) == 0 && len(r.CATrials) == 0 {
+func (p *builder) caSections(r Report) (*Section, error) {
+	withCA := p.project(r.Records, func(rec records.Record) bool { return rec.CA != nil })
+	if withCA.len() == 0 && len(r.CATrials) == 0 {
 		return nil, nil
 	}
 	s := &Section{ID: "ca", Title: "Correspondence analysis"}
-	var chosen []int
-	if len(r.CATrials) > 0 {
-		byID := map[string]int{}
-		for _, i := range withCA {
-			if _, dup := byID[r.Records[i].ID]; !dup {
-				byID[r.Records[i].ID] = i
-			}
-		}
-		for _, id := range r.CATrials {
-			i, ok := byID[id]
-			if !ok {
-				return nil, fmt.Errorf("Report.CATrials: no trial %q with a CA result", id)
-			}
-			chosen = append(chosen, i)
-		}
-	} else {
-		limit := r.MaxCATrials
-		if limit == 0 {
-			limit = DefaultMaxCATrials
-		}
-		chosen = withCA
-		if len(chosen) > limit {
-			chosen = chosen[:limit]
-			s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf(
-				"Showing the first %d of %d trials with a CA result (Report.MaxCATrials); all are in the trials table.", limit, len(withCA))))
-		}
+	chosen, err := chooseCATrials(withCA, r.CATrials)
+	if err != nil {
+		return nil, err
+	}
+	if limit := orDefault(r.MaxCATrials, DefaultMaxCATrials); len(r.CATrials) == 0 && chosen.len() > limit {
+		chosen.trials = chosen.trials[:limit]
+		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf(
+			"Showing the first %d of %d trials with a CA result (Report.MaxCATrials); all are in the trials table.", limit, withCA.len())))
 	}
 	_, varying := settingsSplit(r.Records)
-	maxPoints := r.MaxMapPoints
-	if maxPoints == 0 {
-		maxPoints = DefaultMaxMapPoints
-	}
-	for n, g := range groupByBackend(r.Records, chosen) {
-		sub, err := caSection(g, n+1, varying, maxPoints)
+	maxPoints := orDefault(r.MaxMapPoints, DefaultMaxMapPoints)
+	for n, g := range chosen.groupBy(backendGroup) {
+		sub, err := caSection(g.trials, n+1, varying, maxPoints)
 		if err != nil {
-			return nil, fmt.Errorf("trial %q: %w", g[0].ID, err)
+			return nil, fmt.Errorf("trial %q: %w", g.trials[0].ID, err)
 		}
 		s.Subsections = append(s.Subsections, sub)
 	}
 	return s, nil
 }
 
-// groupByBackend puts together the chosen records that analyse the same
-// table with the same settings but for the SVD backend (the scaling series
-// setting), in order of first appearance: one map serves them all, and a
-// table compares their singular values.
-func groupByBackend(recs []records.Record, chosen []int) [][]records.Record {
-	series, _ := scalingKeys()
-	key := func(rec records.Record) string {
-		var parts []string
-		for _, k := range sortedKeys(rec.Settings) {
-			if k != series && k != schema.KeyLabel {
-				parts = append(parts, k+"="+formatValue(rec.Settings[k]))
-			}
-		}
-		return strings.Join(parts, "\x00")
+// chooseCATrials is the trials with a CA result that ids name, in the
+// order named (each id's first trial), or all of them when ids is empty.
+func chooseCATrials(withCA projection, ids []string) (projection, error) {
+	if len(ids) == 0 {
+		return withCA, nil
 	}
-	var out [][]records.Record
-	index := map[string]int{}
-	for _, i := range chosen {
-		k := key(recs[i])
-		if g, ok := index[k]; ok {
-			out[g] = append(out[g], recs[i])
-			continue
+	byID := map[string]trial{}
+	for _, t := range withCA.trials {
+		if _, dup := byID[t.ID]; !dup {
+			byID[t.ID] = t
 		}
-		index[k] = len(out)
-		out = append(out, []records.Record{recs[i]})
 	}
-	return out
+	chosen := projection{b: withCA.b}
+	for _, id := range ids {
+		t, ok := byID[id]
+		if !ok {
+			return projection{}, fmt.Errorf("Report.CATrials: no trial %q with a CA result", id)
+		}
+		chosen.trials = append(chosen.trials, t)
+	}
+	return chosen, nil
 }
 
-func caSection(group []records.Record, n int, varying []string, maxPoints int) (Section, error) {
-	rec := group[0]
-	ca := rec.CA
+// backendGroup puts together the trials that analyse the same table with
+// the same settings but for the SVD backend (the scaling series setting)
+// and the label: one map serves them all, and a table compares their
+// singular values.
+func backendGroup(_ int, t trial) string {
 	series, _ := scalingKeys()
-	title := "Trial " + rec.ID
+	var parts []string
+	for _, k := range sortedKeys(t.Settings) {
+		if k != series && k != schema.KeyLabel {
+			parts = append(parts, k+"="+formatValue(t.Settings[k]))
+		}
+	}
+	return strings.Join(parts, "\x00")
+}
+
+// caSection is one group of trials' CA (see backendGroup): the first
+// trial's map, scree plot and tables, the group's singular values side by
+// side.
+func caSection(group []trial, n int, varying []string, maxPoints int) (Section, error) {
+	ca := group[0].CA
+	title := "Trial " + group[0].ID
 	if len(group) > 1 {
 		ids := make([]string, len(group))
 		for i, g := range group {
@@ -107,27 +91,57 @@ func caSection(group []records.Record, n int, varying []string, maxPoints int) (
 		title = "Trials " + strings.Join(ids, ", ")
 	}
 	s := Section{ID: "ca-" + strconv.Itoa(n), Title: title}
+	s.Blocks = append(s.Blocks, Paragraph(caStatus(group, varying)))
+	if len(group) > 1 {
+		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("The map and the tables below are those of the %s backend; "+
+			"the backends' singular values are compared in the last table.", backendOf(group[0].Record))))
+	}
+	charts, notes, err := caCharts(ca, n, maxPoints)
+	if err != nil {
+		return Section{}, err
+	}
+	if len(charts) > 0 {
+		s.Blocks = append(s.Blocks, charts)
+	}
+	for _, note := range notes {
+		s.Blocks = append(s.Blocks, Paragraph(note))
+	}
+	if t := summaryTable(ca, n); t != nil {
+		s.Blocks = append(s.Blocks, *t)
+	}
+	s.Blocks = append(s.Blocks, svTable(ca, n))
+	if t := svCompare(group, n); t != nil {
+		s.Blocks = append(s.Blocks, *t)
+	}
+	if t := inputTable(ca, n); t != nil {
+		s.Blocks = append(s.Blocks, *t)
+	}
+	return s, nil
+}
+
+// caStatus is the line above a CA: the settings that vary among the page's
+// trials (but the backend, when the group spans several), each trial's
+// status, the total inertia and the χ² test.
+func caStatus(group []trial, varying []string) string {
+	rec, ca := group[0].Record, group[0].CA
+	series, _ := scalingKeys()
 	var kv [][2]string
 	for _, k := range varying {
 		if v, ok := rec.Settings[k]; ok && !(len(group) > 1 && k == series) {
 			kv = append(kv, [2]string{k, formatValue(v)})
 		}
 	}
-	var line string
-	for _, g := range group {
-		st := g.Status
+	statuses := make([]string, len(group))
+	for i, g := range group {
+		statuses[i] = g.Status
 		if g.Error != "" {
-			st += " (" + g.Error + ")"
+			statuses[i] += " (" + g.Error + ")"
 		}
 		if len(group) > 1 {
-			st = backendOf(g) + ": " + st
+			statuses[i] = backendOf(g.Record) + ": " + statuses[i]
 		}
-		if line != "" {
-			line += "; "
-		}
-		line += st
 	}
-	line = "Status: " + line
+	line := "Status: " + strings.Join(statuses, "; ")
 	line += fmt.Sprintf(". Total inertia %s; %d axes.", sig(ca.TotalInertia, 4), len(ca.SingularValues))
 	if len(kv) > 0 {
 		line = "Settings: " + joinSettings(kv) + ". " + line
@@ -135,16 +149,16 @@ func caSection(group []records.Record, n int, varying []string, maxPoints int) (
 	if ca.DF > 0 && ca.PValue != nil {
 		line += fmt.Sprintf(" χ² test of independence: χ² = %s, df = %d, p %s.", sig(ca.Chi2, 6), ca.DF, pText(*ca.PValue))
 	}
-	s.Blocks = append(s.Blocks, Paragraph(line))
-	if len(group) > 1 {
-		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("The map and the tables below are those of the %s backend; "+
-			"the backends' singular values are compared in the last table.", backendOf(rec))))
-	}
+	return line
+}
 
+// caCharts are the CA map and the scree plot, side by side, and notes on
+// what the map leaves out.
+func caCharts(ca *records.CAResult, n, maxPoints int) (Row, []string, error) {
 	var row Row
 	m, notes, err := caMap(ca, n, maxPoints)
 	if err != nil {
-		return Section{}, err
+		return nil, nil, err
 	}
 	if m != nil {
 		row = append(row, *m)
@@ -164,23 +178,7 @@ func caSection(group []records.Record, n int, varying []string, maxPoints int) (
 			Series: []BarSeries{{Name: "Principal inertia", Values: ca.Inertias, Labels: shares}},
 		})
 	}
-	if len(row) > 0 {
-		s.Blocks = append(s.Blocks, row)
-	}
-	for _, note := range notes {
-		s.Blocks = append(s.Blocks, Paragraph(note))
-	}
-	if t := summaryTable(ca, n); t != nil {
-		s.Blocks = append(s.Blocks, *t)
-	}
-	s.Blocks = append(s.Blocks, svTable(ca, n))
-	if t := svCompare(group, n); t != nil {
-		s.Blocks = append(s.Blocks, *t)
-	}
-	if t := inputTable(ca, n); t != nil {
-		s.Blocks = append(s.Blocks, *t)
-	}
-	return s, nil
+	return row, notes, nil
 }
 
 // backendOf names the SVD backend a record used.
@@ -234,57 +232,55 @@ func summaryTable(ca *records.CAResult, n int) *Table {
 	for j := 2; j < len(t.Numeric); j++ {
 		t.Numeric[j] = true
 	}
-	at := func(v [][]float64, i, l int) float64 {
-		if i < len(v) && l < len(v[i]) {
-			return v[i][l]
-		}
-		return math.NaN()
-	}
-	at1 := func(v []float64, i int) float64 {
-		if i < len(v) {
-			return v[i]
-		}
-		return math.NaN()
-	}
 	share := func(x float64) float64 {
 		if ca.TotalInertia <= 0 {
 			return math.NaN()
 		}
 		return x / ca.TotalInertia
 	}
-	add := func(side, name string, mass, qlt, inr float64, coord, cos2, ctr func(l int) float64) {
+	add := func(side, name string, i int, mass, qlt, inr float64, coord, cos2, ctr [][]float64) {
 		row := []string{side, name, permill(mass), permill(qlt), permill(inr)}
 		for l := 0; l < axes; l++ {
-			row = append(row, permill(coord(l)), permill(cos2(l)), permill(ctr(l)))
+			row = append(row, permill(at2(coord, i, l)), permill(at2(cos2, i, l)), permill(at2(ctr, i, l)))
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	none := func(int) float64 { return math.NaN() }
+	nan := math.NaN()
 	for i, name := range ca.RowLabels {
-		add("row", name, at1(ca.RowMass, i), at1(ca.RowQuality, i), share(at1(ca.RowInertia, i)),
-			func(l int) float64 { return at(ca.RowPrincipal, i, l) }, func(l int) float64 { return at(ca.RowCos2, i, l) },
-			func(l int) float64 { return at(ca.RowCtr, i, l) })
+		add("row", name, i, at1(ca.RowMass, i), at1(ca.RowQuality, i), share(at1(ca.RowInertia, i)), ca.RowPrincipal, ca.RowCos2, ca.RowCtr)
 	}
 	for i, name := range ca.SupRowLabels {
-		add("row (sup.)", name, math.NaN(), at1(ca.SupRowQuality, i), math.NaN(),
-			func(l int) float64 { return at(ca.SupRowPrincipal, i, l) }, func(l int) float64 { return at(ca.SupRowCos2, i, l) }, none)
+		add("row (sup.)", name, i, nan, at1(ca.SupRowQuality, i), nan, ca.SupRowPrincipal, ca.SupRowCos2, nil)
 	}
 	for j, name := range ca.ColLabels {
-		add("column", name, at1(ca.ColMass, j), at1(ca.ColQuality, j), share(at1(ca.ColInertia, j)),
-			func(l int) float64 { return at(ca.ColPrincipal, j, l) }, func(l int) float64 { return at(ca.ColCos2, j, l) },
-			func(l int) float64 { return at(ca.ColCtr, j, l) })
+		add("column", name, j, at1(ca.ColMass, j), at1(ca.ColQuality, j), share(at1(ca.ColInertia, j)), ca.ColPrincipal, ca.ColCos2, ca.ColCtr)
 	}
 	for j, name := range ca.SupColLabels {
-		add("column (sup.)", name, math.NaN(), at1(ca.SupColQuality, j), math.NaN(),
-			func(l int) float64 { return at(ca.SupColPrincipal, j, l) }, func(l int) float64 { return at(ca.SupColCos2, j, l) }, none)
+		add("column (sup.)", name, j, nan, at1(ca.SupColQuality, j), nan, ca.SupColPrincipal, ca.SupColCos2, nil)
 	}
 	return t
+}
+
+// at1 is v[i], NaN when v is too short (a record older than the field).
+func at1(v []float64, i int) float64 {
+	if i < len(v) {
+		return v[i]
+	}
+	return math.NaN()
+}
+
+// at2 is v[i][l], NaN when v is too short.
+func at2(v [][]float64, i, l int) float64 {
+	if i < len(v) && l < len(v[i]) {
+		return v[i][l]
+	}
+	return math.NaN()
 }
 
 // svCompare puts the singular values of a group's backends side by side,
 // after the published ones for Fisher's table; nil when there is nothing to
 // compare.
-func svCompare(group []records.Record, n int) *Table {
+func svCompare(group []trial, n int) *Table {
 	rec := group[0]
 	var published []float64
 	if formatValue(rec.Settings[schema.KeySource]) == "fisher" && len(rec.CA.SupRowLabels) == 0 && len(rec.CA.SupColLabels) == 0 {
@@ -300,7 +296,7 @@ func svCompare(group []records.Record, n int) *Table {
 	}
 	k := 0
 	for _, g := range group {
-		t.Header = append(t.Header, backendOf(g))
+		t.Header = append(t.Header, backendOf(g.Record))
 		if g.CA != nil {
 			k = max(k, len(g.CA.SingularValues))
 		}

@@ -13,70 +13,88 @@ import (
 // tail-cut CA, with the fitted growth exponents in a table. nil when no
 // record carries corpus statistics.
 func (p *builder) calibrationSection(recs []records.Record) *Section {
-	var set []records.Record
-	var nums []int
-	for i, rec := range recs {
-		if rec.Status == "ok" && rec.Corpus != nil && len(rec.Corpus.Points) > 0 {
-			set = append(set, rec)
-			nums = append(nums, i+1)
-		}
-	}
-	if len(set) == 0 {
+	pr := p.project(recs, hasStatus("ok"), func(rec records.Record) bool { return rec.Corpus != nil && len(rec.Corpus.Points) > 0 })
+	if pr.len() == 0 {
 		return nil
 	}
-	labels := p.trialLabels(set, nums)
-	// The trials' own names when they tell the corpora apart: what varies
-	// between two corpora is their whole source, too long for a legend.
-	named := map[string]bool{}
-	for _, rec := range set {
-		named[givenName(rec)] = true
+	rows := corpusRows(pr)
+	point := func(f func(records.CorpusPoint) int) func(records.CorpusPoint) []float64 {
+		return func(cp records.CorpusPoint) []float64 { return []float64{float64(f(cp))} }
 	}
-	if !named[""] && len(named) == len(set) {
-		for i, rec := range set {
-			labels[i] = givenName(rec)
-		}
-	}
-	growth := func(id, title, yName string, series func(records.CorpusPoint) []float64, names []string) LineChart {
-		c := LineChart{ID: id, Title: title, XName: "Tokens", YName: yName, LogX: true, LogY: true, Width: 440, Height: 320}
-		for i, rec := range set {
-			for j, name := range names {
-				ls := LineSeries{Name: labels[i]}
-				if name != "" {
-					ls.Name += " " + name
-				}
-				for _, p := range rec.Corpus.Points {
-					ls.Points = append(ls.Points, XY{X: float64(p.Tokens), Y: series(p)[j]})
-				}
-				c.Series = append(c.Series, ls)
-			}
-		}
-		return c
-	}
-	types := growth("calibration-types", "Types (Heaps' law)", "Distinct tokens",
-		func(p records.CorpusPoint) []float64 { return []float64{float64(p.Types)} }, []string{""})
-	vocab := growth("calibration-vocab", "Vocabulary (count ≥ min count)", "Words",
-		func(p records.CorpusPoint) []float64 { return []float64{float64(p.Vocab)} }, []string{""})
-	nnz := growth("calibration-nnz", "Non-zeros of the word tables", "Stored entries",
-		func(p records.CorpusPoint) []float64 { return []float64{float64(p.NNZFlat), float64(p.NNZCut)} }, []string{"N^flat", "N^cut"})
+	types := corpusChart(rows, "calibration-types", "Types (Heaps' law)", "Distinct tokens",
+		point(func(cp records.CorpusPoint) int { return cp.Types }), "")
+	vocab := corpusChart(rows, "calibration-vocab", "Vocabulary (count ≥ min count)", "Words",
+		point(func(cp records.CorpusPoint) int { return cp.Vocab }), "")
+	nnz := corpusChart(rows, "calibration-nnz", "Non-zeros of the word tables", "Stored entries",
+		func(cp records.CorpusPoint) []float64 { return []float64{float64(cp.NNZFlat), float64(cp.NNZCut)} }, "N^flat", "N^cut")
 	sigma := LineChart{ID: "calibration-sigma", Title: "Singular values of the tail-cut CA", XName: "k", YName: "σ_k",
 		LogX: true, LogY: true, Width: 440, Height: 320}
-	for i, rec := range set {
-		ls := LineSeries{Name: labels[i]}
-		for k, v := range rec.Corpus.Sigma {
+	for _, r := range rows {
+		ls := LineSeries{Name: r.label}
+		for k, v := range r.Corpus.Sigma {
 			ls.Points = append(ls.Points, XY{X: float64(k + 1), Y: v})
 		}
 		sigma.Series = append(sigma.Series, ls)
 	}
+	s := &Section{ID: "calibration", Title: "Corpus statistics side by side"}
+	s.Blocks = append(s.Blocks,
+		Paragraph(fmt.Sprintf("What a synthetic corpus is calibrated on, measured on every corpus of this spec over its prefixes "+
+			"(1/16, 1/8, 1/4, 1/2 and all of it; each prefix counted afresh): distinct tokens (Heaps' law), words of count ≥ min count, "+
+			"the stored entries of N^flat and N^cut (W = %d), and the singular values of the tail-cut CA of the whole corpus. "+
+			"Log–log axes: a straight line is a power law, its slope the exponent in the table.", rows[0].Corpus.Window)),
+		Row{types, vocab}, Row{nnz, sigma}, calibrationTable(rows))
+	return s
+}
 
+// corpusRows are one row per corpus, labelled by the trials' own names
+// when they tell the corpora apart (what varies between two corpora is
+// their whole source, too long for a legend), else as trials are.
+func corpusRows(pr projection) []row {
+	rows := pr.rows(false)
+	named := map[string]bool{}
+	for _, r := range rows {
+		named[givenName(r.Record)] = true
+	}
+	if !named[""] && len(named) == len(rows) {
+		for i := range rows {
+			rows[i].label = givenName(rows[i].Record)
+		}
+	}
+	return rows
+}
+
+// corpusChart draws quantities of each corpus against its prefixes'
+// tokens: one line per corpus and name (the quantities series returns, in
+// order; a lone quantity is named "").
+func corpusChart(rows []row, id, title, yName string, series func(records.CorpusPoint) []float64, names ...string) LineChart {
+	c := LineChart{ID: id, Title: title, XName: "Tokens", YName: yName, LogX: true, LogY: true, Width: 440, Height: 320}
+	for _, r := range rows {
+		for j, name := range names {
+			ls := LineSeries{Name: r.label}
+			if name != "" {
+				ls.Name += " " + name
+			}
+			for _, cp := range r.Corpus.Points {
+				ls.Points = append(ls.Points, XY{X: float64(cp.Tokens), Y: series(cp)[j]})
+			}
+			c.Series = append(c.Series, ls)
+		}
+	}
+	return c
+}
+
+// calibrationTable is the fitted growth exponents and the spectrum of each
+// corpus.
+func calibrationTable(rows []row) Table {
 	t := Table{ID: "calibration-fits", Caption: "Growth exponents b of y ≈ c·tokensᵇ (least squares on log–log over the prefixes) and the spectrum",
 		Header:  []string{"Corpus", "Tokens", "Types", "Heaps b (types)", "b (vocabulary)", "b (nnz N^flat)", "b (nnz N^cut)", "σ₁", "σ₁₀", "σ_k (k)", "Σσ² / total inertia"},
 		Numeric: []bool{false, true, true, true, true, true, true, true, true, true, true}}
-	for i, rec := range set {
-		cs := rec.Corpus
-		fit := func(y func(records.CorpusPoint) float64) string {
+	for _, r := range rows {
+		cs := r.Corpus
+		fit := func(y func(records.CorpusPoint) int) string {
 			var xs, ys []float64
-			for _, p := range cs.Points {
-				xs, ys = append(xs, float64(p.Tokens)), append(ys, y(p))
+			for _, cp := range cs.Points {
+				xs, ys = append(xs, float64(cp.Tokens)), append(ys, float64(y(cp)))
 			}
 			b, _, r2, ok := powerLaw(xs, ys)
 			if !ok {
@@ -85,11 +103,11 @@ func (p *builder) calibrationSection(recs []records.Record) *Section {
 			return fmt.Sprintf("%.3f (R² %.3f)", b, r2)
 		}
 		last := cs.Points[len(cs.Points)-1]
-		row := []string{labels[i], thousands(float64(last.Tokens)), thousands(float64(last.Types)),
-			fit(func(p records.CorpusPoint) float64 { return float64(p.Types) }),
-			fit(func(p records.CorpusPoint) float64 { return float64(p.Vocab) }),
-			fit(func(p records.CorpusPoint) float64 { return float64(p.NNZFlat) }),
-			fit(func(p records.CorpusPoint) float64 { return float64(p.NNZCut) }),
+		row := []string{r.label, thousands(float64(last.Tokens)), thousands(float64(last.Types)),
+			fit(func(cp records.CorpusPoint) int { return cp.Types }),
+			fit(func(cp records.CorpusPoint) int { return cp.Vocab }),
+			fit(func(cp records.CorpusPoint) int { return cp.NNZFlat }),
+			fit(func(cp records.CorpusPoint) int { return cp.NNZCut }),
 			"—", "—", "—", "—"}
 		if k := len(cs.Sigma); k > 0 {
 			var s2 float64
@@ -107,13 +125,5 @@ func (p *builder) calibrationSection(recs []records.Record) *Section {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	w := set[0].Corpus.Window
-	s := &Section{ID: "calibration", Title: "Corpus statistics side by side"}
-	s.Blocks = append(s.Blocks,
-		Paragraph(fmt.Sprintf("What a synthetic corpus is calibrated on, measured on every corpus of this spec over its prefixes "+
-			"(1/16, 1/8, 1/4, 1/2 and all of it; each prefix counted afresh): distinct tokens (Heaps' law), words of count ≥ min count, "+
-			"the stored entries of N^flat and N^cut (W = %d), and the singular values of the tail-cut CA of the whole corpus. "+
-			"Log–log axes: a straight line is a power law, its slope the exponent in the table.", w)),
-		Row{types, vocab}, Row{nnz, sigma}, t)
-	return s
+	return t
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -15,32 +14,6 @@ import (
 // XY is a point of a line series. Err, when positive, draws an error bar
 // from Y − Err to Y + Err (e.g. ± one standard deviation over replicates).
 type XY struct{ X, Y, Err float64 }
-
-// meanPoints turns the values observed at each x into points at their mean,
-// with the sample standard deviation as the error bar where there are two or
-// more, sorted by x. It reports whether any x had more than one value.
-func meanPoints(vals map[float64][]float64) ([]XY, bool) {
-	pts := make([]XY, 0, len(vals))
-	many := false
-	for x, vs := range vals {
-		var sum float64
-		for _, v := range vs {
-			sum += v
-		}
-		p := XY{X: x, Y: sum / float64(len(vs))}
-		if len(vs) > 1 {
-			many = true
-			var ss float64
-			for _, v := range vs {
-				ss += (v - p.Y) * (v - p.Y)
-			}
-			p.Err = math.Sqrt(ss / float64(len(vs)-1))
-		}
-		pts = append(pts, p)
-	}
-	sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
-	return pts, many
-}
 
 // LineSeries is one named line.
 type LineSeries struct {
@@ -220,8 +193,50 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		charts.WithYAxisOpts(opts.YAxis{Type: axisType(c.LogY), Name: c.YName, NameLocation: "middle", NameGap: 56,
 			Scale: opts.Bool(true)}),
 	)...)
-	dropped := 0
-	bars := make([][]any, len(c.Series))
+	bars, dropped := c.addSeries(lc)
+	opt, err := optionOf(lc, lc.Validate)
+	if err != nil {
+		return nil, 0, 0, nil, fmt.Errorf("line chart %q: %w", c.ID, err)
+	}
+	for i, b := range bars {
+		if len(b) == 0 {
+			continue
+		}
+		// Error bars are line segments of the series' own markLine, so they
+		// take its colour and hide with it; no ECharts custom series (and no
+		// script) is needed.
+		seriesAt(opt, i)["markLine"] = map[string]any{
+			"symbol": []any{"none", "none"}, "silent": true,
+			"label":     map[string]any{"show": false},
+			"lineStyle": map[string]any{"color": palette[i%len(palette)], "type": "solid", "width": 1.5},
+			"data":      b,
+		}
+	}
+	n, err := c.addMarks(opt)
+	if err != nil {
+		return nil, 0, 0, nil, err
+	}
+	dropped += n
+	if len(c.Series)+len(c.Marks) > 6 {
+		// A long legend pages instead of covering the plot.
+		opt["legend"].(map[string]any)["type"] = "scroll"
+	}
+	var notes []string
+	if dropped > 0 {
+		why := "a non-finite coordinate"
+		if c.LogX || c.LogY {
+			why += " or a non-positive value on a log axis"
+		}
+		notes = append(notes, fmt.Sprintf("%d point(s) not drawn: %s.", dropped, why))
+	}
+	return opt, w, h, notes, nil
+}
+
+// addSeries adds the chart's lines to lc and returns, per line, the error
+// bars to draw (pairs of markLine ends) and how many points cannot be
+// drawn.
+func (c LineChart) addSeries(lc *charts.Line) (bars [][]any, dropped int) {
+	bars = make([][]any, len(c.Series))
 	for i, s := range c.Series {
 		data := make([]opts.LineData, 0, len(s.Points))
 		for _, p := range s.Points {
@@ -252,25 +267,12 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 			}),
 		)
 	}
-	opt, err := optionOf(lc, lc.Validate)
-	if err != nil {
-		return nil, 0, 0, nil, fmt.Errorf("line chart %q: %w", c.ID, err)
-	}
-	for i, b := range bars {
-		if len(b) == 0 {
-			continue
-		}
-		// Error bars are line segments of the series' own markLine, so they
-		// take its colour and hide with it; no ECharts custom series (and no
-		// script) is needed.
-		color := palette[i%len(palette)]
-		seriesAt(opt, i)["markLine"] = map[string]any{
-			"symbol": []any{"none", "none"}, "silent": true,
-			"label":     map[string]any{"show": false},
-			"lineStyle": map[string]any{"color": color, "type": "solid", "width": 1.5},
-			"data":      b,
-		}
-	}
+	return bars, dropped
+}
+
+// addMarks adds the chart's dashed vertical lines to opt, each legend entry
+// a series of its own, and returns how many cannot be drawn.
+func (c LineChart) addMarks(opt map[string]any) (dropped int, err error) {
 	colorOf := map[string]string{}
 	for i := len(c.Series) - 1; i >= 0; i-- { // the first series of a name wins
 		colorOf[c.Series[i].Name] = palette[i%len(palette)]
@@ -280,7 +282,7 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		if m.Like != "" {
 			cl, ok := colorOf[m.Like]
 			if !ok {
-				return nil, 0, 0, nil, fmt.Errorf("line chart %q: marks %q are like series %q, which the chart does not have", c.ID, m.Name, m.Like)
+				return 0, fmt.Errorf("line chart %q: marks %q are like series %q, which the chart does not have", c.ID, m.Name, m.Like)
 			}
 			color = cl
 		}
@@ -307,19 +309,7 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 			},
 		})
 	}
-	if len(c.Series)+len(c.Marks) > 6 {
-		// A long legend pages instead of covering the plot.
-		opt["legend"].(map[string]any)["type"] = "scroll"
-	}
-	var notes []string
-	if dropped > 0 {
-		why := "a non-finite coordinate"
-		if c.LogX || c.LogY {
-			why += " or a non-positive value on a log axis"
-		}
-		notes = append(notes, fmt.Sprintf("%d point(s) not drawn: %s.", dropped, why))
-	}
-	return opt, w, h, notes, nil
+	return dropped, nil
 }
 
 func labelLayout(hide bool) charts.SeriesOpts {
@@ -336,33 +326,11 @@ func (c ScatterMap) option() (map[string]any, int, int, []string, error) {
 	if c.MaxLabels < 0 {
 		return nil, 0, 0, nil, fmt.Errorf("scatter map %q: MaxLabels must be ≥ 0 (0 = 60), got %d", c.ID, c.MaxLabels)
 	}
-	maxLabels := orDefault(c.MaxLabels, 60)
 	w, h := orDefault(c.Width, 720), orDefault(c.Height, 480)
-
-	// Ranges over the drawable points, always including the origin.
-	xlo, xhi, ylo, yhi := 0.0, 0.0, 0.0, 0.0
-	dropped := 0
-	for _, s := range c.Series {
-		for _, p := range s.Points {
-			if !finite(p.X) || !finite(p.Y) {
-				dropped++
-				continue
-			}
-			xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
-			ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
-		}
+	xr, yr, h, dropped, err := c.ranges(w, h)
+	if err != nil {
+		return nil, 0, 0, nil, err
 	}
-	xr, yr := freeScale(xlo, xhi, ylo, yhi)
-	if c.EqualScale {
-		plotW := w - marginLeft - marginRight
-		if plotW < 100 {
-			return nil, 0, 0, nil, fmt.Errorf("scatter map %q: width %d leaves no room for the plot (need ≥ %d)", c.ID, w, 100+marginLeft+marginRight)
-		}
-		var plotH int
-		xr, yr, plotH = equalScale(xlo, xhi, ylo, yhi, plotW)
-		h = plotH + marginTop + marginBottom
-	}
-
 	sc := charts.NewScatter()
 	xa := opts.XAxis{Type: "value", Name: c.XName, NameLocation: "middle", NameGap: 32,
 		SplitLine: &opts.SplitLine{Show: opts.Bool(true)}, AxisLine: &opts.AxisLine{OnZero: opts.Bool(false)}}
@@ -374,6 +342,65 @@ func (c ScatterMap) option() (map[string]any, int, int, []string, error) {
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
 		charts.WithXAxisOpts(xa), charts.WithYAxisOpts(ya),
 	)...)
+	notes := c.addSeries(sc)
+	opt, err := optionOf(sc, sc.Validate)
+	if err != nil {
+		return nil, 0, 0, nil, fmt.Errorf("scatter map %q: %w", c.ID, err)
+	}
+	// Options go-echarts v2.6.7 has no fields for.
+	dims := []any{
+		map[string]any{"name": "x", "displayName": c.XName},
+		map[string]any{"name": "y", "displayName": c.YName},
+		map[string]any{"name": "label", "type": "ordinal"},
+	}
+	for i := range c.Series {
+		s := seriesAt(opt, i)
+		s["dimensions"] = dims
+		s["encode"] = map[string]any{"x": 0, "y": 1, "label": 2, "itemName": 2, "tooltip": []any{0, 1}}
+		if ml, ok := s["markLine"].(map[string]any); ok {
+			ml["silent"] = true
+			ml["data"] = []any{map[string]any{"xAxis": 0}, map[string]any{"yAxis": 0}}
+		}
+	}
+	axisAt(opt, "xAxis")["interval"] = xr.step
+	axisAt(opt, "yAxis")["interval"] = yr.step
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d point(s) not drawn: a non-finite coordinate.", dropped))
+	}
+	return opt, w, h, notes, nil
+}
+
+// ranges are the map's axes, spanning the drawable points and the origin,
+// and its height (an equal-scale map's follows from its width); dropped
+// counts the points that cannot be drawn.
+func (c ScatterMap) ranges(w, h int) (xr, yr axisRange, height, dropped int, err error) {
+	xlo, xhi, ylo, yhi := 0.0, 0.0, 0.0, 0.0
+	for _, s := range c.Series {
+		for _, p := range s.Points {
+			if !finite(p.X) || !finite(p.Y) {
+				dropped++
+				continue
+			}
+			xlo, xhi = math.Min(xlo, p.X), math.Max(xhi, p.X)
+			ylo, yhi = math.Min(ylo, p.Y), math.Max(yhi, p.Y)
+		}
+	}
+	xr, yr = freeScale(xlo, xhi, ylo, yhi)
+	if !c.EqualScale {
+		return xr, yr, h, dropped, nil
+	}
+	plotW := w - marginLeft - marginRight
+	if plotW < 100 {
+		return xr, yr, 0, 0, fmt.Errorf("scatter map %q: width %d leaves no room for the plot (need ≥ %d)", c.ID, w, 100+marginLeft+marginRight)
+	}
+	xr, yr, plotH := equalScale(xlo, xhi, ylo, yhi, plotW)
+	return xr, yr, plotH + marginTop + marginBottom, dropped, nil
+}
+
+// addSeries adds the map's point sets to sc, labels hidden on a set with
+// more points than MaxLabels (a note says so), and returns those notes.
+func (c ScatterMap) addSeries(sc *charts.Scatter) []string {
+	maxLabels := orDefault(c.MaxLabels, 60)
 	var notes []string
 	for i, s := range c.Series {
 		data := make([]opts.ScatterData, 0, len(s.Points))
@@ -413,31 +440,7 @@ func (c ScatterMap) option() (map[string]any, int, int, []string, error) {
 		}
 		sc.AddSeries(s.Name, data, so...)
 	}
-	opt, err := optionOf(sc, sc.Validate)
-	if err != nil {
-		return nil, 0, 0, nil, fmt.Errorf("scatter map %q: %w", c.ID, err)
-	}
-	// Options go-echarts v2.6.7 has no fields for.
-	dims := []any{
-		map[string]any{"name": "x", "displayName": c.XName},
-		map[string]any{"name": "y", "displayName": c.YName},
-		map[string]any{"name": "label", "type": "ordinal"},
-	}
-	for i := range c.Series {
-		s := seriesAt(opt, i)
-		s["dimensions"] = dims
-		s["encode"] = map[string]any{"x": 0, "y": 1, "label": 2, "itemName": 2, "tooltip": []any{0, 1}}
-		if ml, ok := s["markLine"].(map[string]any); ok {
-			ml["silent"] = true
-			ml["data"] = []any{map[string]any{"xAxis": 0}, map[string]any{"yAxis": 0}}
-		}
-	}
-	axisAt(opt, "xAxis")["interval"] = xr.step
-	axisAt(opt, "yAxis")["interval"] = yr.step
-	if dropped > 0 {
-		notes = append(notes, fmt.Sprintf("%d point(s) not drawn: a non-finite coordinate.", dropped))
-	}
-	return opt, w, h, notes, nil
+	return notes
 }
 
 func (c Bar) option() (map[string]any, int, int, []string, error) {

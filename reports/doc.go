@@ -1,5 +1,5 @@
 // Package reports writes one self-contained HTML page per run, built from
-// the run's harness.Records alone:
+// the run's records (kcalab/records) alone:
 //
 //   - Word similarity (records with "spearman.zero.<set>" / "spearman.skip.<set>"
 //     metrics): a trials × sets table of Spearman ρ per OOV rule, best red and
@@ -22,6 +22,24 @@
 //     reference implementations (labels "X (Go)" / "X (…)" of method
 //     external), the -check comparison (Report.Check) and the word map and
 //     nearest neighbours (records' words_map and neighbours).
+//
+// A page is made in three layers:
+//
+//   - Format: the records (kcalab/records: metric keys, replicates) and
+//     the settings' display metadata (kcalab/schema); methods reach the
+//     page as values (Report.Methods), so no section names a method.
+//   - Projection (projection.go, labels.go): a section selects the trials
+//     it is about with filters (status, metric kinds, measured or not),
+//     each keeping its number on the page, and groups them: into ordered
+//     groups by any key, into table rows with replicates (trials that
+//     differ only in the replicate setting) folded into mean ± SD and
+//     labelled by what varies among them, into tables of rows × metric
+//     columns whose cells carry value, SD, n and notes, or into chart
+//     lines whose values at one x fold into a point. Groups come in the
+//     order their keys first appear, never in map order.
+//   - Presentation: a section body turns cells and points into Blocks,
+//     and the renderer (render.go, charts.go) writes them as HTML and
+//     ECharts options.
 //
 // Sections are ordered by what the run is for (Report.Lead, or
 // orderSections' rule); long tables are collapsed; measured trials' scores

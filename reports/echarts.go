@@ -136,31 +136,13 @@ func FindEChartsContext(ctx context.Context, o FindOptions) (Script, error) {
 		}
 		return s, nil
 	}
-	dir := o.Dir
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return Script{}, fmt.Errorf("reports: looking for ECharts: %w", err)
-		}
-		dir = wd
-	}
-	root, err := moduleRoot(dir)
+	installed, missing, err := installedECharts(o.Dir)
 	if err != nil {
 		return Script{}, fmt.Errorf("reports: looking for ECharts: %w", err)
 	}
-	var missing string // why the library is not installed, for the warning
-	if root != "" {
-		p := filepath.Join(root, filepath.FromSlash(EChartsRelPath))
-		if _, err := os.Stat(p); err == nil {
-			return loadECharts(p, warn)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return Script{}, fmt.Errorf("reports: looking for ECharts: %w", err)
-		}
-		missing = fmt.Sprintf("%s not found (run `npm ci` in %s, or set %s)", p, filepath.Join(root, "reports"), EnvECharts)
-	} else {
-		missing = fmt.Sprintf("no go.mod at or above %s, so %s cannot be found (set %s)", dir, EChartsRelPath, EnvECharts)
+	if installed != "" {
+		return loadECharts(installed, warn)
 	}
-
 	pin := o.Pin
 	if pin == (Pin{}) {
 		pin = Pinned()
@@ -178,25 +160,9 @@ func FindEChartsContext(ctx context.Context, o FindOptions) (Script, error) {
 		}
 	}
 	if o.Fetch {
-		registry := o.Registry
-		if registry == "" {
-			registry = os.Getenv(EnvRegistry)
-		}
-		if registry == "" {
-			registry = DefaultRegistry
-		}
-		lib, err := fetchECharts(ctx, pin, registry, warn)
+		lib, how, err := fetchAndCache(ctx, o, pin, warn)
 		if err == nil {
-			if o.CacheDir == "" {
-				return inline(lib, "fetched from "+registry+" and verified; not cached")
-			}
-			if err := storeCached(pin, o.CacheDir, lib); err != nil {
-				// The library is verified; only the next run pays for this.
-				fmt.Fprintf(warn, "reports: warning: could not cache ECharts: %v\n", err)
-			} else {
-				fmt.Fprintf(warn, "reports: ECharts %s verified and cached in %s\n", pin.Version, filepath.Dir(pin.cachePath(o.CacheDir)))
-			}
-			return inline(lib, "fetched from "+registry+" and verified")
+			return inline(lib, how)
 		}
 		missing += fmt.Sprintf("; fetching it failed: %v", err)
 		if o.CacheDir == "" {
@@ -206,6 +172,58 @@ func FindEChartsContext(ctx context.Context, o FindOptions) (Script, error) {
 	fmt.Fprintf(warn, "reports: warning: ECharts is not available to inline: %s. The report loads ECharts %s from %s instead (integrity-checked) and shows no charts offline\n",
 		missing, pin.Version, pin.CDNURL())
 	return cdnScript(pin), nil
+}
+
+// installedECharts returns the library npm ci installed in the module
+// (EChartsRelPath under the nearest go.mod at or above dir, "" meaning the
+// current directory), or "" and why it is not there, for the warning.
+func installedECharts(dir string) (path, missing string, err error) {
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			return "", "", err
+		}
+	}
+	root, err := moduleRoot(dir)
+	if err != nil {
+		return "", "", err
+	}
+	if root == "" {
+		return "", fmt.Sprintf("no go.mod at or above %s, so %s cannot be found (set %s)", dir, EChartsRelPath, EnvECharts), nil
+	}
+	p := filepath.Join(root, filepath.FromSlash(EChartsRelPath))
+	if _, err := os.Stat(p); err == nil {
+		return p, "", nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", "", err
+	}
+	return "", fmt.Sprintf("%s not found (run `npm ci` in %s, or set %s)", p, filepath.Join(root, "reports"), EnvECharts), nil
+}
+
+// fetchAndCache downloads the pinned library from o's registry (else
+// $KCALAB_NPM_REGISTRY, else DefaultRegistry), verified, and caches it in
+// o.CacheDir when set; how says where the page's copy came from.
+func fetchAndCache(ctx context.Context, o FindOptions, pin Pin, warn io.Writer) (lib []byte, how string, err error) {
+	registry := o.Registry
+	if registry == "" {
+		registry = os.Getenv(EnvRegistry)
+	}
+	if registry == "" {
+		registry = DefaultRegistry
+	}
+	lib, err = fetchECharts(ctx, pin, registry, warn)
+	if err != nil {
+		return nil, "", err
+	}
+	if o.CacheDir == "" {
+		return lib, "fetched from " + registry + " and verified; not cached", nil
+	}
+	if err := storeCached(pin, o.CacheDir, lib); err != nil {
+		// The library is verified; only the next run pays for this.
+		fmt.Fprintf(warn, "reports: warning: could not cache ECharts: %v\n", err)
+	} else {
+		fmt.Fprintf(warn, "reports: ECharts %s verified and cached in %s\n", pin.Version, filepath.Dir(pin.cachePath(o.CacheDir)))
+	}
+	return lib, "fetched from " + registry + " and verified", nil
 }
 
 // moduleRoot returns the nearest directory at or above dir holding a go.mod,

@@ -51,30 +51,27 @@ func lawText(x string, b, c, r2 float64, n int) string {
 	return fmt.Sprintf("%s · %s^%s (R² %s, %d points)", sig(c, 2), x, sig(b, 3), fmt.Sprintf("%.3f", r2), n)
 }
 
-// growthTable states, for each series of the scaling figures, the power
-// laws fitted to wall time and peak memory against the vocabulary size and
-// against the table's non-zeros, over the trials that finished. nil when no
-// series has three sizes.
-func growthTable(set []records.Record, sizes []float64, names, order []string, sizeSymbol string) *Table {
+// growthTable states, for each line of the scaling figures, the power
+// laws fitted to wall time and peak memory against the size and against
+// the table's non-zeros, every finished trial a point. nil when no line
+// has three sizes.
+func growthTable(lines []line, sizeSymbol string) *Table {
 	t := &Table{ID: "scaling-growth", Caption: "Fitted growth laws (least squares on log–log, every finished trial a point)",
 		Header: []string{"Series", "Quantity", "Against " + sizeSymbol, "Against non-zeros (nnz)"}}
-	for _, name := range order {
+	for _, l := range lines {
 		for _, q := range []struct{ metric, label string }{{metricWall, "wall time (s)"}, {metricRSS, "peak memory (MB)"}} {
 			var xs, nz, ys, ysNZ []float64
-			for i, rec := range set {
-				if names[i] != name || rec.Status != "ok" {
+			for k, t := range l.trials {
+				y, ok := t.Metrics[q.metric]
+				if t.Status != "ok" || !ok {
 					continue
 				}
-				y, ok := rec.Metrics[q.metric]
-				if !ok {
-					continue
-				}
-				xs, ys = append(xs, sizes[i]), append(ys, y)
-				if v, ok := rec.Metrics[records.MetricNNZ]; ok {
+				xs, ys = append(xs, l.xs[k]), append(ys, y)
+				if v, ok := t.Metrics[records.MetricNNZ]; ok {
 					nz, ysNZ = append(nz, v), append(ysNZ, y)
 				}
 			}
-			row := []string{name, q.label, "—", "—"}
+			row := []string{l.name, q.label, "—", "—"}
 			fitted := false
 			if b, c, r2, ok := powerLaw(xs, ys); ok {
 				row[2], fitted = lawText(sizeSymbol, b, c, r2, len(xs)), true

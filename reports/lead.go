@@ -22,7 +22,8 @@ const longTable = 12
 // pairs and check when present, time and memory when every scored trial is
 // measured (a scaling spec), the sweeps when the score table is long (a
 // sweep spec), then the rest in sectionOrder.
-func orderSections(lead string, secs map[string]*Section, recs []records.Record) []Section {
+// scored is the page's trials with scores.
+func orderSections(lead string, secs map[string]*Section, scored projection) []Section {
 	order := append([]string(nil), sectionOrder...)
 	moveFirst := func(name string, after int) {
 		i := indexOf(order, name)
@@ -33,16 +34,7 @@ func orderSections(lead string, secs map[string]*Section, recs []records.Record)
 		order = append(order[:after], append([]string{name}, order[after:]...)...)
 	}
 	if lead == "" || lead == "auto" {
-		ranked, measured := 0, 0
-		for _, rec := range recs {
-			if hasScores(rec) {
-				if isMeasuredTrial(rec) {
-					measured++
-				} else {
-					ranked++
-				}
-			}
-		}
+		ranked := scored.where(not(isMeasuredTrial)).len()
 		front := 0
 		for _, n := range []string{"paper", "pairs", "check"} {
 			if secs[n] != nil {
@@ -95,22 +87,23 @@ func collapse(rows int, summary string, blocks ...Block) []Block {
 
 // paperMatch is the trial standing for one paper row.
 type paperMatch struct {
-	row ScoreRow // the published scores, in the page's columns
-	rec *records.Record
-	n   int // the trial's number (1-based, as in the trials table)
+	row ScoreRow // the published scores, in the paper's columns
+	trial
 }
 
-// pickPaperTrials finds, per paper row, the trial that stands for it:
-// mapping[row] (a label or a trial id) or the row's own name as a label;
-// among several trials with that label, the one with the largest svd.rank
-// (the paper used d = 8000), the first on ties.
-func pickPaperTrials(recs []records.Record, mapping []string) ([]paperMatch, []string) {
+// pickPaperTrials finds, among the scored trials, per paper row the
+// finished one that stands for it: mapping[row] (a label or a trial id)
+// or the row's own name as a label; among several trials with that label,
+// the one with the largest svd.rank (the paper used d = 8000), the first
+// on ties.
+func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []string) {
 	target := map[string]string{}
 	for _, m := range mapping {
 		if row, trial, ok := strings.Cut(m, "="); ok {
 			target[strings.TrimSpace(row)] = strings.TrimSpace(trial)
 		}
 	}
+	finished := scored.where(hasStatus("ok"))
 	var out []paperMatch
 	var missing []string
 	for _, pr := range paperRows {
@@ -118,30 +111,28 @@ func pickPaperTrials(recs []records.Record, mapping []string) ([]paperMatch, []s
 		if t, ok := target[pr.Name]; ok {
 			want = t
 		}
-		best := -1
-		bestRank := math.Inf(-1)
-		for i, rec := range recs {
-			if rec.Status != "ok" || !hasScores(rec) || isMeasuredTrial(rec) {
-				continue
-			}
-			if rec.ID != want && givenName(rec) != want {
-				continue
-			}
-			r, ok := number(rec.Settings["svd.rank"])
-			if !ok {
-				r = 0
-			}
-			if r > bestRank {
-				best, bestRank = i, r
-			}
-		}
-		if best < 0 {
+		named := finished.where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want })
+		if named.len() == 0 {
 			missing = append(missing, pr.Name)
 			continue
 		}
-		out = append(out, paperMatch{row: pr, rec: &recs[best], n: best + 1})
+		out = append(out, paperMatch{row: pr, trial: largestRank(named.trials)})
 	}
 	return out, missing
+}
+
+// largestRank is the trial with the largest svd.rank (0 when it has none),
+// the first on ties: of a group of trials, the one a page shows alone.
+func largestRank(ts []trial) trial {
+	best := ts[0]
+	for _, t := range ts[1:] {
+		a, _ := number(best.Settings["svd.rank"])
+		b, _ := number(t.Settings["svd.rank"])
+		if b > a {
+			best = t
+		}
+	}
+	return best
 }
 
 // settingValue prints a trial's setting so a row says what the trial
@@ -205,80 +196,21 @@ func signed(v float64, digits int) string {
 // as the paper) and in each cell the published value and Δ; the other
 // scored trials follow. nil when no trial stands for a paper row.
 func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
-	matches, missing := pickPaperTrials(recs, mapping)
-	if len(matches) == 0 {
-		return nil
-	}
-	var scored []records.Record
-	for _, rec := range recs {
-		if hasScores(rec) && !isMeasuredTrial(rec) {
-			scored = append(scored, rec)
-		}
-	}
+	scored := p.project(recs, hasMetric(records.ScoreMetric), not(isMeasuredTrial))
+	matches, missing := pickPaperTrials(scored, mapping)
 	var sets []string
-	for _, s := range wordSets(scored) {
+	for _, s := range wordSets(scored.records()) {
 		if isPaperSet(s) {
 			sets = append(sets, s)
 		}
 	}
-	if len(sets) == 0 {
+	if len(matches) == 0 || len(sets) == 0 {
 		return nil
 	}
-	cols := make([]string, len(sets))
-	for j, s := range sets {
-		cols[j] = setDisplay(s)
-	}
-	published := map[string]ScoreRow{}
-	for _, r := range PaperScores(sets) {
-		published[r.Name] = r
-	}
-	used := map[string]bool{}
-	inSample := false
-	scoreRow := func(name string, rec records.Record, pub *ScoreRow) ScoreRow {
-		row := ScoreRow{Name: name, Scores: make([]float64, len(sets)), Notes: make([]string, len(sets)), Unranked: make([]bool, len(sets))}
-		trained := p.inSampleSet(rec)
-		for j, s := range sets {
-			row.Scores[j] = metric(rec, records.Score(records.RuleZero, s).Key())
-			var note []string
-			if pub != nil {
-				p := pub.Scores[j]
-				note = append(note, "paper "+formatScore(p, 3)+" · Δ "+signed(row.Scores[j]-p, 3))
-			}
-			if s == trained {
-				note = append(note, "†")
-				row.Unranked[j] = true
-				inSample = true
-			}
-			row.Notes[j] = strings.Join(note, " ")
-		}
-		return row
-	}
-	t := ScoreTable{ID: "paper-table", RowHeader: "Paper method: our trial (its settings)", Columns: cols,
-		Caption: "The paper's Table 3: our Spearman ρ (zero rule), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published"}
-	for _, m := range matches {
-		used[m.rec.ID] = true
-		pub := published[m.row.Name]
-		label := givenName(*m.rec)
-		if label == "" {
-			label = m.rec.ID
-		}
-		name := m.row.Name + ": " + label + " (" + p.rowSettings(*m.rec) + ")"
-		t.Rows = append(t.Rows, scoreRow(name, *m.rec, &pub))
-	}
-	corpus := "our corpus"
-	if c, ok := recs[0].Settings["data.corpus"]; ok {
-		corpus = formatValue(c)
-		if f, ok := number(recs[0].Settings["data.fraction"]); ok && f != 1 {
-			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
-		}
-	}
+	cols := setColumns(sets, scoreOf(records.RuleZero), false)
 	s := &Section{ID: "paper", Title: "The paper's table"}
-	s.Blocks = append(s.Blocks,
-		Paragraph("One row per method of the paper's Table 3, each at the setting of the trial that stands for it (named in the row). "+
-			"Ours: "+corpus+", zero rule (a pair with an out-of-vocabulary word scores 0), as the paper. "+
-			"The published values are on the full text8 corpus (17 M tokens) with d = 8000 for the tail cut (the other CA rows' settings are not published), "+
-			"so Δ measures corpus, dimension and implementation together, not the implementation alone."),
-		t)
+	t, inSample := p.paperTable(matches, cols, sets)
+	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
 	legend := "Red and magenta rank our values per column among the paper's rows"
 	if inSample {
 		legend += "; † marks a score on the set the SCA trial was tuned on (in-sample, as the paper's SCA rows): shown, never ranked"
@@ -288,34 +220,85 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+
 			" (a trial stands for a row when its label is the row's name, or by the spec's report.paper_rows)."))
 	}
-
-	// Every other scored trial, ranked among themselves.
-	var rest []records.Record
-	var nums []int
-	for i, rec := range recs {
-		if hasScores(rec) && !isMeasuredTrial(rec) && !used[rec.ID] {
-			rest = append(rest, rec)
-			nums = append(nums, i+1)
-		}
+	// Every other scored trial, ranked among themselves; replicates (seeds)
+	// are one row: their mean, ± their spread.
+	used := map[string]bool{}
+	for _, m := range matches {
+		used[m.ID] = true
 	}
-	if len(rest) > 0 {
-		// Replicates (seeds) are one row: their mean, ± their spread.
-		rest, nums, spread := foldReplicates(rest, nums)
-		labels := p.trialLabels(rest, nums)
-		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: cols,
+	rest := scored.where(func(rec records.Record) bool { return !used[rec.ID] })
+	if rest.len() > 0 {
+		rows := rest.rows(true)
+		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: table{cols: cols}.header(),
+			Rows:    table{rows, cols}.scoreRows(p.paperCells(rows, sets, nil, nil)),
 			Caption: "The other trials (zero rule), ranked among themselves"}
-		for i, rec := range rest {
-			row := scoreRow(labels[i], rec, nil)
-			if sp := spread[rec.ID]; sp.n > 1 {
-				for j, set := range sets {
-					row.Notes[j] = strings.TrimSpace(row.Notes[j] + " " + sp.text(records.Score(records.RuleZero, set).Key()))
-				}
-			}
-			o.Rows = append(o.Rows, row)
-		}
 		s.Blocks = append(s.Blocks, collapse(len(o.Rows), fmt.Sprintf("The other %d trials (dimension sweep, folds, …)", len(o.Rows)), o)...)
 	}
 	return s
+}
+
+// paperTable is one row per matched paper row: the trial (its label and
+// settings) and, in each cell, the published value and Δ.
+func (p *builder) paperTable(matches []paperMatch, cols []column, sets []string) (t ScoreTable, inSample bool) {
+	published := map[string]ScoreRow{}
+	for _, r := range PaperScores(sets) {
+		published[r.Name] = r
+	}
+	rows := make([]row, len(matches))
+	pub := make([]ScoreRow, len(matches))
+	for i, m := range matches {
+		label := givenName(m.Record)
+		if label == "" {
+			label = m.ID
+		}
+		rows[i] = row{trial: m.trial, label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", n: 1}
+		pub[i] = published[m.row.Name]
+	}
+	t = ScoreTable{ID: "paper-table", RowHeader: "Paper method: our trial (its settings)", Columns: table{cols: cols}.header(),
+		Rows:    table{rows, cols}.scoreRows(p.paperCells(rows, sets, pub, &inSample)),
+		Caption: "The paper's Table 3: our Spearman ρ (zero rule), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published"}
+	return t, inSample
+}
+
+// paperCells notes a cell of the paper's tables: the published value and
+// Δ when the row stands for a paper row (pub, one per row, or nil), † and
+// no mark on the set an in-sample trial was tuned on (then *inSample is
+// set, when not nil), the replicates' spread.
+func (p *builder) paperCells(rows []row, sets []string, pub []ScoreRow, inSample *bool) func(i, j int, c *cell) {
+	trained := make([]string, len(rows))
+	for i, r := range rows {
+		trained[i] = p.inSampleSet(r.Record)
+	}
+	return func(i, j int, c *cell) {
+		if pub != nil {
+			v := pub[i].Scores[j]
+			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.value-v, 3))
+		}
+		if sets[j] == trained[i] {
+			c.note("†")
+			c.unranked = true
+			if inSample != nil {
+				*inSample = true
+			}
+		}
+		c.note(c.spread())
+	}
+}
+
+// paperIntro says what the paper's table compares: our corpus (the first
+// trial's) against the published full text8.
+func paperIntro(first records.Record) string {
+	corpus := "our corpus"
+	if c, ok := first.Settings["data.corpus"]; ok {
+		corpus = formatValue(c)
+		if f, ok := number(first.Settings["data.fraction"]); ok && f != 1 {
+			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
+		}
+	}
+	return "One row per method of the paper's Table 3, each at the setting of the trial that stands for it (named in the row). " +
+		"Ours: " + corpus + ", zero rule (a pair with an out-of-vocabulary word scores 0), as the paper. " +
+		"The published values are on the full text8 corpus (17 M tokens) with d = 8000 for the tail cut (the other CA rows' settings are not published), " +
+		"so Δ measures corpus, dimension and implementation together, not the implementation alone."
 }
 
 // ---- Go against reference implementations ----
@@ -324,73 +307,28 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 // (method external), matched by label: "SGNS (Go)" and "SGNS (gensim)"
 // share "SGNS". nil when no such pair exists.
 func (b *builder) pairsSection(recs []records.Record) *Section {
-	base := func(rec records.Record) string {
-		l := givenName(rec)
-		if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
-			return l[:i]
-		}
-		return l
-	}
-	type pair struct {
-		name     string
-		goRec    *records.Record
-		refs     []*records.Record
-		position int
-	}
-	byName := map[string]*pair{}
-	var order []*pair
-	for i := range recs {
-		rec := &recs[i]
-		if !hasScores(*rec) || base(*rec) == "" {
-			continue
-		}
-		n := base(*rec)
-		pr, ok := byName[n]
-		if !ok {
-			pr = &pair{name: n, position: i}
-			byName[n] = pr
-			order = append(order, pr)
-		}
-		if b.method(*rec).Reference {
-			pr.refs = append(pr.refs, rec)
-		} else if pr.goRec == nil {
-			pr.goRec = rec
-		}
-	}
-	var sets []string
-	var scored []records.Record
-	for _, rec := range recs {
-		if hasScores(rec) {
-			scored = append(scored, rec)
-		}
-	}
-	sets = wordSets(scored)
+	scored := b.project(recs, hasMetric(records.ScoreMetric))
+	sets := wordSets(scored.records())
 	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
 		Header:  []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Coverage Go / reference", "Training s Go", "Training s reference"},
 		Numeric: []bool{false, false, false, false, true, true, true, true, true, true}}
 	var alone []string
-	paired := 0
-	for _, p := range order {
-		if p.goRec == nil || len(p.refs) == 0 {
-			for _, r := range append(p.refs, p.goRec) {
+	named := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" })
+	for _, g := range named.groupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
+		goTrial, refs := b.splitReference(g.trials)
+		if goTrial == nil || len(refs) == 0 {
+			for _, r := range append(refs, goTrial) {
 				if r != nil {
-					alone = append(alone, givenName(*r))
+					alone = append(alone, givenName(r.Record))
 				}
 			}
 			continue
 		}
-		paired++
-		for _, ref := range p.refs {
-			for _, set := range sets {
-				g, r := metric(*p.goRec, records.Score(records.RuleZero, set).Key()), metric(*ref, records.Score(records.RuleZero, set).Key())
-				t.Rows = append(t.Rows, []string{p.name, setDisplay(set), givenName(*p.goRec), givenName(*ref),
-					formatScore(g, 3), formatScore(r, 3), signed(g-r, 3),
-					coverageText(metric(*p.goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(*ref, records.Coverage(set).Key()), 0, false),
-					timing(*p.goRec, "train"), timing(*ref, "train")})
-			}
+		for _, ref := range refs {
+			t.Rows = append(t.Rows, pairRows(g.key, goTrial.Record, ref.Record, sets)...)
 		}
 	}
-	if paired == 0 {
+	if len(t.Rows) == 0 {
 		return nil
 	}
 	s := &Section{ID: "pairs", Title: "Go against the reference implementations"}
@@ -401,6 +339,43 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Paragraph("Without a counterpart: "+strings.Join(alone, ", ")+"."))
 	}
 	return s
+}
+
+// pairBase is what a trial's label shares with its counterpart's: the
+// label without its last " (…)".
+func pairBase(rec records.Record) string {
+	l := givenName(rec)
+	if i := strings.LastIndex(l, " ("); i > 0 && strings.HasSuffix(l, ")") {
+		return l[:i]
+	}
+	return l
+}
+
+// splitReference splits the trials of one pair label into the Go trial
+// (the first that is not a reference implementation) and the references.
+func (b *builder) splitReference(ts []trial) (goTrial *trial, refs []*trial) {
+	for i := range ts {
+		switch t := &ts[i]; {
+		case b.method(t.Record).Reference:
+			refs = append(refs, t)
+		case goTrial == nil:
+			goTrial = t
+		}
+	}
+	return goTrial, refs
+}
+
+// pairRows compare a Go trial with a reference one, a row per set.
+func pairRows(name string, goRec, ref records.Record, sets []string) [][]string {
+	var rows [][]string
+	for _, set := range sets {
+		g, r := metric(goRec, records.Score(records.RuleZero, set).Key()), metric(ref, records.Score(records.RuleZero, set).Key())
+		rows = append(rows, []string{name, setDisplay(set), givenName(goRec), givenName(ref),
+			formatScore(g, 3), formatScore(r, 3), signed(g-r, 3),
+			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
+			timing(goRec, "train"), timing(ref, "train")})
+	}
+	return rows
 }
 
 // timing prints a stage's seconds: whole seconds with separators from 100 s
@@ -509,75 +484,76 @@ func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 // lists the probe words' neighbours of one trial per group (the one with
 // the largest dimension), the first open, the others collapsed.
 func (p *builder) wordViewsSection(recs []records.Record) *Section {
+	all := p.project(recs)
 	s := &Section{ID: "words", Title: "Word map and nearest neighbours"}
-	for i, rec := range recs {
-		wm := rec.WordsMap
-		if wm == nil || len(wm.Words) == 0 || len(wm.X) != len(wm.Words) || len(wm.Y) != len(wm.Words) {
-			continue
-		}
-		label := p.trialLabels([]records.Record{rec}, []int{i + 1})[0]
-		pts, far := framePoints(wm)
-		text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, i+1)
-		if len(far) > 0 {
-			text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
-		}
-		s.Blocks = append(s.Blocks,
-			Paragraph(text),
-			ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
-				Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}})
-		break
-	}
-	// One trial per group: the largest svd.rank, else the first.
-	keys := groupKeys(recs)
-	pick := map[string]int{}
-	var groups []string
-	for i, rec := range recs {
-		if len(rec.Neighbours) == 0 || isMeasuredTrial(rec) {
-			continue
-		}
-		j, ok := pick[keys[i]]
-		if !ok {
-			groups = append(groups, keys[i])
-			pick[keys[i]] = i
-			continue
-		}
-		a, _ := number(recs[j].Settings["svd.rank"])
-		b, _ := number(rec.Settings["svd.rank"])
-		if b > a {
-			pick[keys[i]] = i
-		}
-	}
-	var tables []Block
-	for gi, g := range groups {
-		i := pick[g]
-		rec := recs[i]
-		label := p.trialLabels([]records.Record{rec}, []int{i + 1})[0]
-		t := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, i+1, formatValue(rec.Settings["eval.similarity"])),
-			Header: []string{"Word", "Nearest 10, most similar first"}}
-		for _, nb := range rec.Neighbours {
-			cell := "not in the vocabulary"
-			if len(nb.Words) > 0 {
-				parts := make([]string, len(nb.Words))
-				for k, w := range nb.Words {
-					parts[k] = w
-					if k < len(nb.Sims) {
-						parts[k] += " " + sig(nb.Sims[k], 3)
-					}
-				}
-				cell = strings.Join(parts, ", ")
-			}
-			t.Rows = append(t.Rows, []string{nb.Word, cell})
-		}
-		tables = append(tables, t)
-	}
-	if len(tables) > 0 {
-		s.Blocks = append(s.Blocks, Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (the largest dimension)."), tables[0])
-		if len(tables) > 1 {
-			s.Blocks = append(s.Blocks, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
-		}
-	}
+	s.Blocks = append(s.Blocks, p.wordMapBlocks(all)...)
+	s.Blocks = append(s.Blocks, p.neighbourBlocks(all)...)
 	if len(s.Blocks) == 0 {
 		return nil
 	}
 	return s
+}
+
+// wordMapBlocks draw the word map of the first trial that has a whole one.
+func (p *builder) wordMapBlocks(all projection) []Block {
+	withMap := all.where(func(rec records.Record) bool {
+		wm := rec.WordsMap
+		return wm != nil && len(wm.Words) > 0 && len(wm.X) == len(wm.Words) && len(wm.Y) == len(wm.Words)
+	})
+	if withMap.len() == 0 {
+		return nil
+	}
+	t := withMap.trials[0]
+	wm, label := t.WordsMap, p.soloLabel(t)
+	pts, far := framePoints(wm)
+	text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, t.Num)
+	if len(far) > 0 {
+		text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
+	}
+	return []Block{Paragraph(text),
+		ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
+			Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}}}
+}
+
+// neighbourBlocks list the probe words' neighbours of one trial per group
+// of all the trials (groupKeys), the one with the largest svd.rank;
+// measured trials' are left out.
+func (p *builder) neighbourBlocks(all projection) []Block {
+	keys := groupKeys(all.records())
+	withNeighbours := all.where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, not(isMeasuredTrial))
+	var tables []Block
+	for gi, g := range withNeighbours.groupBy(func(_ int, t trial) string { return keys[t.Num-1] }) {
+		t := largestRank(g.trials)
+		label := p.soloLabel(t)
+		tab := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, t.Num, formatValue(t.Settings["eval.similarity"])),
+			Header: []string{"Word", "Nearest 10, most similar first"}}
+		for _, nb := range t.Neighbours {
+			tab.Rows = append(tab.Rows, []string{nb.Word, neighboursText(nb)})
+		}
+		tables = append(tables, tab)
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	out := []Block{Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (the largest dimension)."), tables[0]}
+	if len(tables) > 1 {
+		out = append(out, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
+	}
+	return out
+}
+
+// neighboursText prints a probe word's neighbours with their similarity
+// ("queen 0.812, prince 0.77").
+func neighboursText(nb records.Neighbours) string {
+	if len(nb.Words) == 0 {
+		return "not in the vocabulary"
+	}
+	parts := make([]string, len(nb.Words))
+	for k, w := range nb.Words {
+		parts[k] = w
+		if k < len(nb.Sims) {
+			parts[k] += " " + sig(nb.Sims[k], 3)
+		}
+	}
+	return strings.Join(parts, ", ")
 }

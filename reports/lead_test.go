@@ -50,13 +50,13 @@ func TestSectionOrder(t *testing.T) {
 // in-sample cells and measured trials are never ranked.
 func TestPaperRows(t *testing.T) {
 	recs := paperRecords()
-	m, missing := pickPaperTrials(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+	m, missing := pickPaperTrials(tb().project(recs, hasMetric(records.ScoreMetric), not(isMeasuredTrial)), []string{"SCA+MEN=SCA+MEN in-sample"})
 	require.Len(t, m, 4)
 	assert.Equal(t, []string{"SGNS", "GloVe", "tail-cut", "SCA+MEN"}, []string{m[0].row.Name, m[1].row.Name, m[2].row.Name, m[3].row.Name})
-	assert.Equal(t, "t2", m[2].rec.ID, "of two tail-cut trials, the one at d = 1000")
+	assert.Equal(t, "t2", m[2].ID, "of two tail-cut trials, the one at d = 1000")
 	assert.Contains(t, missing, "CBOW")
-	m, _ = pickPaperTrials(recs, []string{"tail-cut=t1"})
-	assert.Equal(t, "t1", m[2].rec.ID, "an id pins the trial")
+	m, _ = pickPaperTrials(tb().project(recs, hasMetric(records.ScoreMetric), not(isMeasuredTrial)), []string{"tail-cut=t1"})
+	assert.Equal(t, "t1", m[2].ID, "an id pins the trial")
 
 	sec := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
 	require.NotNil(t, sec)

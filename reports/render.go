@@ -170,16 +170,7 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 		return err
 	}
 	digits, _ := t.digits()
-	cells := make([][]scoreCell, len(t.Rows))
-	for i, row := range t.Rows {
-		cells[i] = make([]scoreCell, len(t.Columns))
-		for j, v := range row.Scores {
-			cells[i][j].Text = formatScore(v, digits)
-			if row.Notes != nil {
-				cells[i][j].Note = row.Notes[j]
-			}
-		}
-	}
+	cells := scoreCells(t.Rows, digits)
 	col := make([]float64, len(t.Rows))
 	for j := range t.Columns {
 		for i, row := range t.Rows {
@@ -197,16 +188,7 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 			}
 		}
 	}
-	ref := make([][]scoreCell, len(t.Reference))
-	for i, row := range t.Reference {
-		for j, v := range row.Scores {
-			c := scoreCell{Text: formatScore(v, digits)}
-			if row.Notes != nil {
-				c.Note = row.Notes[j]
-			}
-			ref[i] = append(ref[i], c)
-		}
-	}
+	ref := scoreCells(t.Reference, digits)
 	better := "higher"
 	if t.LowerIsBetter {
 		better = "lower"
@@ -214,8 +196,27 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 	if err := r.exec(tplScoreTable, map[string]any{"T": t, "Cells": cells, "Ref": ref, "Better": better}); err != nil {
 		return err
 	}
-	// The CSV holds the table as shown: a reader pasting it into a sheet
-	// sees the numbers of the page, notes included.
+	return r.csvLink(t.ID, scoreCSV(t, cells, ref))
+}
+
+// scoreCells are the rows' scores as shown, with their notes.
+func scoreCells(rows []ScoreRow, digits int) [][]scoreCell {
+	cells := make([][]scoreCell, len(rows))
+	for i, row := range rows {
+		cells[i] = make([]scoreCell, len(row.Scores))
+		for j, v := range row.Scores {
+			cells[i][j].Text = formatScore(v, digits)
+			if row.Notes != nil {
+				cells[i][j].Note = row.Notes[j]
+			}
+		}
+	}
+	return cells
+}
+
+// scoreCSV is the table as shown, for its CSV: a reader pasting it into a
+// sheet sees the numbers of the page, notes included.
+func scoreCSV(t ScoreTable, cells, ref [][]scoreCell) [][]string {
 	rows := [][]string{append([]string{t.RowHeader}, t.Columns...)}
 	text := func(c scoreCell) string {
 		if c.Note != "" {
@@ -240,7 +241,7 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 		}
 		rows = append(rows, line)
 	}
-	return r.csvLink(t.ID, rows)
+	return rows
 }
 
 // csvLink writes a download link holding the table as CSV in a data: URL:

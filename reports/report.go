@@ -83,49 +83,15 @@ func WriteFile(path string, r Report) error {
 // Write renders the page to w. Nothing is written when the report is
 // invalid.
 func Write(w io.Writer, r Report) error {
+	sri, err := validate(r)
+	if err != nil {
+		return err
+	}
 	p := newBuilder(r)
-	if strings.TrimSpace(r.Title) == "" {
-		return errors.New("reports: Report.Title is empty")
-	}
-	if !r.ECharts.valid() {
-		return errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
-	}
-	// The hash goes into the attribute unescaped (html/template would write
-	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
-	// with), so it must be nothing but an SRI value.
-	var sri template.HTMLAttr
-	if h := r.ECharts.sri; h != "" {
-		if !sriPattern.MatchString(h) {
-			return fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
-		}
-		sri = template.HTMLAttr(`integrity="` + h + `"`)
-	}
-	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
-		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
-	}
-	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
-		return fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
-	}
-	ca, err := caSections(r)
+	sections, err := p.sections(r)
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	trials := trialsSection(r.Records)
-	sections := orderSections(r.Lead, map[string]*Section{
-		"paper":       p.paperSection(r.Records, r.PaperRows),
-		"pairs":       p.pairsSection(r.Records),
-		"check":       checkSection(r.Check, r.Records),
-		"scores":      p.scoreSection(r.Records),
-		"analogies":   p.analogySection(r.Records),
-		"sweeps":      p.sweepSection(r.Records),
-		"scaling":     p.scalingSection(r.Records),
-		"calibration": p.calibrationSection(r.Records),
-		"words":       p.wordViewsSection(r.Records),
-		"ca":          ca,
-		"trials":      &trials,
-	}, r.Records)
-	sections = append(sections, r.Sections...)
-
 	rd := newRenderer()
 	if r.Description != "" {
 		if err := rd.block(Paragraph(r.Description)); err != nil {
@@ -153,7 +119,7 @@ func Write(w io.Writer, r Report) error {
 	}
 	pg := page{
 		Title:  r.Title,
-		Meta:   meta(r),
+		Meta:   p.meta(r),
 		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
 		About:  r.ECharts.about,
 		Inline: template.JS(r.ECharts.inline),
@@ -175,21 +141,71 @@ func Write(w io.Writer, r Report) error {
 	return nil
 }
 
+// validate refuses an invalid report and returns the integrity attribute of
+// its ECharts script ("" when inlined or without a hash).
+func validate(r Report) (template.HTMLAttr, error) {
+	if strings.TrimSpace(r.Title) == "" {
+		return "", errors.New("reports: Report.Title is empty")
+	}
+	if !r.ECharts.valid() {
+		return "", errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
+	}
+	// The hash goes into the attribute unescaped (html/template would write
+	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
+	// with), so it must be nothing but an SRI value.
+	var sri template.HTMLAttr
+	if h := r.ECharts.sri; h != "" {
+		if !sriPattern.MatchString(h) {
+			return "", fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
+		}
+		sri = template.HTMLAttr(`integrity="` + h + `"`)
+	}
+	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
+		return "", fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
+	}
+	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
+		return "", fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
+	}
+	return sri, nil
+}
+
+// sections are the page's built-in sections in the order of what the run
+// is for (orderSections), then the report's own.
+func (p *builder) sections(r Report) ([]Section, error) {
+	ca, err := p.caSections(r)
+	if err != nil {
+		return nil, err
+	}
+	trials := p.trialsSection(r.Records)
+	sections := orderSections(r.Lead, map[string]*Section{
+		"paper":       p.paperSection(r.Records, r.PaperRows),
+		"pairs":       p.pairsSection(r.Records),
+		"check":       checkSection(r.Check, r.Records),
+		"scores":      p.scoreSection(r.Records),
+		"analogies":   p.analogySection(r.Records),
+		"sweeps":      p.sweepSection(r.Records),
+		"scaling":     p.scalingSection(r.Records),
+		"calibration": p.calibrationSection(r.Records),
+		"words":       p.wordViewsSection(r.Records),
+		"ca":          ca,
+		"trials":      &trials,
+	}, p.project(r.Records, hasMetric(records.ScoreMetric)))
+	return append(sections, r.Sections...), nil
+}
+
 var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
 
 // statusOrder fixes where the usual statuses appear in counts; others follow
 // alphabetically.
 var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "skipped": 2, "error": 3}
 
-func meta(r Report) []string {
-	counts := map[string]int{}
-	for _, rec := range r.Records {
-		counts[rec.Status]++
-	}
-	statuses := sortedKeys(counts)
+// meta is the page header's lines: the spec, and how many trials ended in
+// each status.
+func (p *builder) meta(r Report) []string {
+	statuses := byKey(p.project(r.Records).groupBy(func(_ int, t trial) string { return t.Status }))
 	sort.SliceStable(statuses, func(i, j int) bool {
-		oi, iok := statusOrder[statuses[i]]
-		oj, jok := statusOrder[statuses[j]]
+		oi, iok := statusOrder[statuses[i].key]
+		oj, jok := statusOrder[statuses[j].key]
 		switch {
 		case iok && jok:
 			return oi < oj
@@ -199,12 +215,12 @@ func meta(r Report) []string {
 		return false
 	})
 	var parts []string
-	for _, s := range statuses {
-		name := s
+	for _, g := range statuses {
+		name := g.key
 		if name == "" {
 			name = "(no status)"
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", counts[s], name))
+		parts = append(parts, fmt.Sprintf("%d %s", len(g.trials), name))
 	}
 	line := fmt.Sprintf("%d trial(s)", len(r.Records))
 	if len(parts) > 0 {
@@ -215,40 +231,6 @@ func meta(r Report) []string {
 		m = append(m, "Spec: "+r.Spec)
 	}
 	return append(m, line)
-}
-
-// settingsSplit returns the setting keys whose value is the same in every
-// record (with that value) and the keys that vary or are missing somewhere.
-func settingsSplit(recs []records.Record) (common [][2]string, varying []string) {
-	all := map[string]bool{}
-	for _, rec := range recs {
-		for k := range rec.Settings {
-			all[k] = true
-		}
-	}
-	for _, k := range sortedKeys(all) {
-		first, same := "", true
-		for i, rec := range recs {
-			v, ok := rec.Settings[k]
-			s := formatValue(v)
-			if !ok {
-				same = false
-				break
-			}
-			if i == 0 {
-				first = s
-			} else if s != first {
-				same = false
-				break
-			}
-		}
-		if same {
-			common = append(common, [2]string{k, first})
-		} else {
-			varying = append(varying, k)
-		}
-	}
-	return common, varying
 }
 
 func joinSettings(kv [][2]string) string {
@@ -281,7 +263,10 @@ func metricText(v float64) string {
 	return sig(v, 4)
 }
 
-func trialsSection(recs []records.Record) Section {
+// trialsSection is the table of every trial, one row each: the settings
+// that vary, status, the metrics that are not scores, stage times; then
+// the files the trials wrote and the machines they ran on.
+func (p *builder) trialsSection(recs []records.Record) Section {
 	s := Section{ID: "trials", Title: "Trials"}
 	if len(recs) == 0 {
 		s.Blocks = append(s.Blocks, Paragraph("No trials."))
@@ -291,11 +276,32 @@ func trialsSection(recs []records.Record) Section {
 	if len(common) > 0 {
 		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(common)+"."))
 	}
-	// Scores live in the score tables; "x.min" and "x.max" (the range over
-	// repeats) share the column of x. This keeps the table narrow when a
-	// trial has dozens of metrics.
+	mkeys, scores := trialMetricKeys(recs)
+	if scores {
+		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
+	}
+	t := trialsTable(p.project(recs), varying, mkeys, timingKeys(recs))
+	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics and stage times", len(t.Rows)), t)...)
+	s.Blocks = append(s.Blocks, filesBlock(recs)...)
+	envs := p.project(recs, func(rec records.Record) bool { return rec.Env != nil }).groupBy(func(_ int, t trial) string {
+		return fmt.Sprintf("%s · %s · GOMAXPROCS %d", t.Env.GoVersion, t.Env.CPU, t.Env.GOMAXPROCS)
+	})
+	if len(envs) > 0 {
+		var l List
+		for _, g := range byKey(envs) {
+			l = append(l, fmt.Sprintf("%s (%d trial(s))", g.key, len(g.trials)))
+		}
+		s.Blocks = append(s.Blocks, Paragraph("Ran on:"), l)
+	}
+	return s
+}
+
+// trialMetricKeys are the metric columns of the trials table, and whether
+// any trial has scores. Scores live in the score tables; "x.min" and
+// "x.max" (the range over repeats) share the column of x. This keeps the
+// table narrow when a trial has dozens of metrics.
+func trialMetricKeys(recs []records.Record) (keys []string, scores bool) {
 	metrics := map[string]bool{}
-	scores := false
 	for _, rec := range recs {
 		for k := range rec.Metrics {
 			if isScoreMetric(k) {
@@ -312,12 +318,13 @@ func trialsSection(recs []records.Record) Section {
 			}
 		}
 	}
-	mkeys := sortedKeys(metrics)
-	tkeys := timingKeys(recs)
-	if scores {
-		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
-	}
+	return sortedKeys(metrics), scores
+}
 
+// trialsTable is one row per trial: its number, id, the varying settings,
+// status (with error and warnings), the metrics mkeys and the stage times
+// tkeys.
+func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 	t := Table{ID: "trials-table", Header: []string{"#", "ID"}}
 	t.Header = append(t.Header, varying...)
 	t.Header = append(t.Header, "Status")
@@ -330,39 +337,24 @@ func trialsSection(recs []records.Record) Section {
 	for j := len(t.Header) - len(mkeys) - len(tkeys); j < len(t.Header); j++ {
 		t.Numeric[j] = true
 	}
-	for i, rec := range recs {
-		row := []string{strconv.Itoa(i + 1), rec.ID}
+	for _, tr := range pr.trials {
+		row := []string{strconv.Itoa(tr.Num), tr.ID}
 		for _, k := range varying {
-			if v, ok := rec.Settings[k]; ok {
-				row = append(row, formatValue(v))
-			} else {
-				row = append(row, "—")
-			}
+			row = append(row, settingText(tr.Settings, k))
 		}
-		status := rec.Status
-		if rec.Error != "" {
-			status += ": " + rec.Error
+		status := tr.Status
+		if tr.Error != "" {
+			status += ": " + tr.Error
 		}
-		if len(rec.Warnings) > 0 {
-			status += " with warnings: " + strings.Join(rec.Warnings, "; ")
+		if len(tr.Warnings) > 0 {
+			status += " with warnings: " + strings.Join(tr.Warnings, "; ")
 		}
 		row = append(row, status)
 		for _, k := range mkeys {
-			v, ok := rec.Metrics[k]
-			if !ok {
-				row = append(row, "—")
-				continue
-			}
-			cell := metricText(v)
-			lo, lok := rec.Metrics[k+".min"]
-			hi, hok := rec.Metrics[k+".max"]
-			if lok && hok {
-				cell += " [" + metricText(lo) + ", " + metricText(hi) + "]"
-			}
-			row = append(row, cell)
+			row = append(row, metricCell(tr.Metrics, k))
 		}
 		for _, k := range tkeys {
-			if v, ok := rec.Timings[k]; ok {
+			if v, ok := tr.Timings[k]; ok {
 				row = append(row, sig(v, 3))
 			} else {
 				row = append(row, "—")
@@ -370,21 +362,29 @@ func trialsSection(recs []records.Record) Section {
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics and stage times", len(t.Rows)), t)...)
-	s.Blocks = append(s.Blocks, filesBlock(recs)...)
+	return t
+}
 
-	envs := map[string]int{}
-	for _, rec := range recs {
-		if e := rec.Env; e != nil {
-			envs[fmt.Sprintf("%s · %s · GOMAXPROCS %d", e.GoVersion, e.CPU, e.GOMAXPROCS)]++
-		}
+// settingText prints a setting for a table cell, "—" when absent.
+func settingText(settings map[string]any, k string) string {
+	if v, ok := settings[k]; ok {
+		return formatValue(v)
 	}
-	if len(envs) > 0 {
-		var l List
-		for _, k := range sortedKeys(envs) {
-			l = append(l, fmt.Sprintf("%s (%d trial(s))", k, envs[k]))
-		}
-		s.Blocks = append(s.Blocks, Paragraph("Ran on:"), l)
+	return "—"
+}
+
+// metricCell prints a metric for the trials table with its range over
+// repeats when it has one ("1.52 [1.474, 1.581]"), "—" when absent.
+func metricCell(m map[string]float64, k string) string {
+	v, ok := m[k]
+	if !ok {
+		return "—"
 	}
-	return s
+	cell := metricText(v)
+	lo, lok := m[k+".min"]
+	hi, hok := m[k+".max"]
+	if lok && hok {
+		cell += " [" + metricText(lo) + ", " + metricText(hi) + "]"
+	}
+	return cell
 }

@@ -43,85 +43,137 @@ func isMeasured(rec records.Record) bool {
 	return w || m
 }
 
+// scalingTrial keeps the trials of the scaling figures: the measured ones,
+// and those that did not finish where a measured one would have run.
+func scalingTrial(rec records.Record) bool {
+	return isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && measuredInChild(rec))
+}
+
 // scalingSection draws Figures 2 and 3 of the paper (wall time and peak
 // memory against the vocabulary size, one line per SVD backend), lists the
 // trials that did not finish, and compares the backends' ratios with the
 // paper's claim. It returns nil unless measured trials span several sizes.
 func (p *builder) scalingSection(recs []records.Record) *Section {
-	seriesKey, axisKey := scalingKeys()
-	var set []records.Record
-	for _, rec := range recs {
-		if isMeasured(rec) || rec.Status == "over_budget" || (rec.Status != "ok" && measuredInChild(rec)) {
-			set = append(set, rec)
-		}
-	}
-	if len(set) == 0 {
+	pr := p.project(recs, scalingTrial)
+	ax := scalingAxisOf(pr)
+	if ax.distinct() < 2 {
 		return nil
 	}
+	names, rest := p.scalingSeries(pr)
+	lines := pr.lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
+	timeFig, timeMany := scalingChart(lines, ax, "scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)")
+	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)")
+	s := &Section{ID: "scaling", Title: "Time and memory against size"}
+	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
+		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log). " +
+		"A dashed vertical line marks a size at which a trial did not finish."
+	if timeMany || memMany {
+		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
+	}
+	s.Blocks = append(s.Blocks, Paragraph(intro), Row{timeFig, memFig})
+	if pr.where(func(rec records.Record) bool { _, ok := rec.Metrics[records.MetricSVDResidual]; return ok }).len() > 0 {
+		acc, _ := scalingChart(lines, ax, "scaling-accuracy", "Accuracy: largest residual", records.MetricSVDResidual, "max ‖A v − σ u‖ / σ₁")
+		s.Blocks = append(s.Blocks, Paragraph("How exact each decomposition is: the largest residual of its k triplets, "+
+			"sqrt(‖A·v − σ·u‖² + ‖Aᵀ·u − σ·v‖²) over σ₁, measured after the decomposition for every backend. "+
+			"krylov stops at svd.tol; the sketches are as far from converged as their power iterations leave them."), Row{acc})
+	}
+	nf := Table{ID: "scaling-unfinished", Caption: "Trials that did not finish", Header: []string{"Series", "Size", "Status", "Reason"}}
+	for i, t := range pr.trials {
+		if t.Status != "ok" {
+			nf.Rows = append(nf.Rows, []string{names[i], ax.text(ax.xs[i]), t.Status, orDash(t.Error)})
+		}
+	}
+	if len(nf.Rows) > 0 {
+		s.Blocks = append(s.Blocks, nf)
+	}
+	if t := p.ratioTable(pr, ax, rest); t != nil {
+		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
+	}
+	if t := growthTable(lines, ax.symbol); t != nil {
+		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow: a power law y = c·x^b fitted per series to the finished trials "+
+			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+
+			"An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."), *t)
+	}
+	return s
+}
 
-	// Size: V when every finished trial has it (a trial that did not
-	// finish takes V from a finished one on the same corpus fraction),
-	// else the corpus fraction.
+// scalingAxis is the x axis of the scaling figures and each trial's place
+// on it.
+type scalingAxis struct {
+	xs     []float64 // per trial of the projection; NaN: unknown
+	allV   bool      // xs are vocabulary sizes, else the corpus fraction
+	name   string    // the axis title
+	symbol string    // the size in a fitted law: "V" or the fraction's key
+}
+
+// scalingAxisOf sizes the trials: by V when every finished trial has it (a
+// trial that did not finish takes V from a finished one on the same corpus
+// fraction), else by the corpus fraction.
+func scalingAxisOf(pr projection) scalingAxis {
+	_, axisKey := scalingKeys()
 	vocabOf := map[string]float64{}
-	allV := true
-	for _, rec := range set {
-		if rec.Status != "ok" {
-			continue
-		}
-		v, ok := rec.Metrics[metricVocab]
+	ax := scalingAxis{xs: make([]float64, pr.len()), allV: true, name: "Vocabulary size V", symbol: "V"}
+	for _, t := range pr.where(hasStatus("ok")).trials {
+		v, ok := t.Metrics[metricVocab]
 		if !ok {
-			allV = false
+			ax.allV = false
 			continue
 		}
-		if f, ok := rec.Settings[axisKey]; ok {
+		if f, ok := t.Settings[axisKey]; ok {
 			vocabOf[formatValue(f)] = v
 		}
 	}
-	sizes := make([]float64, len(set))
-	xName := "Vocabulary size V"
-	axisName := axisKey
-	if s, ok := schema.LookupSetting(axisKey); ok && s.SweepAxis != "" {
-		axisName = s.SweepAxis
-	}
-	for i, rec := range set {
-		sizes[i] = math.NaN()
-		if allV {
-			if v, ok := rec.Metrics[metricVocab]; ok {
-				sizes[i] = v
-			} else if f, ok := rec.Settings[axisKey]; ok {
+	for i, t := range pr.trials {
+		ax.xs[i] = math.NaN()
+		if ax.allV {
+			if v, ok := t.Metrics[metricVocab]; ok {
+				ax.xs[i] = v
+			} else if f, ok := t.Settings[axisKey]; ok {
 				if v, ok := vocabOf[formatValue(f)]; ok {
-					sizes[i] = v
+					ax.xs[i] = v
 				}
 			}
-		} else if f, ok := number(rec.Settings[axisKey]); ok {
-			sizes[i] = f
+		} else if f, ok := number(t.Settings[axisKey]); ok {
+			ax.xs[i] = f
 		}
 	}
-	if !allV {
-		xName = axisName
-	}
-	distinct := map[float64]bool{}
-	for _, x := range sizes {
-		if finite(x) {
-			distinct[x] = true
+	if !ax.allV {
+		ax.name, ax.symbol = axisKey, axisKey
+		if s, ok := schema.LookupSetting(axisKey); ok && s.SweepAxis != "" {
+			ax.name = s.SweepAxis
 		}
 	}
-	if len(distinct) < 2 {
-		return nil
-	}
-	sizeText := func(x float64) string {
-		switch {
-		case !finite(x):
-			return "unknown"
-		case allV:
-			return "V = " + thousands(x)
-		}
-		return "f = " + formatValue(x)
-	}
+	return ax
+}
 
-	// Series: the backend, then any other setting that varies.
-	_, varying := settingsSplit(set)
-	var rest []string
+// distinct counts the known sizes.
+func (ax scalingAxis) distinct() int {
+	seen := map[float64]bool{}
+	for _, x := range ax.xs {
+		if finite(x) {
+			seen[x] = true
+		}
+	}
+	return len(seen)
+}
+
+// text prints a size for a table: "V = 71,290", "f = 0.25" or "unknown".
+func (ax scalingAxis) text(x float64) string {
+	switch {
+	case !finite(x):
+		return "unknown"
+	case ax.allV:
+		return "V = " + thousands(x)
+	}
+	return "f = " + formatValue(x)
+}
+
+// scalingSeries names each trial's line of the scaling figures: its
+// backend, then any other setting that varies among the trials but their
+// size and replicate (rest, which groups the ratio table).
+func (p *builder) scalingSeries(pr projection) (names, rest []string) {
+	seriesKey, _ := scalingKeys()
+	_, varying := settingsSplit(pr.records())
 	hasBackend := false
 	for _, k := range varying {
 		switch {
@@ -132,106 +184,61 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 		}
 	}
 	sortLabelKeys(rest)
-	seriesKeys := rest
+	keys := rest
 	if hasBackend {
-		seriesKeys = append([]string{seriesKey}, rest...)
+		keys = append([]string{seriesKey}, rest...)
 	}
-	names := make([]string, len(set))
-	var order []string
-	seen := map[string]bool{}
-	for i, rec := range set {
-		names[i] = p.labelOf(rec, seriesKeys)
-		if names[i] == "" {
-			names[i] = formatValue(rec.Settings[seriesKey])
-		}
-		if !seen[names[i]] {
-			seen[names[i]] = true
-			order = append(order, names[i])
+	names = make([]string, pr.len())
+	for i, t := range pr.trials {
+		if names[i] = p.labelOf(t.Record, keys); names[i] == "" {
+			names[i] = formatValue(t.Settings[seriesKey])
 		}
 	}
+	return names, rest
+}
 
-	repeated := false
-	chartOf := func(id, title, m, yName string) LineChart {
-		c := LineChart{ID: id, Title: title, XName: xName, YName: yName, LogX: true, LogY: true, Width: 640, Height: 400}
-		failed := map[string][]float64{}
-		overOnly := map[string]bool{}
-		for _, name := range order {
-			vals := map[float64][]float64{}
-			overOnly[name] = true
-			for i, rec := range set {
-				if names[i] != name {
-					continue
-				}
-				if rec.Status != "ok" {
-					failed[name] = append(failed[name], sizes[i])
-					overOnly[name] = overOnly[name] && rec.Status == "over_budget"
-					continue
-				}
-				if v, ok := rec.Metrics[m]; ok {
-					vals[sizes[i]] = append(vals[sizes[i]], v)
-				}
-			}
-			pts, many := meanPoints(vals)
-			repeated = repeated || many
-			c.Series = append(c.Series, LineSeries{Name: name, Points: pts})
+// scalingChart draws one measurement of the finished trials against size,
+// a point per line and size (the replicates' mean ± SD; many reports
+// whether any point folds several), and marks the sizes at which a line's
+// trials did not finish.
+func scalingChart(lines []line, ax scalingAxis, id, title, metric, yName string) (c LineChart, many bool) {
+	c = LineChart{ID: id, Title: title, XName: ax.name, YName: yName, LogX: true, LogY: true, Width: 640, Height: 400}
+	finished := func(t trial, _ float64) (float64, bool) {
+		v, ok := t.Metrics[metric]
+		return v, ok && t.Status == "ok"
+	}
+	for _, l := range lines {
+		pts, m := l.points(finished)
+		many = many || m
+		c.Series = append(c.Series, LineSeries{Name: l.name, Points: pts})
+	}
+	for _, l := range lines {
+		if m, ok := unfinishedMarks(l); ok {
+			c.Marks = append(c.Marks, m)
 		}
-		for _, name := range order {
-			if xs := failed[name]; len(xs) > 0 {
-				what := "not finished"
-				if overOnly[name] {
-					what = "over budget"
-				}
-				c.Marks = append(c.Marks, VLines{Name: name + ": " + what, X: xs, Like: name})
-			}
-		}
-		return c
 	}
-	s := &Section{ID: "scaling", Title: "Time and memory against size"}
-	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
-		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log). " +
-		"A dashed vertical line marks a size at which a trial did not finish."
-	figs := Row{
-		chartOf("scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)"),
-		chartOf("scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)"),
-	}
-	if repeated {
-		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
-	}
-	s.Blocks = append(s.Blocks, Paragraph(intro), figs)
-	hasResidual := false
-	for _, rec := range set {
-		_, ok := rec.Metrics[records.MetricSVDResidual]
-		hasResidual = hasResidual || ok
-	}
-	if hasResidual {
-		acc := chartOf("scaling-accuracy", "Accuracy: largest residual", records.MetricSVDResidual, "max ‖A v − σ u‖ / σ₁")
-		s.Blocks = append(s.Blocks, Paragraph("How exact each decomposition is: the largest residual of its k triplets, "+
-			"sqrt(‖A·v − σ·u‖² + ‖Aᵀ·u − σ·v‖²) over σ₁, measured after the decomposition for every backend. "+
-			"krylov stops at svd.tol; the sketches are as far from converged as their power iterations leave them."), Row{acc})
-	}
+	return c, many
+}
 
-	nf := Table{ID: "scaling-unfinished", Caption: "Trials that did not finish", Header: []string{"Series", "Size", "Status", "Reason"}}
-	for i, rec := range set {
-		if rec.Status != "ok" {
-			nf.Rows = append(nf.Rows, []string{names[i], sizeText(sizes[i]), rec.Status, orDash(rec.Error)})
+// unfinishedMarks are the sizes at which a line's trials did not finish,
+// "over budget" when every one of them ran over its budget.
+func unfinishedMarks(l line) (VLines, bool) {
+	var xs []float64
+	over := true
+	for k, t := range l.trials {
+		if t.Status != "ok" {
+			xs = append(xs, l.xs[k])
+			over = over && t.Status == "over_budget"
 		}
 	}
-	if len(nf.Rows) > 0 {
-		s.Blocks = append(s.Blocks, nf)
+	if len(xs) == 0 {
+		return VLines{}, false
 	}
-	if t := p.ratioTable(set, sizes, rest, sizeText); t != nil {
-		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
+	what := "not finished"
+	if over {
+		what = "over budget"
 	}
-	symbol := "V"
-	if !allV {
-		symbol = axisKey
-	}
-	if t := growthTable(set, sizes, names, order, symbol); t != nil {
-		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow: a power law y = c·x^b fitted per series to the finished trials "+
-			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+
-			"An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."), *t)
-	}
-	return s
+	return VLines{Name: l.name + ": " + what, X: xs, Like: l.name}, true
 }
 
 func orDash(s string) string {
@@ -269,62 +276,110 @@ func speedup(v float64) string {
 }
 
 // ratioTable compares DSSVD with the dense and randomized backends at the
-// largest size where both finished, next to the paper's claim; nil when no
-// trial used DSSVD.
-func (p *builder) ratioTable(set []records.Record, sizes []float64, rest []string, sizeText func(float64) string) *Table {
+// largest size where both finished, next to the paper's claim, per group of
+// trials that share the rest settings; nil when no trial used DSSVD.
+func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Table {
 	seriesKey, _ := scalingKeys()
-	type key struct{ rest, backend string }
-	type point struct{ wall, rss, n float64 }
-	at := map[key]map[float64]point{}
-	var groups []string
-	seen := map[string]bool{}
-	dssvd, krylov, lapack := false, false, false
-	for i, rec := range set {
-		b := formatValue(rec.Settings[seriesKey])
-		g := p.labelOf(rec, rest)
-		if !seen[g] {
-			seen[g] = true
-			groups = append(groups, g)
-		}
-		dssvd = dssvd || b == "dssvd"
-		krylov = krylov || b == "krylov"
-		lapack = lapack || b == "lapack"
-		if rec.Status != "ok" || !finite(sizes[i]) {
-			continue
-		}
-		k := key{g, b}
-		if at[k] == nil {
-			at[k] = map[float64]point{}
-		}
-		// Replicates at a size: their mean.
-		p := at[k][sizes[i]]
-		at[k][sizes[i]] = point{p.wall + metric(rec, metricWall), p.rss + metric(rec, metricRSS), p.n + 1}
+	backend := func(t trial) string { return formatValue(t.Settings[seriesKey]) }
+	group := func(t trial) string { return p.labelOf(t.Record, rest) }
+	has := map[string]bool{}
+	for _, t := range pr.trials {
+		has[backend(t)] = true
 	}
-	for _, m := range at {
-		for x, p := range m {
-			m[x] = point{p.wall / p.n, p.rss / p.n, 1}
-		}
-	}
-	if !dssvd {
+	if !has["dssvd"] {
 		return nil
 	}
+	lines := map[string]line{}
+	for _, l := range pr.lines(func(_ int, t trial) string { return group(t) + "\x00" + backend(t) }, func(i int, _ trial) float64 { return ax.xs[i] }) {
+		lines[l.name] = l
+	}
+	caption, comps := ratioComparisons(has["krylov"], has["lapack"])
+	t := &Table{ID: "scaling-ratios", Caption: caption,
+		Header:  []string{"Comparison", "Size", "Time ratio", "Memory ratio", "Paper"},
+		Numeric: []bool{false, true, true, true, false}}
+	for _, g := range pr.groupBy(func(_ int, t trial) string { return group(t) }) {
+		for _, c := range comps {
+			name := c.backend + " / " + c.other
+			if g.key != "" {
+				name = g.key + ": " + name
+			}
+			d, o := lines[g.key+"\x00"+c.backend], lines[g.key+"\x00"+c.other]
+			t.Rows = append(t.Rows, ratioRow(name, c.text, finishedMeans(d), finishedMeans(o), c.other, ax)...)
+		}
+	}
+	return t
+}
+
+// ratioPoint is the means, at one size, of a backend's finished trials.
+type ratioPoint struct{ wall, rss float64 }
+
+// finishedMeans is a line's finished trials' mean wall time and memory per
+// known size (a trial missing either makes that mean NaN).
+func finishedMeans(l line) map[float64]ratioPoint {
+	at := func(m string) []XY {
+		pts, _ := l.points(func(t trial, x float64) (float64, bool) { return metric(t.Record, m), t.Status == "ok" && finite(x) })
+		return pts
+	}
+	out := map[float64]ratioPoint{}
+	rss := at(metricRSS)
+	for k, w := range at(metricWall) {
+		out[w.X] = ratioPoint{w.Y, rss[k].Y}
+	}
+	return out
+}
+
+// ratioRow compares backend d with o at the largest size where both
+// finished: no row when neither finished anywhere.
+func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax scalingAxis) [][]string {
+	best := math.Inf(-1)
+	for x, p := range d {
+		if q, ok := o[x]; ok && finite(p.wall) && finite(q.wall) && x > best {
+			best = x
+		}
+	}
+	if math.IsInf(best, -1) {
+		if len(o) > 0 || len(d) > 0 {
+			return [][]string{{name, "no size where both finished", "—", "—", paper}}
+		}
+		return nil
+	}
+	p, q := d[best], o[best]
+	tr := p.wall / q.wall
+	timeText := sig(tr, 3)
+	if tr > 0 {
+		timeText += " (" + speedup(1/tr) + ")"
+	}
+	memText := "—"
+	if finite(p.rss) && finite(q.rss) && q.rss > 0 {
+		memText = percent(p.rss/q.rss, 1) + " of " + other + "'s"
+	}
+	return [][]string{{name, ax.text(best), timeText, memText, paper}}
+}
+
+// ratioComparison is one row kind of the ratio table: backend against
+// other, with the paper's claim for it.
+type ratioComparison struct{ backend, other, text string }
+
+// ratioComparisons are the comparisons the ratio table makes and its
+// caption: DSSVD against the paper's backends (against lapack, the
+// paper's dense SVD, when present), and krylov against all when present.
+func ratioComparisons(krylov, lapack bool) (string, []ratioComparison) {
 	caption := "DSSVD against the other backends, at the largest size where both finished"
-	type comparison struct{ backend, other, text string }
-	var comps []comparison
+	var comps []ratioComparison
 	for _, pr := range paperRatios {
 		if pr.other == "dense" && lapack {
 			// The paper's dense SVD is numPy's, LAPACK: its claim is
 			// against the lapack backend; gonum's pure-Go SVD is slower.
-			comps = append(comps, comparison{"dssvd", "lapack", pr.text},
-				comparison{"dssvd", "dense", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
+			comps = append(comps, ratioComparison{"dssvd", "lapack", pr.text},
+				ratioComparison{"dssvd", "dense", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
 			continue
 		}
-		comps = append(comps, comparison{"dssvd", pr.other, pr.text})
+		comps = append(comps, ratioComparison{"dssvd", pr.other, pr.text})
 	}
 	if krylov {
 		caption = "DSSVD and krylov against the other backends, at the largest size where both finished (means over replicates)"
 		for _, o := range []string{"dense", "randomized", "dssvd"} {
-			comps = append(comps, comparison{"krylov", o, "— (not in the paper)"})
+			comps = append(comps, ratioComparison{"krylov", o, "— (not in the paper)"})
 		}
 	}
 	if lapack {
@@ -332,43 +387,8 @@ func (p *builder) ratioTable(set []records.Record, sizes []float64, rest []strin
 		// ratios against the lapack backend are the fair ones.
 		caption += "; lapack is the dense SVD on LAPACK (OpenBLAS), the fastest dense solver and the paper's (numPy)"
 		if krylov {
-			comps = append(comps, comparison{"krylov", "lapack", "— (not in the paper)"})
+			comps = append(comps, ratioComparison{"krylov", "lapack", "— (not in the paper)"})
 		}
 	}
-	t := &Table{ID: "scaling-ratios", Caption: caption,
-		Header:  []string{"Comparison", "Size", "Time ratio", "Memory ratio", "Paper"},
-		Numeric: []bool{false, true, true, true, false}}
-	for _, g := range groups {
-		for _, pr := range comps {
-			name := pr.backend + " / " + pr.other
-			if g != "" {
-				name = g + ": " + name
-			}
-			d, o := at[key{g, pr.backend}], at[key{g, pr.other}]
-			best := math.Inf(-1)
-			for x, p := range d {
-				if q, ok := o[x]; ok && finite(p.wall) && finite(q.wall) && x > best {
-					best = x
-				}
-			}
-			if math.IsInf(best, -1) {
-				if len(o) > 0 || len(d) > 0 {
-					t.Rows = append(t.Rows, []string{name, "no size where both finished", "—", "—", pr.text})
-				}
-				continue
-			}
-			p, q := d[best], o[best]
-			tr := p.wall / q.wall
-			timeText := sig(tr, 3)
-			if tr > 0 {
-				timeText += " (" + speedup(1/tr) + ")"
-			}
-			memText := "—"
-			if finite(p.rss) && finite(q.rss) && q.rss > 0 {
-				memText = percent(p.rss/q.rss, 1) + " of " + pr.other + "'s"
-			}
-			t.Rows = append(t.Rows, []string{name, sizeText(best), timeText, memText, pr.text})
-		}
-	}
-	return t
+	return caption, comps
 }

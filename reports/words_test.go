@@ -311,7 +311,7 @@ func TestScalingSection(t *testing.T) {
 // TestTrialsTableCompact: scores stay out of the trials table, and a
 // median's range over repeats shares its column.
 func TestTrialsTableCompact(t *testing.T) {
-	s := trialsSection(append(methodRecords(), scalingRecords()...))
+	s := tb().trialsSection(append(methodRecords(), scalingRecords()...))
 	var tb Table
 	for _, b := range s.Blocks {
 		if d, ok := b.(Details); ok { // a long table is collapsed

@@ -1,0 +1,402 @@
+package reports
+
+import (
+	"fmt"
+	"kcalab/records"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A section is built in three steps: select the records it is about
+// (project with filters), group them (groupBy, rows, table, lines) and
+// draw what the groups hold (cells, XY points) into blocks. Everything
+// from the second step lives here and in labels.go, once; a section body
+// only selects and draws.
+
+// trial is a record as a section sees it, with its number on the page
+// (1-based: the trials table's "#", which labels cite to tell repeats
+// apart).
+type trial struct {
+	records.Record
+	Num int
+}
+
+// filter is a rule a record keeps to take part in a section.
+type filter func(records.Record) bool
+
+// hasMetric keeps the records with a metric of one of the kinds.
+func hasMetric(kinds ...records.Kind) filter {
+	return func(rec records.Record) bool {
+		for k := range rec.Metrics {
+			kind := records.ParseMetric(k).Kind
+			for _, want := range kinds {
+				if kind == want {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// hasStatus keeps the records of one status ("ok": the trial finished).
+func hasStatus(status string) filter {
+	return func(rec records.Record) bool { return rec.Status == status }
+}
+
+// numericSetting keeps the records whose setting key is a finite number.
+func numericSetting(key string) filter {
+	return func(rec records.Record) bool {
+		x, ok := number(rec.Settings[key])
+		return ok && finite(x)
+	}
+}
+
+// not keeps the records f drops.
+func not(f filter) filter { return func(rec records.Record) bool { return !f(rec) } }
+
+// projection is the trials a section is built from: the records every
+// filter kept, in page order. Its views group them: groupBy into ordered
+// groups by any key, rows into labelled table rows with replicates folded,
+// table into rows × metric columns of cells, lines into chart series whose
+// values at one x fold into one point.
+type projection struct {
+	b      *builder
+	trials []trial
+}
+
+// project selects the records that keep every filter.
+func (b *builder) project(recs []records.Record, keep ...filter) projection {
+	pr := projection{b: b}
+	for i, rec := range recs {
+		if keeps(rec, keep) {
+			pr.trials = append(pr.trials, trial{Record: rec, Num: i + 1})
+		}
+	}
+	return pr
+}
+
+// where narrows the projection to the trials that also keep every filter.
+func (pr projection) where(keep ...filter) projection {
+	out := projection{b: pr.b}
+	for _, t := range pr.trials {
+		if keeps(t.Record, keep) {
+			out.trials = append(out.trials, t)
+		}
+	}
+	return out
+}
+
+func keeps(rec records.Record, keep []filter) bool {
+	for _, f := range keep {
+		if !f(rec) {
+			return false
+		}
+	}
+	return true
+}
+
+func (pr projection) len() int { return len(pr.trials) }
+
+// records returns the selected records, in page order.
+func (pr projection) records() []records.Record {
+	out := make([]records.Record, len(pr.trials))
+	for i, t := range pr.trials {
+		out[i] = t.Record
+	}
+	return out
+}
+
+// group is the trials a projection puts together under one key.
+type group struct {
+	key    string
+	trials []trial
+	at     []int // each trial's index in the projection
+}
+
+// groupBy puts the trials with equal keys together. Groups come in the
+// order their keys first appear and keep the trials' order, so that no
+// page depends on map order. key gets the trial's index in the projection
+// as well, for keys computed over all of its trials at once.
+func (pr projection) groupBy(key func(i int, t trial) string) []group {
+	var out []group
+	index := map[string]int{}
+	for i, t := range pr.trials {
+		k := key(i, t)
+		g, ok := index[k]
+		if !ok {
+			g = len(out)
+			index[k] = g
+			out = append(out, group{key: k})
+		}
+		out[g].trials = append(out[g].trials, t)
+		out[g].at = append(out[g].at, i)
+	}
+	return out
+}
+
+// byKey sorts groups by their keys, for text that lists them (e.g.
+// statuses).
+func byKey(gs []group) []group {
+	slices.SortFunc(gs, func(a, b group) int { return strings.Compare(a.key, b.key) })
+	return gs
+}
+
+// row is one row of a table: a trial, or a group of replicates (trials
+// that differ only in the replicate setting) folded as
+// records.MergeReplicates folds them: its record is the first replicate's
+// with every metric the replicates' mean, and its number the first
+// replicate's.
+type row struct {
+	trial
+	label string
+	n     int                // trials folded into the row (1: none)
+	sd    map[string]float64 // sample SD per metric, where ≥ 2 replicates had it
+}
+
+// rows lays the trials out as table rows, one per trial or, when fold is
+// set, per group of replicates; each labelled by trialLabels among the
+// rows. A folded row finds its number by its first replicate's id, which
+// a results file never repeats.
+func (pr projection) rows(fold bool) []row {
+	out := make([]row, 0, len(pr.trials))
+	if !fold {
+		for _, t := range pr.trials {
+			out = append(out, row{trial: t, n: 1})
+		}
+	} else {
+		first := map[string]int{}
+		for _, t := range pr.trials {
+			if _, ok := first[t.ID]; !ok {
+				first[t.ID] = t.Num
+			}
+		}
+		for _, m := range records.MergeReplicates(pr.records()) {
+			out = append(out, row{trial: trial{Record: m.Record, Num: first[m.Record.ID]}, n: m.N, sd: m.SD})
+		}
+	}
+	recs, nums := make([]records.Record, len(out)), make([]int, len(out))
+	for i, r := range out {
+		recs[i], nums[i] = r.Record, r.Num
+	}
+	for i, l := range pr.b.trialLabels(recs, nums) {
+		out[i].label = l
+	}
+	return out
+}
+
+// rowRecords returns the rows' records (for replicates, their means).
+func rowRecords(rows []row) []records.Record {
+	out := make([]records.Record, len(rows))
+	for i, r := range rows {
+		out[i] = r.Record
+	}
+	return out
+}
+
+// cell is one number a table shows and what qualifies it: its spread over
+// the replicates folded into it, notes in small type after it, and
+// whether it takes part in the ranking.
+type cell struct {
+	value    float64 // NaN: none
+	sd       float64 // sample SD over the replicates, when hasSD
+	hasSD    bool
+	n        int // trials folded into the cell
+	notes    []string
+	unranked bool // shown, never marked best (e.g. an in-sample score)
+}
+
+// cell is the row's value of a metric key.
+func (r row) cell(key string) cell {
+	c := cell{value: metric(r.Record, key), n: r.n}
+	c.sd, c.hasSD = r.sd[key]
+	return c
+}
+
+// spread is what a cell says of its replicates: "± sd (n = N)", or
+// "(n = N)" when the value has no spread; "" for a single trial.
+func (c cell) spread() string {
+	switch {
+	case c.n < 2:
+		return ""
+	case c.hasSD:
+		return fmt.Sprintf("± %s (n = %d)", sig(c.sd, 2), c.n)
+	}
+	return fmt.Sprintf("(n = %d)", c.n)
+}
+
+// note adds a note after the cell's others; "" adds nothing.
+func (c *cell) note(s string) {
+	if s != "" {
+		c.notes = append(c.notes, s)
+	}
+}
+
+// column is one column of a table: its header and the metric its cells
+// show; for a column of scores on a set, the metrics of the share of the
+// set its rows cover and of the set's size ("" for none).
+type column struct {
+	name, metric    string
+	coverage, pairs string
+}
+
+// table is rows by columns: cell (i, j) is row i's value of column j's
+// metric.
+type table struct {
+	rows []row
+	cols []column
+}
+
+// header is the columns' names.
+func (t table) header() []string {
+	out := make([]string, len(t.cols))
+	for j, c := range t.cols {
+		out[j] = c.name
+	}
+	return out
+}
+
+// coverage is a footer row's cells: per column the share its rows cover,
+// once when every row covers the same, else "varies: see cells" and
+// perCell set, for each cell notes its own.
+func (t table) coverage() (cells []string, perCell []bool) {
+	cells, perCell = make([]string, len(t.cols)), make([]bool, len(t.cols))
+	for j, col := range t.cols {
+		shown := map[string]bool{}
+		pairs := math.NaN()
+		for _, r := range t.rows {
+			if c, ok := r.Metrics[col.coverage]; ok && col.coverage != "" {
+				shown[coverageText(c, metric(r.Record, col.pairs), true)] = true
+				if p := metric(r.Record, col.pairs); finite(p) {
+					pairs = p
+				}
+			}
+		}
+		switch len(shown) {
+		case 0:
+			cells[j] = "—"
+		case 1:
+			cells[j] = sortedKeys(shown)[0]
+		default:
+			perCell[j] = true
+			cells[j] = "varies: see cells"
+			if finite(pairs) {
+				cells[j] += " (of " + strconv.FormatFloat(pairs, 'f', -1, 64) + ")"
+			}
+		}
+	}
+	return cells, perCell
+}
+
+// scoreRows lays the table out as ScoreTable rows: the rows' labels and
+// cells, a cell's coverage noted first where the column's coverage varies,
+// then whatever decorate adds (it may also unrank the cell).
+func (t table) scoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
+	_, perCell := t.coverage()
+	out := make([]ScoreRow, len(t.rows))
+	for i, r := range t.rows {
+		sr := ScoreRow{Name: r.label, Scores: make([]float64, len(t.cols)), Notes: make([]string, len(t.cols)), Unranked: make([]bool, len(t.cols))}
+		for j, col := range t.cols {
+			c := r.cell(col.metric)
+			if v, ok := r.Metrics[col.coverage]; ok && perCell[j] {
+				c.note(percent(v, 1))
+			}
+			if decorate != nil {
+				decorate(i, j, &c)
+			}
+			sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
+		}
+		out[i] = sr
+	}
+	return out
+}
+
+// line is the trials a chart draws as one series, each at its x.
+type line struct {
+	name   string
+	trials []trial
+	xs     []float64
+}
+
+// lines groups the trials into chart lines by name (groupBy), each trial
+// at x.
+func (pr projection) lines(name func(i int, t trial) string, x func(i int, t trial) float64) []line {
+	groups := pr.groupBy(name)
+	out := make([]line, len(groups))
+	for l, g := range groups {
+		out[l] = line{name: g.key, trials: g.trials, xs: make([]float64, len(g.trials))}
+		for k, i := range g.at {
+			out[l].xs[k] = x(i, g.trials[k])
+		}
+	}
+	return out
+}
+
+// distinctX counts the x values of the line.
+func (l line) distinctX() int {
+	seen := map[float64]bool{}
+	for _, x := range l.xs {
+		seen[x] = true
+	}
+	return len(seen)
+}
+
+// points folds the line's values at each x into one point (meanPoints: the
+// mean, ± the sample SD where there are two or more), sorted by x; value
+// gives a trial's value at its x, or false when it has none. A value at an
+// unknown (NaN) x is a point of its own, after the others in the trials'
+// order: no chart can draw it, and the chart counts what it leaves out.
+// many reports whether a point folds more than one value.
+func (l line) points(value func(t trial, x float64) (float64, bool)) (pts []XY, many bool) {
+	vals := map[float64][]float64{}
+	var unknown []XY
+	for k, t := range l.trials {
+		v, ok := value(t, l.xs[k])
+		switch {
+		case !ok:
+		case math.IsNaN(l.xs[k]):
+			unknown = append(unknown, XY{X: l.xs[k], Y: v})
+		default:
+			vals[l.xs[k]] = append(vals[l.xs[k]], v)
+		}
+	}
+	pts, many = meanPoints(vals)
+	return append(pts, unknown...), many
+}
+
+// metricAt is a points value: the trial's metric key, when it has it.
+func metricAt(key string) func(trial, float64) (float64, bool) {
+	return func(t trial, _ float64) (float64, bool) {
+		v, ok := t.Metrics[key]
+		return v, ok
+	}
+}
+
+// meanPoints turns the values observed at each x into points at their mean,
+// with the sample standard deviation as the error bar where there are two or
+// more, sorted by x. It reports whether any x had more than one value.
+func meanPoints(vals map[float64][]float64) ([]XY, bool) {
+	pts := make([]XY, 0, len(vals))
+	many := false
+	for x, vs := range vals {
+		var sum float64
+		for _, v := range vs {
+			sum += v
+		}
+		p := XY{X: x, Y: sum / float64(len(vs))}
+		if len(vs) > 1 {
+			many = true
+			var ss float64
+			for _, v := range vs {
+				ss += (v - p.Y) * (v - p.Y)
+			}
+			p.Err = math.Sqrt(ss / float64(len(vs)-1))
+		}
+		pts = append(pts, p)
+	}
+	sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
+	return pts, many
+}

@@ -1,0 +1,48 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
+)
+
+// A section projects its records in three steps: select the trials
+// (filters; each keeps its number on the page), group them (here: table
+// rows with replicates folded into mean ± SD, and chart lines whose
+// values at one x fold into a point), then draw the cells and points.
+func Example_projection() {
+	men := records.Score(records.RuleZero, "men").Key()
+	recs := []records.Record{
+		{ID: "a", Status: "ok", Settings: map[string]any{"method": "ca", "data.window": 2}, Metrics: map[string]float64{men: 0.60}},
+		{ID: "b", Status: "ok", Settings: map[string]any{"method": "ca", "data.window": 2, "replicate": 1}, Metrics: map[string]float64{men: 0.62}},
+		{ID: "c", Status: "ok", Settings: map[string]any{"method": "ca", "data.window": 5}, Metrics: map[string]float64{men: 0.70}},
+		{ID: "d", Status: "error", Settings: map[string]any{"method": "sgns"}},
+	}
+	b := newBuilder(Report{Methods: []schema.MethodInfo{{Name: "ca", Label: "CA"}, {Name: "sgns", Label: "SGNS"}}})
+
+	// Select: the trials with Spearman scores.
+	scored := b.project(recs, hasMetric(records.ScoreMetric))
+
+	// Group into table rows × set columns; a cell is the row's value.
+	t := table{rows: scored.rows(true), cols: setColumns([]string{"men"}, scoreOf(records.RuleZero), false)}
+	for _, r := range t.rows {
+		c := r.cell(t.cols[0].metric)
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("row #%d %s, %s: %.2f %s", r.Num, r.label, t.cols[0].name, c.value, c.spread())))
+	}
+
+	// Or into chart lines against the window: one point per x.
+	x := func(_ int, t trial) float64 { w, _ := number(t.Settings["data.window"]); return w }
+	for _, l := range scored.lines(func(int, trial) string { return "CA" }, x) {
+		pts, _ := l.points(metricAt(men))
+		for _, p := range pts {
+			fmt.Printf("line %s at W = %g: %.2f ± %.3f\n", l.name, p.X, p.Y, p.Err)
+		}
+	}
+	// Output:
+	// row #1 CA · W=2, MEN: 0.61 ± 0.014 (n = 2)
+	// row #3 CA · W=5, MEN: 0.70
+	// line CA at W = 2: 0.61 ± 0.014
+	// line CA at W = 5: 0.70 ± 0.000
+}
