@@ -73,3 +73,37 @@ variants:
 	assert.Equal(t, "dense", runs[0][2].Backend)
 	assert.Equal(t, "dssvd", runs[0][3].Backend)
 }
+
+// Every word trial is scored at both similarities (its own under the plain
+// keys), with a bootstrap of each ρ; eval.parts adds each set's dev and
+// test parts; tuned_on is recorded but changes no id. The replicates are the
+// same in a second run, and equal the whole set's ρ on average.
+func TestScoresBothSimilaritiesAndParts(t *testing.T) {
+	body := "name: parts\ndata: {source: synthetic, table: flat, window: 5}\nsynthetic: {tokens: 30000, clusters: 6, words: 30}\n" +
+		"eval: {sets: [synthetic], parts: true}\nmethod: lca\nsvd: {rank: 5}\ntuned_on: [synthetic@dev]\n"
+	s := loadSpecTo(t, writeSpec(t, body), t.TempDir())
+	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
+	require.NoError(t, err)
+	r := res.Records[0]
+	require.Equal(t, "ok", r.Status, r.Error)
+	for _, set := range []string{"synthetic", "synthetic@dev", "synthetic@test"} {
+		for _, rule := range records.Rules {
+			own := records.Score(rule, set).Key()
+			other := records.Score(rule, set).At(records.SimCosine, records.SimDot).Key()
+			require.Contains(t, r.Metrics, own)
+			require.Contains(t, r.Metrics, other)
+			assert.Equal(t, "spearman.cosine."+string(rule)+"."+set, other)
+			reps, ok := r.Bootstrap.Replicates(own, r.Metrics[own])
+			require.True(t, ok, own)
+			assert.Len(t, reps, r.Bootstrap.B)
+			_, _, sd := records.Interval(r.Metrics[own], reps)
+			assert.Greater(t, sd, 0.0, "%s: resamples spread", own)
+		}
+	}
+	assert.Equal(t, []string{"synthetic@dev"}, schema.RecordSettings(r.Settings).TunedOn)
+	untuned := loadSpecTo(t, writeSpec(t, strings.Replace(body, "tuned_on: [synthetic@dev]\n", "", 1)), t.TempDir())
+	assert.Equal(t, s.Trials()[0].ID, untuned.Trials()[0].ID, "tuned_on is not part of the id")
+	again, err := (&harness.Runner{Jobs: 1, Fresh: true}).Run(context.Background(), s)
+	require.NoError(t, err)
+	assert.Equal(t, r.Bootstrap, again.Records[0].Bootstrap, "the same resamples, the same replicates")
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"kcalab/harness"
 	_ "kcalab/harness/builtin"
+	"kcalab/methods/vectors"
+	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,4 +63,46 @@ variants:
 		assert.NotContains(t, string(b), "<unk>")
 		assert.True(t, strings.HasPrefix(string(b), "10 3\n"), "10 words (no <unk>), 3 dimensions: %q", strings.SplitN(string(b), "\n", 2)[0])
 	}
+}
+
+// Words a method composes (Go fastText's n-gram vectors for the evaluation
+// words its corpus lacks) travel with its vectors: the export holds them
+// after the vocabulary, the scores cover them, and the record counts them.
+func TestComposedWordsExported(t *testing.T) {
+	dir := t.TempDir()
+	var text strings.Builder
+	for i := 0; i < 300; i++ {
+		text.WriteString("the cat sat on the mat a dog ran in the park cats dogs parking ")
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.txt"), []byte(text.String()), 0o644))
+	// catty and parked are not in the corpus: fastText composes them.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.tsv"), []byte("cat\tdog\t5\ncatty\tcats\t8\nparked\tpark\t7\nthe\ta\t1\n"), 0o644))
+	spec := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`name: ft
+data: {source: corpus, corpus: c.txt, min_count: 2}
+eval: {sets: [p.tsv]}
+method: fasttext
+train: {dim: 8, window: 2, epochs: 2, buckets: 5000}
+vectors: {save: true}
+`), 0o644))
+	s := loadSpecTo(t, spec, filepath.Join(dir, "out"))
+	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
+	require.NoError(t, err)
+	r := res.Records[0]
+	require.Equal(t, "ok", r.Status, r.Error)
+	assert.Equal(t, 2.0, r.Metrics[records.MetricComposed], "catty and parked")
+	assert.Equal(t, 8.0, r.Metrics[records.MetricDim])
+	assert.Equal(t, 1.0, r.Metrics[records.Coverage("p.tsv").Key()], "every pair has vectors")
+	require.Len(t, r.Files, 1)
+	vs, err := vectors.ReadTextFile(filepath.Join(s.Output, r.Files[0]))
+	require.NoError(t, err)
+	for _, w := range []string{"catty", "parked", "cat", "park"} {
+		_, ok := vs.Index(w)
+		assert.True(t, ok, "%s is in the export", w)
+	}
+	assert.Equal(t, []string{"catty", "parked"}, vs.Words[len(vs.Words)-2:], "composed words follow the vocabulary")
+	// Scored at both similarities: the other one's key names it.
+	assert.Contains(t, r.Metrics, "spearman.cosine.zero.p.tsv")
+	assert.Contains(t, r.Bootstrap.Scores, "spearman.zero.p.tsv")
+	assert.Contains(t, r.Bootstrap.Scores, "spearman.cosine.skip.p.tsv")
 }
