@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"io"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -52,13 +54,71 @@ func (s *Spec) Axes() []string { return append([]string(nil), s.axes...) }
 // Values returns the values a key takes in the grid.
 func (s *Spec) Values(key string) []any { return s.values[key] }
 
-// LoadSpec reads and decodes a spec file.
+// MaxSpecBytes bounds a spec file: a spec is a page of YAML, and anything
+// larger (a device, a runaway generator) is refused rather than read.
+const MaxSpecBytes = 1 << 20
+
+// LoadSpec reads and decodes a spec file. Only a regular file of at most
+// MaxSpecBytes is read: a device (/dev/zero), a FIFO or a directory is
+// refused before it is opened for reading, so nothing can make the read
+// unbounded or block.
 func LoadSpec(path string) (*Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := readSpecFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeSpec(b, path)
+}
+
+func readSpecFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}
-	return DecodeSpec(b, path)
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("spec %s: not a regular file (%s): a spec is a YAML file", path, fileKind(st.Mode()))
+	}
+	if st.Size() > MaxSpecBytes {
+		return nil, fmt.Errorf("spec %s: %d bytes, over the limit of %d (1 MiB) for a spec file", path, st.Size(), MaxSpecBytes)
+	}
+	// O_NONBLOCK: were the file swapped for a FIFO since the Stat, opening
+	// it must not wait for a writer; the Stat of the open file decides.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("spec %s: not a regular file (%s): a spec is a YAML file", path, fileKind(st.Mode()))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	if len(b) > MaxSpecBytes {
+		return nil, fmt.Errorf("spec %s: over the limit of %d bytes (1 MiB) for a spec file", path, MaxSpecBytes)
+	}
+	return b, nil
+}
+
+// fileKind names a file's type for a message.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 // SpecError is a problem at a line of a spec file.
