@@ -209,3 +209,29 @@ func (f failAt) Write(b []byte) (int, error) {
 	}
 	return f.File.Write(b)
 }
+
+// -jobs beyond the work starts one worker per trial and says so: a
+// mistyped -jobs 99999999999 must not allocate a goroutine per unit.
+func TestRunnerCapsJobsAtTrials(t *testing.T) {
+	tests := []struct {
+		name string
+		jobs int
+		want string
+	}{
+		{"far more than the trials", 300_000, "kcalab: -jobs 300000: 3 trial(s) to compute, so 3 worker(s)\n"},
+		{"fewer than the trials", 2, ""},
+		{"one per core", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log bytes.Buffer
+			_, err := (&harness.Runner{Jobs: tt.jobs, Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), t.TempDir()))
+			require.NoError(t, err)
+			if tt.want == "" {
+				assert.NotContains(t, log.String(), "worker(s)")
+				return
+			}
+			assert.Contains(t, log.String(), tt.want)
+		})
+	}
+}

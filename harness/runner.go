@@ -120,10 +120,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		return true
 	}
 
-	jobs := r.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
+	jobs := workers(r.Jobs, todo, log)
 	work := make(chan schema.Trial)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
@@ -272,4 +269,27 @@ var testHookOpenLog = records.OpenLog
 // the trial id, and another backend's result is not this trial's.
 func sameBackend(old records.Record, t schema.Trial) bool {
 	return old.Backend == "" || old.Backend == BackendName(t)
+}
+
+// workers is the number of goroutines that run the unmeasured trials of
+// todo: jobs (≤ 0: one per core), but never more than there are such
+// trials, so no -jobs value allocates beyond the work; a cap of an
+// explicit -jobs is said on the log.
+func workers(jobs int, todo []schema.Trial, log io.Writer) int {
+	n := 0
+	for _, t := range todo {
+		if !t.Measure.Process {
+			n++
+		}
+	}
+	if jobs <= 0 {
+		return max(1, min(runtime.NumCPU(), n))
+	}
+	if jobs > n {
+		if n > 0 {
+			fmt.Fprintf(log, "kcalab: -jobs %d: %d trial(s) to compute, so %d worker(s)\n", jobs, n, n)
+		}
+		return max(1, n)
+	}
+	return jobs
 }
