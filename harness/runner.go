@@ -28,6 +28,9 @@ type Runner struct {
 	// (word2vec text format, <spec>-<label>-<trial id>.txt, see VectorsFileName).
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
+	// LockWait bounds the wait for another run writing the same output
+	// directory (0 = refuse at once); see LockOutput.
+	LockWait time.Duration
 
 	cacheChecked bool // usableCache ran
 
@@ -55,10 +58,19 @@ type Run struct {
 // (synced) and compacting the file at the end. Trials that fail are
 // recorded with status "error" and make Run return an error after all
 // other trials finished; a failure to write results stops the run at once.
+// The output directory is held for the whole run (LockOutput), unless ctx
+// already carries its lock (WithOutputLock).
 func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	trials := spec.Trials()
 	dir := spec.Output
 	path := filepath.Join(dir, records.FileName)
+	if !holdsOutput(ctx, dir) {
+		lock, err := r.LockOutput(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
+	}
 	prev, err := prepareOutput(dir, spec.Name, r.Log)
 	if err != nil {
 		return nil, err
