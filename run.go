@@ -187,7 +187,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 		// and its own error must not take that message's place.
 		return nil, err
 	}
-	reportPath := filepath.Join(res.Dir, "report.html")
+	reportPath := filepath.Join(res.Dir, harness.ReportFileName)
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
 	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)

@@ -7,8 +7,10 @@ import (
 	_ "kcalab/harness/builtin"
 	"kcalab/records"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -234,4 +236,56 @@ func TestRunnerCapsJobsAtTrials(t *testing.T) {
 			assert.Contains(t, log.String(), tt.want)
 		})
 	}
+}
+
+// Nothing is written through a symbolic link in an output directory: a
+// results.jsonl or report.html that is a link is refused before any trial,
+// and the file it points to keeps its bytes. Temporary files of killed
+// runs are removed, a user's own hidden files are not.
+func TestRunnerOutputLinksAndStaleFiles(t *testing.T) {
+	tests := []struct {
+		name    string
+		link    string // file name made a link to a file outside
+		content string // of the file outside
+		wantErr string
+	}{
+		{"results.jsonl is a link", records.FileName, "", "is a symbolic link"},
+		{"report.html is a link", "report.html", "<p>mine</p>\n", "is a symbolic link"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			target := filepath.Join(t.TempDir(), "outside.txt")
+			require.NoError(t, os.WriteFile(target, []byte(tt.content), 0o644))
+			require.NoError(t, os.Symlink(target, filepath.Join(out, tt.link)))
+			var log bytes.Buffer
+			_, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+			assert.Contains(t, err.Error(), filepath.Join(out, tt.link)+" (a link to "+target+")")
+			assert.False(t, doneLine.MatchString(log.String()), "no trial ran")
+			got, err := os.ReadFile(target)
+			require.NoError(t, err)
+			assert.Equal(t, tt.content, string(got))
+		})
+	}
+	t.Run("stale temporary files", func(t *testing.T) {
+		out := t.TempDir()
+		cmd := exec.Command("true")
+		require.NoError(t, cmd.Run())
+		dead := strconv.Itoa(cmd.Process.Pid)
+		stale := []string{".results.jsonl." + dead + "-x1.kcalab-tmp", ".report.html." + dead + "-x2.kcalab-tmp", ".results.jsonl123456", ".report.html987"}
+		kept := []string{".results.jsonl.mybackup", "notes.txt"}
+		for _, n := range append(stale, kept...) {
+			require.NoError(t, os.WriteFile(filepath.Join(out, n), []byte("x"), 0o644))
+		}
+		_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+		require.NoError(t, err)
+		for _, n := range stale {
+			assert.NoFileExists(t, filepath.Join(out, n))
+		}
+		for _, n := range kept {
+			assert.FileExists(t, filepath.Join(out, n))
+		}
+	})
 }
