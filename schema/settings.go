@@ -175,7 +175,7 @@ type RunSettings struct {
 	Name        string         `key:"name" required:"true" doc:"experiment name (required); names the output directory and the report"`
 	Description string         `key:"description" default:"" doc:"free text shown at the top of the report"`
 	Seed        int            `key:"seed" default:"1" min:"0" doc:"base seed; each trial's seed derives from it and the trial id"`
-	Output      string         `key:"output" default:"" doc:"output directory (default \"results/<name>\")"`
+	Output      string         `key:"output" default:"" doc:"output directory (default \"results/<name>\", under the working directory); a relative path is relative to the spec file, like data paths, and must stay under results/ or the spec file's directory unless -out overrides it; links are resolved before that check"`
 	Tolerance   float64        `key:"tolerance" default:"0.01" min:"0" doc:"-check: a score may fall by at most this much below the reference results"`
 	Report      ReportSettings `key:"report"`
 }

@@ -243,8 +243,12 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	fill(&rs, RunKeys(), run)
 	spec.Description, spec.Seed, spec.Output, spec.Tolerance = rs.Description, uint64(rs.Seed), rs.Output, rs.Tolerance
 	spec.Report = rs.Report
-	if spec.Output == "" {
+	switch {
+	case spec.Output == "":
 		spec.Output = filepath.Join("results", spec.Name)
+	case path != "" && !filepath.IsAbs(spec.Output):
+		// Relative to the spec file, like every data path in it.
+		spec.Output = filepath.Join(filepath.Dir(path), spec.Output)
 	}
 	for _, s := range TrialSettings() {
 		if _, ok := spec.values[s.Key]; !ok {
