@@ -3,6 +3,8 @@ package harness_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"kcalab/harness"
 	_ "kcalab/harness/builtin"
 	"kcalab/records"
@@ -288,4 +290,71 @@ func TestRunnerOutputLinksAndStaleFiles(t *testing.T) {
 			assert.FileExists(t, filepath.Join(out, n))
 		}
 	})
+}
+
+// A recorded trial is reused only while the files it read are as they
+// were: a count edited in its CSV table makes the next run compute it
+// again, say why, and record the new counts and hashes.
+func TestRunnerRecomputesWhenAnInputChanged(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(csv string) string
+		reused int
+		says   string
+	}{
+		{"a count edited", func(s string) string { return strings.Replace(s, "b,1,2,3", "b,1,2,30", 1) }, 0, "changed since the record was made (SHA-256 "},
+		{"unchanged", func(s string) string { return s }, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			csv := filepath.Join(dir, "t.csv")
+			body := "row,x,y,z\na,4,2,3\nb,1,2,3\nc,7,1,1\n"
+			require.NoError(t, os.WriteFile(csv, []byte(body), 0o644))
+			specPath := filepath.Join(dir, "spec.yaml")
+			require.NoError(t, os.WriteFile(specPath, []byte("name: csvin\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {backend: dense, rank: 2}\n"), 0o644))
+			out := filepath.Join(dir, "out")
+			_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, specPath, out))
+			require.NoError(t, err)
+
+			require.NoError(t, os.WriteFile(csv, []byte(tt.edit(body)), 0o644))
+			var log bytes.Buffer
+			res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, specPath, out))
+			require.NoError(t, err)
+			assert.Equal(t, tt.reused, res.Reused)
+			recs, _, err := records.Read(filepath.Join(out, records.FileName))
+			require.NoError(t, err)
+			require.Len(t, recs, 2)
+			if tt.says == "" {
+				assert.NotContains(t, log.String(), "computing it again")
+				return
+			}
+			assert.Contains(t, log.String(), "its input "+csv+" "+tt.says)
+			assert.Contains(t, log.String(), ": computing it again")
+			for _, rec := range recs {
+				assert.Equal(t, 30.0, rec.CA.Counts[1][2], "trial %s keeps the old counts", rec.ID)
+				sum := sha256.Sum256([]byte(tt.edit(body)))
+				assert.Equal(t, hex.EncodeToString(sum[:]), rec.Run.Inputs[csv])
+			}
+		})
+	}
+}
+
+// An input found nowhere leaves its records as they are, with a note: the
+// trial could not be computed again without it either.
+func TestRunnerInputGone(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "t.csv")
+	require.NoError(t, os.WriteFile(csv, []byte("row,x,y\na,1,2\nb,3,4\nc,1,1\n"), 0o644))
+	specPath := filepath.Join(dir, "spec.yaml")
+	require.NoError(t, os.WriteFile(specPath, []byte("name: gone\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {backend: dense, rank: 1}\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(csv))
+	var log bytes.Buffer
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Reused)
+	assert.Equal(t, 1, strings.Count(log.String(), "kcalab: note: "+csv+", an input of earlier records, is not here to check against its recorded SHA-256; those records are reused as they are"), log.String())
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"kcalab/datasets/wordsim"
+	"kcalab/internal/termsafe"
 )
 
 // Runner executes a spec's trials.
@@ -91,8 +92,15 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	out := &Run{Spec: spec, Dir: dir, Records: make([]records.Record, len(trials))}
 	done := make([]bool, len(trials))
 	var todo []schema.Trial
+	inputs := newInputCheck(r, spec)
+	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
+			if why := inputs.stale(old, logf); why != "" {
+				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
+				todo = append(todo, t)
+				continue
+			}
 			old.Spec = spec.Name
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report

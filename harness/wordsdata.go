@@ -27,7 +27,8 @@ type WordData struct {
 	// Synthetic is, for a synthetic corpus, the word-pair set of its planted
 	// clusters (eval.sets name "synthetic").
 	Synthetic *wordsim.Set
-	// Path is the corpus file read ("" for a synthetic corpus).
+	// Path is the corpus file read ("" for a synthetic corpus, generated
+	// from the settings).
 	Path string
 }
 
@@ -100,9 +101,7 @@ func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
 		return nil, err
 	}
 	tr.words = wd
-	if wd.Synthetic == nil {
-		tr.noteInput(wd.Path)
-	}
+	tr.noteInput(wd.Path)
 	return wd, nil
 }
 
@@ -175,7 +174,9 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 		return nil, err
 	}
 	wd := &WordData{Vocab: v, IDs: ids, Tables: tabs, Synthetic: synthetic}
-	if synthetic == nil {
+	if t.Data.Source != "synthetic" {
+		// A generated corpus is a function of the settings, and its
+		// temporary file is gone before the record is made: it is no input.
 		wd.Path = c.Path
 	}
 	return wd, nil
