@@ -358,3 +358,31 @@ func TestRunnerInputGone(t *testing.T) {
 	assert.Equal(t, 2, res.Reused)
 	assert.Equal(t, 1, strings.Count(log.String(), "kcalab: note: "+csv+", an input of earlier records, is not here to check against its recorded SHA-256; those records are reused as they are"), log.String())
 }
+
+// A failed recomputation never replaces a good record: -fresh with the
+// input gone (a mistyped -data, a moved file) reports the failure, says the
+// older result is kept, and leaves the file's records as they were.
+func TestFreshFailureKeepsGoodRecords(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "t.csv")
+	require.NoError(t, os.WriteFile(csv, []byte("row,x,y\na,1,2\nb,3,4\nc,1,1\n"), 0o644))
+	specPath := filepath.Join(dir, "spec.yaml")
+	require.NoError(t, os.WriteFile(specPath, []byte("name: keep\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {backend: dense, rank: 1}\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.NoError(t, err)
+	before, _, err := records.Read(filepath.Join(out, records.FileName))
+	require.NoError(t, err)
+
+	require.NoError(t, os.Remove(csv))
+	res, err := (&harness.Runner{Fresh: true}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "computing it again failed: ")
+	assert.Contains(t, err.Error(), "no such file or directory; its older result, from the run that ended "+before[0].Run.End+", is kept")
+	after, _, err := records.Read(filepath.Join(out, records.FileName))
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	for _, rec := range res.Records {
+		assert.Equal(t, "ok", rec.Status)
+	}
+}

@@ -57,8 +57,9 @@ type Run struct {
 // Run executes every trial of the spec that is not already complete in the
 // output directory, appending each finished trial's record to results.jsonl
 // (synced) and compacting the file at the end. Trials that fail are
-// recorded with status "error" and make Run return an error after all
-// other trials finished; a failure to write results stops the run at once.
+// recorded with status "error" (a trial that already has an ok record
+// keeps that one) and make Run return an error after all other trials
+// finished; a failure to write results stops the run at once.
 // The output directory is held for the whole run (LockOutput), unless ctx
 // already carries its lock (WithOutputLock).
 func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
@@ -127,11 +128,33 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	var mu sync.Mutex
 	var writeErr error
 	finished := 0 // trials computed by this run and saved
-	save := func(rec records.Record) bool {
+	// A recomputation that failed (a mistyped -data with -fresh, a tool
+	// gone) never replaces a good record of the trial: the old result is
+	// kept, not appended again, and the failure is reported apart.
+	var kept []string
+	keepOld := func(rec *records.Record) bool {
+		old, ok := byID[rec.ID]
+		if !ok || old.Status != "ok" || (rec.Status != "error" && rec.Status != "skipped") {
+			return false
+		}
+		when := "an earlier run"
+		if old.Run != nil && old.Run.End != "" {
+			when = "the run that ended " + old.Run.End
+		}
+		kept = append(kept, fmt.Sprintf("trial %s: computing it again failed: %s; its older result, from %s, is kept", rec.ID, rec.Error, when))
+		*rec = old
+		return true
+	}
+	// save appends a finished trial's record, or keeps its older one in
+	// *rec (see keepOld); false when results can no longer be written.
+	save := func(rec *records.Record) bool {
 		if writeErr != nil {
 			return false
 		}
-		if err := rlog.Append(rec); err != nil {
+		if keepOld(rec) {
+			return true
+		}
+		if err := rlog.Append(*rec); err != nil {
 			writeErr = err
 			stopTrials()
 			return false
@@ -154,11 +177,12 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 					mu.Unlock()
 					continue // interrupted: leave it for the next run
 				}
-				if !save(rec) {
+				stored := rec
+				if !save(&stored) {
 					mu.Unlock()
 					continue
 				}
-				out.Records[t.Index] = rec
+				out.Records[t.Index] = stored
 				done[t.Index] = true
 				mu.Unlock()
 				prog.Done(t, rec, false)
@@ -191,9 +215,10 @@ feed:
 			break
 		}
 		mu.Lock()
-		ok := save(rec)
+		stored := rec
+		ok := save(&stored)
 		if ok {
-			out.Records[t.Index] = rec
+			out.Records[t.Index] = stored
 			done[t.Index] = true
 		}
 		mu.Unlock()
@@ -216,7 +241,7 @@ feed:
 		return out, fmt.Errorf("interrupted: %d trial(s) finished in this run, %d reused, %d of %d not done; completed trials are saved in %s; run again to resume: %w",
 			finished, out.Reused, len(trials)-finished-out.Reused, len(trials), path, err)
 	}
-	var failed []string
+	failed := kept
 	for _, rec := range out.Records {
 		if rec.Status == "error" {
 			failed = append(failed, fmt.Sprintf("trial %s: %s", rec.ID, rec.Error))
