@@ -425,3 +425,42 @@ func TestProgressPlainLines(t *testing.T) {
 	assert.Equal(t, "2.1k tokens", c.amount(2_100))
 	assert.Equal(t, "12 tokens", c.amount(12))
 }
+
+// The cache is addressed by the corpus's content, not its path: a corpus
+// file edited in place (same name, same size) gets its own vocabulary and
+// tables, never those of its old version.
+func TestCacheServesNoOldVersionOfAFile(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	path := writeFile(t, "c.txt", strings.Repeat("the cat sat on the mat ", 40))
+	tables := func() (*Vocab, []*sparse.CSR) {
+		c, err := Open(ctx, "", path, Options{CacheDir: cache})
+		require.NoError(t, err)
+		v, ids, err := Build(ctx, c, VocabOptions{MinCount: 1})
+		require.NoError(t, err)
+		tabs, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+		require.NoError(t, err)
+		n, err := tabs.Offsets(ctx, 2)
+		require.NoError(t, err)
+		return v, n
+	}
+	_, before := tables()
+	// Same length, other words: "mat" becomes "hat" throughout.
+	require.NoError(t, os.WriteFile(path, []byte(strings.Repeat("the cat sat on the hat ", 40)), 0o644))
+	v, after := tables()
+	assert.Contains(t, v.Words, "hat")
+	assert.NotContains(t, v.Words, "mat")
+
+	c, err := Open(ctx, "", path, Options{})
+	require.NoError(t, err)
+	fv, fids, err := Build(ctx, c, VocabOptions{MinCount: 1})
+	require.NoError(t, err)
+	fresh, err := NewTables(fv, fids, TableOptions{})
+	require.NoError(t, err)
+	want, err := fresh.Offsets(ctx, 2)
+	require.NoError(t, err)
+	for k := range want {
+		equalCSR(t, want[k], after[k])
+	}
+	require.Len(t, before, len(after))
+}
