@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
 	"os"
@@ -101,6 +102,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *cacheDir == "off" {
 		*cacheDir = ""
 	}
+	// Killed runs cannot remove their temporary files; their pids tell
+	// which are stale.
+	harness.RemoveStaleFiles(*cacheDir)
 	if *jobs < 0 {
 		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
 	}
@@ -236,7 +240,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "kcalab-check-*")
+	tmp, err := os.MkdirTemp("", tmpfiles.Pattern("check"))
 	if err != nil {
 		return err
 	}

@@ -119,7 +119,7 @@ func compactResults(path string, trials []schema.Trial, recs []records.Record, d
 // checkWritable creates and removes a file in dir, so an unwritable output
 // directory is found before hours of trials, not after.
 func checkWritable(dir string) error {
-	f, err := os.CreateTemp(dir, ".kcalab-write-check-*")
+	f, err := os.CreateTemp(dir, tmpfiles.Pattern("writecheck"))
 	if err != nil {
 		return fmt.Errorf("output directory %s is not writable: %w (give a writable directory with -out; no trial was run)", dir, err)
 	}

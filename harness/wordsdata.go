@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"os"
 	"path/filepath"
@@ -143,7 +144,7 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 		if err != nil {
 			return nil, fmt.Errorf("synthetic corpus: %w", err)
 		}
-		f, err := os.CreateTemp("", "kcalab-synthetic-*.txt")
+		f, err := os.CreateTemp("", tmpfiles.Pattern("synthetic"))
 		if err != nil {
 			return nil, fmt.Errorf("synthetic corpus: %w", err)
 		}
@@ -243,7 +244,7 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 // writeZipf writes the calibrated zipf corpus of a spec seed and length to
 // a temporary file; remove deletes it.
 func writeZipf(ctx context.Context, seed uint64, tokens int) (path string, remove func(), err error) {
-	dir, err := os.MkdirTemp("", "kcalab-zipf-*")
+	dir, err := os.MkdirTemp("", tmpfiles.Pattern("zipf"))
 	if err != nil {
 		return "", nil, fmt.Errorf("synthetic corpus: %w", err)
 	}
