@@ -386,3 +386,29 @@ func TestFreshFailureKeepsGoodRecords(t *testing.T) {
 		assert.Equal(t, "ok", rec.Status)
 	}
 }
+
+// Bad inputs that used to fail only after every decomposition fail first:
+// an unusable -vectors directory before any trial, a missing analogy file
+// before its trial's SVD.
+func TestRunnerEarlyChecks(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	const synth = "name: early\ndata: {source: synthetic}\nsynthetic: {tokens: 5000, words: 10}\nmethod: kca\nsvd: {rank: 5}\n"
+	t.Run("-vectors is not a directory", func(t *testing.T) {
+		var log bytes.Buffer
+		_, err := (&harness.Runner{VectorsDir: filepath.Join(file, "v"), Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, synth), t.TempDir()))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "-vectors: ")
+		assert.Contains(t, err.Error(), "not a directory (no trial was run)")
+		assert.NotContains(t, log.String(), ": svd")
+	})
+	t.Run("analogy file missing", func(t *testing.T) {
+		var log bytes.Buffer
+		res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, synth+"eval: {sets: [synthetic], analogies: [/nonexistent/questions.txt]}\n"), t.TempDir()))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "eval.analogies: ")
+		assert.Contains(t, err.Error(), "/nonexistent/questions.txt")
+		require.Len(t, res.Records, 1)
+		assert.NotContains(t, res.Records[0].Timings, "svd", "failed before the decomposition")
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"kcalab/records"
 	"kcalab/schema"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -78,6 +79,9 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		return nil, err
 	}
 	r.usableCache(trials)
+	if err := r.checkVectorsDir(); err != nil {
+		return nil, err
+	}
 	byID := map[string]records.Record{}
 	for _, rec := range prev {
 		byID[rec.ID] = rec
@@ -94,6 +98,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	done := make([]bool, len(trials))
 	var todo []schema.Trial
 	inputs := newInputCheck(r, spec)
+	reusedWords := 0 // reused trials that make word vectors
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
@@ -110,6 +115,9 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			out.Records[t.Index] = old
 			done[t.Index] = true
 			out.Reused++
+			if t.Data.Source.Input() == schema.CorpusInput {
+				reusedWords++
+			}
 			prog.Done(t, old, true)
 			continue
 		}
@@ -241,6 +249,7 @@ feed:
 		return out, fmt.Errorf("interrupted: %d trial(s) finished in this run, %d reused, %d of %d not done; completed trials are saved in %s; run again to resume: %w",
 			finished, out.Reused, len(trials)-finished-out.Reused, len(trials), path, err)
 	}
+	r.noteVectorsNotWritten(spec, reusedWords)
 	failed := kept
 	for _, rec := range out.Records {
 		if rec.Status == "error" {
@@ -337,4 +346,29 @@ func workers(jobs int, todo []schema.Trial, log io.Writer) int {
 		return max(1, n)
 	}
 	return jobs
+}
+
+// checkVectorsDir makes sure -vectors can take files before any trial
+// runs, so a bad directory fails at once, not after every decomposition.
+func (r *Runner) checkVectorsDir() error {
+	if r.VectorsDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(r.VectorsDir, 0o755); err != nil {
+		return fmt.Errorf("-vectors: %w (no trial was run)", err)
+	}
+	if err := checkWritable(r.VectorsDir); err != nil {
+		return fmt.Errorf("-vectors: %w", err)
+	}
+	return nil
+}
+
+// noteVectorsNotWritten says when -vectors wrote nothing for reused word
+// trials: a record keeps scores, not vectors.
+func (r *Runner) noteVectorsNotWritten(spec *schema.Spec, reusedWords int) {
+	if r.VectorsDir == "" || reusedWords == 0 {
+		return
+	}
+	fmt.Fprintf(r.log(), "kcalab: -vectors: %d word-vector trial(s) of %s were reused from earlier results, so no vectors were computed for them and none written to %s; run with -fresh to write them\n",
+		reusedWords, termsafe.Text(spec.Name), termsafe.Text(r.VectorsDir))
 }

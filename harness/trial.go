@@ -113,8 +113,11 @@ func (tr *TrialRun) run(ctx context.Context) error {
 			return err
 		}
 		// Sets are loaded before the method runs, so a bad set name fails
-		// before hours of training.
+		// before hours of training; so are the analogy files.
 		if tr.sets, err = tr.evalSets(wd); err != nil {
+			return err
+		}
+		if err := tr.checkAnalogies(); err != nil {
 			return err
 		}
 	}

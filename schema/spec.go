@@ -298,7 +298,45 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	if err := spec.checkGridSize(); err != nil {
 		return nil, fail(root.Line, "%v", err)
 	}
+	if err := spec.checkTrials(); err != nil {
+		return nil, fail(root.Line, "%v", err)
+	}
 	return spec, nil
+}
+
+// checkTrials refuses what no single setting's range can say: a list of
+// replicate counts, and settings that contradict each other in a trial
+// (checked on every trial of the grid, which checkGridSize bounded).
+func (s *Spec) checkTrials() error {
+	for _, m := range append([]map[string][]any{s.values}, variantValues(s.variants)...) {
+		if r := m["replicates"]; len(r) > 1 {
+			return fmt.Errorf("replicates: %v is a list, but replicates is a count, not a grid axis: give one number (a variant may give another)", r)
+		}
+	}
+	for _, t := range s.Trials() {
+		title := "trial " + t.ID
+		if t.Title != "" {
+			title += " (" + t.Title + ")"
+		}
+		if t.Subword.MaxN > 0 && t.Subword.MinN > t.Subword.MaxN {
+			return fmt.Errorf("%s: subword.min_n = %d is larger than subword.max_n = %d: want min_n ≤ max_n (or max_n = 0, no subwords)", title, t.Subword.MinN, t.Subword.MaxN)
+		}
+		if t.Method == "fasttext" && t.Train.MaxN > 0 && t.Train.MinN > t.Train.MaxN {
+			return fmt.Errorf("%s: train.min_n = %d is larger than train.max_n = %d: want min_n ≤ max_n (or max_n = 0, words only)", title, t.Train.MinN, t.Train.MaxN)
+		}
+		if !t.Data.Source.Table() && (len(t.Data.SupRows) > 0 || len(t.Data.SupCols) > 0) {
+			return fmt.Errorf("%s: data.supplementary_rows/cols apply to a table (data.source fisher or csv), not to data.source %s", title, t.Data.Source)
+		}
+	}
+	return nil
+}
+
+func variantValues(vs []variant) []map[string][]any {
+	out := make([]map[string][]any, len(vs))
+	for i, v := range vs {
+		out[i] = v.values
+	}
+	return out
 }
 
 // checkSetKeys refuses a list of evaluation sets in which two files would

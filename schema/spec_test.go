@@ -174,3 +174,34 @@ func TestReportSettings(t *testing.T) {
 	_, err = schema.DecodeSpec([]byte("name: t\nreport: {lead: [ca, trials]}\n"), "")
 	assert.Error(t, err, "a run key is never a grid axis")
 }
+
+// Settings that contradict each other, and a list where a count belongs,
+// are refused when the spec is read, not after hours of work (or silently).
+func TestSpecContradictions(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"subword min_n > max_n", "name: x\ndata: {source: synthetic}\nmethod: kca\nsubword: {min_n: 5, max_n: 3}\n",
+			"subword.min_n = 5 is larger than subword.max_n = 3: want min_n ≤ max_n"},
+		{"subword off", "name: x\ndata: {source: synthetic}\nmethod: kca\nsubword: {min_n: 5}\n", ""},
+		{"fasttext min_n > max_n", "name: x\ndata: {source: synthetic}\nmethod: fasttext\ntrain: {min_n: 7}\n",
+			"train.min_n = 7 is larger than train.max_n = 6"},
+		{"replicates as a list", "name: x\nreplicates: [1, 3]\n", "replicates: [1 3] is a list, but replicates is a count"},
+		{"replicates as a list in a variant", "name: x\nvariants:\n  - {replicates: [2, 3]}\n", "is a list, but replicates is a count"},
+		{"supplementary rows on a corpus", "name: x\ndata: {source: synthetic, supplementary_rows: [a]}\nmethod: kca\n",
+			"data.supplementary_rows/cols apply to a table (data.source fisher or csv), not to data.source synthetic"},
+		{"supplementary rows on a table", "name: x\ndata: {source: fisher, supplementary_rows: [fair]}\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := schema.DecodeSpec([]byte(tt.body), "spec.yaml")
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), "spec.yaml:")
+		})
+	}
+}

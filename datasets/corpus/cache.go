@@ -104,7 +104,7 @@ func writeCache(dir, kind, key string, body func(w *cacheWriter)) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	defer f.Discard()
-	w := &cacheWriter{bw: bufio.NewWriterSize(f, 1<<20), crc: crc32.New(castagnoli), buf: make([]byte, 0, 1<<16+64)}
+	w := &cacheWriter{bw: bufio.NewWriterSize(testHookCacheWriter(f), 1<<20), crc: crc32.New(castagnoli), buf: make([]byte, 0, 1<<16+64)}
 	w.buf = append(w.buf, cacheMagic...)
 	w.bytes([]byte(kind))
 	w.bytes([]byte(key))
@@ -121,6 +121,10 @@ func writeCache(dir, kind, key string, body func(w *cacheWriter)) error {
 	}
 	return nil
 }
+
+// testHookCacheWriter wraps the file a cache write goes to; tests make it
+// fail like a full disk.
+var testHookCacheWriter = func(w io.Writer) io.Writer { return w }
 
 type cacheReader struct {
 	br   *bufio.Reader

@@ -2,11 +2,13 @@ package corpus
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -463,4 +465,41 @@ func TestCacheServesNoOldVersionOfAFile(t *testing.T) {
 		equalCSR(t, want[k], after[k])
 	}
 	require.Len(t, before, len(after))
+}
+
+// enospc fails every write like a full disk.
+type enospc struct{}
+
+func (enospc) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// A cache that cannot take a file (a full disk) costs the cache, not the
+// work: vocabulary and tables are computed and returned, with one warning
+// each, and nothing half-written is left.
+func TestCacheFullDisk(t *testing.T) {
+	saved := testHookCacheWriter
+	testHookCacheWriter = func(io.Writer) io.Writer { return enospc{} }
+	t.Cleanup(func() { testHookCacheWriter = saved })
+	ctx := context.Background()
+	cache := t.TempDir()
+	var log strings.Builder
+	c, err := Open(ctx, "", writeFile(t, "c.txt", strings.Repeat("a b c a b ", 20)), Options{CacheDir: cache, Log: &log})
+	require.NoError(t, err)
+	v, ids, err := Build(ctx, c, VocabOptions{MinCount: 1})
+	require.NoError(t, err)
+	tb, err := NewTables(v, ids, TableOptions{CacheDir: cache, Log: &log})
+	require.NoError(t, err)
+	got, err := tb.Offsets(ctx, 3)
+	require.NoError(t, err)
+	plain, err := NewTables(v, ids, TableOptions{})
+	require.NoError(t, err)
+	want, err := plain.Offsets(ctx, 3)
+	require.NoError(t, err)
+	for k := range want {
+		equalCSR(t, want[k], got[k])
+	}
+	assert.Equal(t, 1, strings.Count(log.String(), "going on without caching it"), log.String())
+	assert.Equal(t, 1, strings.Count(log.String(), "going on without caching offset tables"), log.String())
+	assert.Contains(t, log.String(), "no space left on device")
+	left, _ := os.ReadDir(cache)
+	assert.Empty(t, left)
 }

@@ -141,8 +141,10 @@ func Build(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32, err
 		return nil, nil, err
 	}
 	if dir != "" {
+		// A cache that cannot take the file (a full disk) costs the cache,
+		// not the run: the vocabulary is the same either way.
 		if err := storeVocab(dir, key, v, ids); err != nil {
-			return nil, nil, err
+			warnf(c.opts.Log, "%v; going on without caching it", err)
 		}
 	}
 	return v, ids, nil
