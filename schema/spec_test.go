@@ -139,6 +139,8 @@ func TestSpecSmallRefusals(t *testing.T) {
 	}{
 		{"power_iters too large", "name: x\nsvd: {power_iters: 1000000000}\n", "spec.yaml:2: svd.power_iters: 1e+09 is out of range (allowed: -1 to 100)"},
 		{"power_iters at the bound", "name: x\nsvd: {power_iters: 100}\n", ""},
+		{"table_mb past int64 bytes", "name: x\nbudget: {table_mb: 1e13}\n", "spec.yaml:2: budget.table_mb: 1e+13 is out of range (allowed: 0 to 1e+09)"},
+		{"seconds past a Duration", "name: x\nbudget: {seconds: 1e13}\n", "budget.seconds: 1e+13 is out of range (allowed: 0 to 1e+09)"},
 		{"duplicate variant labels", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: b, method: gini}\n  - {label: a, method: lca}\n",
 			`spec.yaml:5: variants: label "a" repeats the label of the variant at line 3`},
 		{"distinct variant labels", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: b, method: gini}\n", ""},
