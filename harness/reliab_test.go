@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"kcalab/harness"
 	_ "kcalab/harness/builtin"
 	"kcalab/records"
@@ -411,4 +412,45 @@ func TestRunnerEarlyChecks(t *testing.T) {
 		require.Len(t, res.Records, 1)
 		assert.NotContains(t, res.Records[0].Timings, "svd", "failed before the decomposition")
 	})
+}
+
+// A table of lower rank than svd.rank asks for warns that the extra axes
+// are noise instead of returning them as if they were axes.
+func TestRankAboveTheTablesRank(t *testing.T) {
+	dir := t.TempDir()
+	// Rows 3 and 4 are sums of rows 1 and 2: the centred table has rank 1.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.csv"), []byte("r,a,b,c,d\nx,1,2,3,4\ny,4,3,2,1\nz,5,5,5,5\nw,2,4,6,8\n"), 0o644))
+	tests := []struct {
+		rank int
+		want string
+	}{
+		{3, "svd.rank = 3, but the table has only 1 axis(es) with inertia"},
+		{1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.rank), func(t *testing.T) {
+			spec := filepath.Join(dir, fmt.Sprintf("s%d.yaml", tt.rank))
+			require.NoError(t, os.WriteFile(spec, []byte(fmt.Sprintf("name: lowrank\ndata: {source: csv, csv: t.csv}\nsvd: {backend: dense, rank: %d}\n", tt.rank)), 0o644))
+			res, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, spec, t.TempDir()))
+			require.NoError(t, err)
+			w := strings.Join(res.Records[0].Warnings, "\n")
+			if tt.want == "" {
+				assert.Empty(t, w)
+				return
+			}
+			assert.Contains(t, w, tt.want)
+		})
+	}
+}
+
+// An SCA tuning set none of whose pairs is in the vocabulary tunes
+// nothing: the trial says that it is plain KCA.
+func TestSCATuningOutOfVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pairs.txt"), []byte("zebra\tquagga\t5\nokapi\tgiraffe\t7\n"), 0o644))
+	spec := filepath.Join(dir, "sca.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte("name: scaoov\ndata: {source: synthetic, window: 5, table: skip}\nsynthetic: {clusters: 4, words: 8, tokens: 20000}\neval: {sets: [synthetic]}\nsvd: {rank: 6}\nmethod: sca\nsca: {set: pairs.txt, mode: in-sample}\n"), 0o644))
+	res, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, spec, t.TempDir()))
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(res.Records[0].Warnings, "\n"), "sca.set pairs.txt: none of its 2 pairs has both words in the vocabulary, so nothing is tuned: this trial is plain KCA of the same table")
 }
