@@ -10,6 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"kcalab/datasets/corpus"
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
@@ -82,6 +84,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies, offset tables and the fetched ECharts (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
 	vectorsDir := fs.String("vectors", "", "write every word-vector trial's vectors (word2vec text format) to this directory")
 	check := fs.String("check", "", "compare a fresh run of the spec with the reference results in this directory")
+	cacheMax := fs.Float64("cache-max-mb", defaultCacheMaxMB, "after a run, trim the cache's vocabularies and offset tables to this many MiB, least recently used first (0 = no bound)")
+	cacheClean := fs.Bool("cache-clean", false, "remove every vocabulary and offset table from the cache directory, and exit")
 	wait := fs.Duration("wait", harness.DefaultLockWait, "how long to wait for another kcalab run writing the same output directory before giving up (0 = refuse at once)")
 	// Flags may also follow the specs (spec.yaml -jobs 2): parse, take the
 	// next spec, parse the rest again.
@@ -105,6 +109,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// Killed runs cannot remove their temporary files; their pids tell
 	// which are stale.
 	harness.RemoveStaleFiles(*cacheDir)
+	if *cacheClean {
+		return cleanCache(*cacheDir, stdout)
+	}
+	if *cacheMax < 0 {
+		return fmt.Errorf("-cache-max-mb %g: want 0 (no bound) or more", *cacheMax)
+	}
+	defer trimCache(*cacheDir, *cacheMax, stderr)
 	if *jobs < 0 {
 		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
 	}
@@ -208,6 +219,40 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
 	fmt.Fprintf(stdout, "report: %s\n", termsafe.Text(reportPath))
 	return err, nil
+}
+
+// defaultCacheMaxMB bounds the cache: text8's tables at the paper's
+// largest windows fit with room to spare, and a sweep over many windows of
+// a small corpus cannot fill a disk.
+const defaultCacheMaxMB = 20 << 10
+
+// trimCache keeps the cache's tables under maxMB after a run (see
+// corpus.TrimCache), saying what it removed.
+func trimCache(dir string, maxMB float64, stderr io.Writer) {
+	if dir == "" || maxMB == 0 {
+		return
+	}
+	n, b, err := corpus.TrimCache(dir, int64(min(maxMB, 1<<40)*(1<<20)))
+	if err == nil && n > 0 {
+		fmt.Fprintf(stderr, "kcalab: cache: removed %d least recently used file(s) (%.1f MiB) to keep %s under %g MiB (-cache-max-mb)\n",
+			n, float64(b)/(1<<20), termsafe.Text(dir), maxMB)
+	}
+}
+
+// cleanCache removes every vocabulary and offset table from the cache.
+func cleanCache(dir string, stdout io.Writer) error {
+	if dir == "" {
+		return errors.New("-cache-clean: no cache directory (-cache is off)")
+	}
+	n, b, err := corpus.TrimCache(dir, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("-cache-clean: %w", err)
+	}
+	fmt.Fprintf(stdout, "cache %s: removed %d file(s), %.1f MiB\n", termsafe.Text(dir), n, float64(b)/(1<<20))
+	return nil
 }
 
 // echartsPin is the ECharts build reports fetch; the zero Pin is the one of

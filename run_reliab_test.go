@@ -180,3 +180,33 @@ func TestRunCommandLine(t *testing.T) {
 		})
 	}
 }
+
+// -cache-clean empties the cache of tables and says how much it removed;
+// -cache-max-mb trims it after a run.
+func TestCacheCleanAndBound(t *testing.T) {
+	cache := t.TempDir()
+	spec := filepath.Join(t.TempDir(), "w.yaml")
+	var o, e bytes.Buffer
+	// Synthetic corpora are not cached: a plain-text corpus is.
+	corpusFile := filepath.Join(t.TempDir(), "c.txt")
+	require.NoError(t, os.WriteFile(corpusFile, []byte(strings.Repeat("the cat sat on the mat and the dog sat on the log ", 200)), 0o644))
+	require.NoError(t, os.WriteFile(spec, []byte("name: w\ndata: {source: corpus, corpus: "+corpusFile+", window: 3, min_count: 1}\nmethod: kca\nsvd: {rank: 4}\neval: {sets: []}\n"), 0o644))
+	err := run(context.Background(), []string{"-cache", cache, "-out", filepath.Join(t.TempDir(), "o"), spec}, &o, &e)
+	require.NoError(t, err, e.String())
+	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
+	require.NotEmpty(t, files)
+
+	e.Reset()
+	err = run(context.Background(), []string{"-cache", cache, "-cache-max-mb", "0.000001", "-out", filepath.Join(t.TempDir(), "o"), spec}, &o, &e)
+	require.NoError(t, err, e.String())
+	assert.Contains(t, e.String(), "least recently used file(s)")
+	assert.Contains(t, e.String(), "(-cache-max-mb)")
+
+	o.Reset()
+	require.NoError(t, run(context.Background(), []string{"-cache", cache, "-out", filepath.Join(t.TempDir(), "o"), spec}, &o, &e))
+	o.Reset()
+	require.NoError(t, run(context.Background(), []string{"-cache", cache, "-cache-clean"}, &o, &e))
+	assert.Regexp(t, `^cache .*: removed \d+ file\(s\), \d+\.\d MiB\n$`, o.String())
+	files, _ = filepath.Glob(filepath.Join(cache, "*.bin"))
+	assert.Empty(t, files)
+}

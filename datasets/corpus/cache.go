@@ -13,6 +13,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
 
 	"kcalab/internal/atomicfile"
 )
@@ -245,6 +248,10 @@ func readCache(dir, kind, key string, body func(r *cacheReader) error) (found bo
 	if err != nil {
 		return true, fmt.Errorf("cache %s: %w", path, err)
 	}
+	// A file's modification time is its last use: the cache is trimmed
+	// least recently used first (access times are often not kept).
+	now := time.Now()
+	_ = os.Chtimes(path, now, now)
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
@@ -285,4 +292,62 @@ func readCache(dir, kind, key string, body func(r *cacheReader) error) (found bo
 func removeDamaged(log io.Writer, err error, dir, kind, key string) {
 	warnf(log, "%v; rebuilding it", err)
 	os.Remove(cachePath(dir, kind, key))
+}
+
+// cacheFileName matches the names of cache files (cachePath).
+var cacheFileName = regexp.MustCompile(`^[a-z]+-[0-9a-f]{32}\.bin$`)
+
+// CacheFile is one file of a cache directory.
+type CacheFile struct {
+	Path    string
+	Size    int64
+	LastUse time.Time
+}
+
+// CacheFiles lists the cache files (vocabularies, offset tables) in dir,
+// least recently used first; nothing else there is listed.
+func CacheFiles(dir string) ([]CacheFile, error) {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []CacheFile
+	for _, e := range es {
+		if !e.Type().IsRegular() || !cacheFileName.MatchString(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		out = append(out, CacheFile{Path: filepath.Join(dir, e.Name()), Size: info.Size(), LastUse: info.ModTime()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].LastUse.Before(out[j].LastUse) })
+	return out, nil
+}
+
+// TrimCache removes the least recently used cache files in dir until they
+// take at most maxBytes, and returns how many it removed and their bytes.
+// A file another run is reading stays readable to it (it holds the file
+// open); a run that looks for a removed file counts the table again.
+func TrimCache(dir string, maxBytes int64) (files int, bytes int64, err error) {
+	list, err := CacheFiles(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	var total int64
+	for _, f := range list {
+		total += f.Size
+	}
+	for _, f := range list {
+		if total <= maxBytes {
+			break
+		}
+		if os.Remove(f.Path) == nil {
+			total -= f.Size
+			files++
+			bytes += f.Size
+		}
+	}
+	return files, bytes, nil
 }

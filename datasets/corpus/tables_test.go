@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -502,4 +503,44 @@ func TestCacheFullDisk(t *testing.T) {
 	assert.Contains(t, log.String(), "no space left on device")
 	left, _ := os.ReadDir(cache)
 	assert.Empty(t, left)
+}
+
+// The cache is bounded: TrimCache removes the least recently used tables
+// (a read counts as a use) and nothing that is not a cache file.
+func TestTrimCache(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	v, ids := buildText(t, strings.Repeat("a b c d e a b c ", 50), VocabOptions{MinCount: 1})
+	tb, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+	require.NoError(t, err)
+	_, err = tb.Offsets(ctx, 4)
+	require.NoError(t, err)
+	other := filepath.Join(cache, "notes.txt")
+	require.NoError(t, os.WriteFile(other, []byte("mine"), 0o644))
+	files, err := CacheFiles(cache)
+	require.NoError(t, err)
+	require.Len(t, files, 4)
+	old := time.Now().Add(-time.Hour)
+	for i, f := range files {
+		require.NoError(t, os.Chtimes(f.Path, old, old.Add(time.Duration(i)*time.Minute)))
+	}
+	// Reading offset 1 makes it the most recently used.
+	k1 := cachePath(cache, "offset", tb.offsetKey(1))
+	again, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+	require.NoError(t, err)
+	_, err = again.Offset(ctx, 1)
+	require.NoError(t, err)
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	n, b, err := TrimCache(cache, total-1)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Positive(t, b)
+	assert.FileExists(t, k1, "the table just read stays")
+	n, _, err = TrimCache(cache, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	assert.FileExists(t, other)
 }
