@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"kcalab/internal/dirlock"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -350,4 +352,32 @@ func TrimCache(dir string, maxBytes int64) (files int, bytes int64, err error) {
 		}
 	}
 	return files, bytes, nil
+}
+
+// entryWait bounds how long a run waits for another that is building the
+// same cache entry; past it, it builds the entry itself (the same bytes,
+// written atomically: only the work is duplicated).
+var entryWait = time.Hour
+
+// lockEntry takes the lock of the cache entry kind/key while it is built,
+// so that two runs do not count the same table at once: the second waits,
+// then finds the entry in the cache. The lock is released by the kernel if
+// the process dies. A cache where no lock can be taken (read-only) gets
+// none: the build goes on unlocked.
+func lockEntry(ctx context.Context, dir, kind, key string, log io.Writer) (release func()) {
+	path := filepath.Join(dir, "."+filepath.Base(cachePath(dir, kind, key))+".lock")
+	l, err := dirlock.Acquire(ctx, path, dirlock.Options{Wait: entryWait, Waiting: func(pid int) {
+		fmt.Fprintf(logOr(log), "corpus: another kcalab run (pid %d) is building the cached %s %.12s…: waiting for it\n", pid, kind, key)
+	}})
+	if err != nil {
+		return func() {}
+	}
+	return func() { _ = l.Release() }
+}
+
+func logOr(w io.Writer) io.Writer {
+	if w == nil {
+		return os.Stderr
+	}
+	return w
 }

@@ -191,6 +191,14 @@ func (t *Tables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
 			if err != nil {
 				return err
 			}
+			if m == nil {
+				// Not cached: build it under its lock, unless another run
+				// built it meanwhile.
+				defer lockEntry(ctx, t.opts.CacheDir, "offset", t.offsetKey(k), t.opts.Log)()
+				if m, err = t.load(k); err != nil {
+					return err
+				}
+			}
 			if m != nil {
 				out[i] = m
 				return nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kcalab/datasets/sparse"
+	"kcalab/internal/dirlock"
 )
 
 // The paper's example (section "Word Representation"): in
@@ -543,4 +545,67 @@ func TestTrimCache(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, n)
 	assert.FileExists(t, other)
+}
+
+// A cache entry being built is locked: a second builder waits for the
+// first and then takes the entry from the cache instead of counting it
+// again.
+func TestCacheEntryLocked(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	v, ids := buildText(t, strings.Repeat("a b c d e a b c ", 50), VocabOptions{MinCount: 1})
+	first, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+	require.NoError(t, err)
+	key := first.offsetKey(1)
+	held, err := dirlock.Acquire(ctx, filepath.Join(cache, "."+filepath.Base(cachePath(cache, "offset", key))+".lock"), dirlock.Options{})
+	require.NoError(t, err)
+
+	var log syncBuffer
+	second, err := NewTables(v, ids, TableOptions{CacheDir: cache, Log: &log})
+	require.NoError(t, err)
+	got := make(chan *sparse.CSR, 1)
+	go func() {
+		m, err := second.Offset(ctx, 1)
+		assert.NoError(t, err)
+		got <- m
+	}()
+	select {
+	case <-got:
+		t.Fatal("built while another run held the entry")
+	case <-time.After(300 * time.Millisecond):
+	}
+	assert.Contains(t, log.String(), "is building the cached offset")
+	// The holder stores the entry and lets go; the waiter loads it.
+	want, err := (&Tables{vocab: v, ids: ids, opts: TableOptions{Workers: 1}, key: first.key}).Offset(ctx, 1)
+	require.NoError(t, err)
+	require.NoError(t, first.store(1, want))
+	stored, err := os.Stat(cachePath(cache, "offset", key))
+	require.NoError(t, err)
+	require.NoError(t, held.Release())
+	select {
+	case m := <-got:
+		equalCSR(t, want, m)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiter did not finish")
+	}
+	now, err := os.Stat(cachePath(cache, "offset", key))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(stored, now), "the waiter counted and stored the entry again instead of loading it")
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
