@@ -210,3 +210,13 @@ func TestCacheCleanAndBound(t *testing.T) {
 	files, _ = filepath.Glob(filepath.Join(cache, "*.bin"))
 	assert.Empty(t, files)
 }
+
+// A spec name with an escape character reaches stdout escaped.
+func TestStdoutEscapesNames(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "esc.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte("name: \"x\\e[31mred\"\ndata: {source: fisher}\nsvd: {backend: dense, rank: 1}\n"), 0o644))
+	stdout, stderr, err := runCLI(t, "-out", filepath.Join(t.TempDir(), "o"), spec)
+	require.NoError(t, err, stderr)
+	assert.NotContains(t, stdout, "\x1b")
+	assert.Contains(t, stdout, `x\x1b[31mred: 1 trials (0 reused)`)
+}
