@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"kcalab/harness"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +18,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// childrenOf lists the pids whose parent is pid (from /proc).
-func childrenOf(pid int) []int {
+// measuredChildrenOf lists the pids whose parent is pid and whose
+// environment makes them a measured trial's child (from /proc): the runner
+// starts other programs too (git).
+func measuredChildrenOf(pid int) []int {
 	es, _ := os.ReadDir("/proc")
 	var kids []int
 	for _, e := range es {
@@ -32,7 +36,11 @@ func childrenOf(pid int) []int {
 		// pid (comm) state ppid …; comm may hold spaces: split after ')'.
 		s := string(b)
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+		if len(fields) <= 1 || fields[1] != strconv.Itoa(pid) {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && bytes.Contains(env, []byte(harness.EnvChild+"=")) {
 			kids = append(kids, p)
 		}
 	}
@@ -81,7 +89,7 @@ measure: {process: true}
 	var kids []int
 	for deadline := time.Now().Add(20 * time.Second); len(kids) == 0 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
-		kids = childrenOf(parent)
+		kids = measuredChildrenOf(parent)
 	}
 	if len(kids) == 0 {
 		_ = cmd.Process.Kill()
