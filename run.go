@@ -10,6 +10,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"kcalab/datasets/corpus"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
 	"os"
@@ -81,6 +84,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cacheDir := fs.String("cache", defaultCacheDir(), "cache of vocabularies, offset tables and the fetched ECharts (\"\" or \"off\" = none; default $KCALAB_CACHE, else the user cache directory)")
 	vectorsDir := fs.String("vectors", "", "write every word-vector trial's vectors (word2vec text format) to this directory")
 	check := fs.String("check", "", "compare a fresh run of the spec with the reference results in this directory")
+	cacheMax := fs.Float64("cache-max-mb", defaultCacheMaxMB, "after a run, trim the cache's vocabularies and offset tables to this many MiB, least recently used first (0 = no bound)")
+	cacheClean := fs.Bool("cache-clean", false, "remove every vocabulary and offset table from the cache directory, and exit")
+	wait := fs.Duration("wait", harness.DefaultLockWait, "how long to wait for another kcalab run writing the same output directory before giving up (0 = refuse at once)")
 	// Flags may also follow the specs (spec.yaml -jobs 2): parse, take the
 	// next spec, parse the rest again.
 	var specArgs []string
@@ -100,6 +106,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *cacheDir == "off" {
 		*cacheDir = ""
 	}
+	// Killed runs cannot remove their temporary files; their pids tell
+	// which are stale.
+	harness.RemoveStaleFiles(*cacheDir)
+	if *cacheClean {
+		return cleanCache(*cacheDir, stdout)
+	}
+	if *cacheMax < 0 {
+		return fmt.Errorf("-cache-max-mb %g: want 0 (no bound) or more", *cacheMax)
+	}
+	defer trimCache(*cacheDir, *cacheMax, stderr)
 	if *jobs < 0 {
 		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
 	}
@@ -130,7 +146,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		specs = append(specs, spec)
 	}
-	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr}
+	if *wait < 0 {
+		return fmt.Errorf("-wait %v: want 0 (refuse at once) or more", *wait)
+	}
+	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
 	// The page inlines ECharts from reports/node_modules, else from the
 	// cache, else fetched (verified) from the npm registry, so a report
 	// works offline without an npm step; only with none of them does it
@@ -141,46 +160,98 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	var failed []string
 	for _, spec := range specs {
-		// report.check compares the run with the results that were in the
-		// output directory before it: for a committed spec (results/ci) the
-		// committed reference numbers. Missing or unreadable means none.
-		var ref []records.Record
-		if spec.Report.Check {
-			ref, _ = readResults(filepath.Join(spec.Output, records.FileName), stderr)
-		}
-		res, err := runner.Run(ctx, spec)
-		if res == nil {
-			return err
-		}
-		if ctx.Err() != nil || errors.Is(err, records.ErrWrite) {
-			// Interrupted, or results could not be written: the runner's
-			// message says what was kept; a report now would be partial,
-			// and its own error must not take that message's place.
-			return err
-		}
-		reportPath := filepath.Join(res.Dir, "report.html")
-		// The page is rendered from the file just written, so it is exactly
-		// what the committed results render to.
-		recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)
-		if rerr == nil {
-			rerr = reports.WriteFile(reportPath, buildReport(spec, recs, ref, js))
-		}
-		if rerr != nil {
-			rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
-			if err != nil {
-				return errors.Join(fmt.Errorf("%s: %w", spec.Name, err), rerr)
-			}
-			return rerr
-		}
-		fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", spec.Name, len(res.Records), res.Reused, filepath.Join(res.Dir, records.FileName))
-		fmt.Fprintf(stdout, "report: %s\n", reportPath)
+		trialErr, err := runSpec(ctx, runner, spec, js, stdout, stderr)
 		if err != nil {
-			failed = append(failed, fmt.Sprintf("%s: %v", spec.Name, err))
+			return err
+		}
+		if trialErr != nil {
+			failed = append(failed, fmt.Sprintf("%s: %v", termsafe.Text(spec.Name), trialErr))
 		}
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("some trials failed:\n%s", strings.Join(failed, "\n"))
 	}
+	return nil
+}
+
+// runSpec runs one spec and writes its report, holding the output
+// directory throughout, so that no other run writes there between the
+// results and the page rendered from them. It returns the trials' failures
+// apart (the run went on past them) from an error that ends the command.
+func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js reports.Script, stdout, stderr io.Writer) (trialErr, err error) {
+	lock, err := runner.LockOutput(ctx, spec.Output)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	ctx = harness.WithOutputLock(ctx, lock)
+	// report.check compares the run with the results that were in the
+	// output directory before it: for a committed spec (results/ci) the
+	// committed reference numbers. Missing or unreadable means none.
+	var ref []records.Record
+	if spec.Report.Check {
+		ref, _ = readResults(filepath.Join(spec.Output, records.FileName), stderr)
+	}
+	res, err := runner.Run(ctx, spec)
+	if res == nil {
+		return nil, err
+	}
+	if ctx.Err() != nil || errors.Is(err, records.ErrWrite) {
+		// Interrupted, or results could not be written: the runner's
+		// message says what was kept; a report now would be partial,
+		// and its own error must not take that message's place.
+		return nil, err
+	}
+	reportPath := filepath.Join(res.Dir, harness.ReportFileName)
+	// The page is rendered from the file just written, so it is exactly
+	// what the committed results render to.
+	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)
+	if rerr == nil {
+		rerr = reports.WriteFile(reportPath, buildReport(spec, recs, ref, js))
+	}
+	if rerr != nil {
+		rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
+		if err != nil {
+			return nil, errors.Join(fmt.Errorf("%s: %w", spec.Name, err), rerr)
+		}
+		return nil, rerr
+	}
+	fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
+	fmt.Fprintf(stdout, "report: %s\n", termsafe.Text(reportPath))
+	return err, nil
+}
+
+// defaultCacheMaxMB bounds the cache: text8's tables at the paper's
+// largest windows fit with room to spare, and a sweep over many windows of
+// a small corpus cannot fill a disk.
+const defaultCacheMaxMB = 20 << 10
+
+// trimCache keeps the cache's tables under maxMB after a run (see
+// corpus.TrimCache), saying what it removed.
+func trimCache(dir string, maxMB float64, stderr io.Writer) {
+	if dir == "" || maxMB == 0 {
+		return
+	}
+	n, b, err := corpus.TrimCache(dir, int64(min(maxMB, 1<<40)*(1<<20)))
+	if err == nil && n > 0 {
+		fmt.Fprintf(stderr, "kcalab: cache: removed %d least recently used file(s) (%.1f MiB) to keep %s under %g MiB (-cache-max-mb)\n",
+			n, float64(b)/(1<<20), termsafe.Text(dir), maxMB)
+	}
+}
+
+// cleanCache removes every vocabulary and offset table from the cache.
+func cleanCache(dir string, stdout io.Writer) error {
+	if dir == "" {
+		return errors.New("-cache-clean: no cache directory (-cache is off)")
+	}
+	n, b, err := corpus.TrimCache(dir, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = nil
+	}
+	if err != nil {
+		return fmt.Errorf("-cache-clean: %w", err)
+	}
+	fmt.Fprintf(stdout, "cache %s: removed %d file(s), %.1f MiB\n", termsafe.Text(dir), n, float64(b)/(1<<20))
 	return nil
 }
 
@@ -214,7 +285,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "kcalab-check-*")
+	tmp, err := os.MkdirTemp("", tmpfiles.Pattern("check"))
 	if err != nil {
 		return err
 	}

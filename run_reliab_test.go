@@ -49,28 +49,44 @@ func TestRunUnwritableOutput(t *testing.T) {
 }
 
 // A spec's output: stays under results/ or the spec's directory unless the
-// command line gives -out.
+// command line gives -out; a relative output: is relative to the spec file,
+// and a symbolic link on the way is followed before the check.
 func TestRunSpecOutputConfined(t *testing.T) {
 	tests := []struct {
 		name    string
-		output  string // "" = no output: key
+		output  string // "" = no output: key; {dir} is the spec's directory, {cwd} the working directory
+		links   map[string]string
 		withOut bool
-		wantErr bool
+		want    string // where results.jsonl lands, "" when refused
+		wantErr string
 	}{
-		{name: "default", output: ""},
-		{name: "absolute elsewhere", output: "/etc", wantErr: true},
-		{name: "climbs out of the spec dir", output: "../../elsewhere", wantErr: true},
-		{name: "under the spec dir", output: "{dir}/out/here"},
-		{name: "under results/ (relative to the working directory)", output: "results/mine"},
-		{name: "relative, outside results/", output: "mine", wantErr: true},
-		{name: "absolute elsewhere with -out", output: "/etc", withOut: true},
+		{name: "default", output: "", want: "{cwd}/results/confined"},
+		{name: "absolute elsewhere", output: "/etc", wantErr: "is outside what a spec may write to"},
+		{name: "climbs out of the spec dir", output: "../../elsewhere", wantErr: "is outside what a spec may write to"},
+		{name: "under the spec dir", output: "{dir}/out/here", want: "{dir}/out/here"},
+		{name: "relative: under the spec dir", output: "mine", want: "{dir}/mine"},
+		{name: "under results/ of the working directory", output: "{cwd}/results/mine", want: "{cwd}/results/mine"},
+		{name: "through a link to outside", output: "bundle/linkout", links: map[string]string{"{dir}/bundle/linkout": "{outside}"},
+			wantErr: "resolves, through a symbolic link, to {outside}, outside what a spec may write to"},
+		{name: "through a link to a parent", output: "up/x", links: map[string]string{"{dir}/up": ".."},
+			wantErr: "through a symbolic link"},
+		{name: "through a link that stays inside", output: "bundle/linkin", links: map[string]string{"{dir}/bundle/linkin": "{dir}/real"}, want: "{dir}/real"},
+		{name: "absolute elsewhere with -out", output: "/etc", withOut: true, want: "{dir}/cli"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
+			dir, outside, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+			dir, _ = filepath.EvalSymlinks(dir)
+			cwd, _ = filepath.EvalSymlinks(cwd)
+			sub := strings.NewReplacer("{dir}", dir, "{outside}", outside, "{cwd}", cwd)
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "real"), 0o755))
+			for from, to := range tt.links {
+				require.NoError(t, os.MkdirAll(filepath.Dir(sub.Replace(from)), 0o755))
+				require.NoError(t, os.Symlink(sub.Replace(to), sub.Replace(from)))
+			}
 			body := "name: confined\ndata: {source: fisher}\nsvd: {rank: 2, backend: dense}\n"
 			if tt.output != "" {
-				body += "output: " + strings.ReplaceAll(tt.output, "{dir}", dir) + "\n"
+				body += "output: " + sub.Replace(tt.output) + "\n"
 			}
 			spec := filepath.Join(dir, "spec.yaml")
 			require.NoError(t, os.WriteFile(spec, []byte(body), 0o644))
@@ -78,16 +94,20 @@ func TestRunSpecOutputConfined(t *testing.T) {
 			if tt.withOut {
 				args = []string{"-out", filepath.Join(dir, "cli"), spec}
 			}
-			t.Chdir(t.TempDir()) // relative outputs are relative to the working directory
+			t.Chdir(cwd)
 			_, stderr, err := runCLI(t, args...)
-			if tt.wantErr {
+			if tt.wantErr != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), spec+":4: output")
+				assert.Contains(t, err.Error(), sub.Replace(tt.wantErr))
 				assert.Contains(t, err.Error(), "allowed: under results/ or "+dir+"/")
 				assert.Contains(t, err.Error(), "-out")
+				entries, _ := os.ReadDir(outside)
+				assert.Empty(t, entries, "nothing written outside")
 				return
 			}
 			require.NoError(t, err, stderr)
+			assert.FileExists(t, filepath.Join(sub.Replace(tt.want), records.FileName))
 		})
 	}
 }
@@ -159,4 +179,44 @@ func TestRunCommandLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// -cache-clean empties the cache of tables and says how much it removed;
+// -cache-max-mb trims it after a run.
+func TestCacheCleanAndBound(t *testing.T) {
+	cache := t.TempDir()
+	spec := filepath.Join(t.TempDir(), "w.yaml")
+	var o, e bytes.Buffer
+	// Synthetic corpora are not cached: a plain-text corpus is.
+	corpusFile := filepath.Join(t.TempDir(), "c.txt")
+	require.NoError(t, os.WriteFile(corpusFile, []byte(strings.Repeat("the cat sat on the mat and the dog sat on the log ", 200)), 0o644))
+	require.NoError(t, os.WriteFile(spec, []byte("name: w\ndata: {source: corpus, corpus: "+corpusFile+", window: 3, min_count: 1}\nmethod: kca\nsvd: {rank: 4}\neval: {sets: []}\n"), 0o644))
+	err := run(context.Background(), []string{"-cache", cache, "-out", filepath.Join(t.TempDir(), "o"), spec}, &o, &e)
+	require.NoError(t, err, e.String())
+	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
+	require.NotEmpty(t, files)
+
+	e.Reset()
+	err = run(context.Background(), []string{"-cache", cache, "-cache-max-mb", "0.000001", "-out", filepath.Join(t.TempDir(), "o"), spec}, &o, &e)
+	require.NoError(t, err, e.String())
+	assert.Contains(t, e.String(), "least recently used file(s)")
+	assert.Contains(t, e.String(), "(-cache-max-mb)")
+
+	o.Reset()
+	require.NoError(t, run(context.Background(), []string{"-cache", cache, "-out", filepath.Join(t.TempDir(), "o"), spec}, &o, &e))
+	o.Reset()
+	require.NoError(t, run(context.Background(), []string{"-cache", cache, "-cache-clean"}, &o, &e))
+	assert.Regexp(t, `^cache .*: removed \d+ file\(s\), \d+\.\d MiB\n$`, o.String())
+	files, _ = filepath.Glob(filepath.Join(cache, "*.bin"))
+	assert.Empty(t, files)
+}
+
+// A spec name with an escape character reaches stdout escaped.
+func TestStdoutEscapesNames(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "esc.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte("name: \"x\\e[31mred\"\ndata: {source: fisher}\nsvd: {backend: dense, rank: 1}\n"), 0o644))
+	stdout, stderr, err := runCLI(t, "-out", filepath.Join(t.TempDir(), "o"), spec)
+	require.NoError(t, err, stderr)
+	assert.NotContains(t, stdout, "\x1b")
+	assert.Contains(t, stdout, `x\x1b[31mred: 1 trials (0 reused)`)
 }

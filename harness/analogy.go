@@ -28,6 +28,22 @@ func (tr *TrialRun) analogyPath(name string) (string, error) {
 	return name, nil
 }
 
+// checkAnalogies reads the trial's analogy files before the method runs,
+// so a missing or malformed one fails the trial before its decomposition,
+// not after.
+func (tr *TrialRun) checkAnalogies() error {
+	for _, name := range tr.Trial.Eval.Analogies {
+		path, err := tr.analogyPath(name)
+		if err != nil {
+			return err
+		}
+		if _, err := wordsim.LoadAnalogyFile(path, wordsim.Lowercase()); err != nil {
+			return fmt.Errorf("eval.analogies: %w", err)
+		}
+	}
+	return nil
+}
+
 // scoreAnalogies answers the trial's analogy sets (eval.analogies) as
 // gensim's evaluate_word_analogies does, by 3CosAdd and 3CosMul, and
 // records accuracy and coverage per set and per section.

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"kcalab/internal/termsafe"
+	"kcalab/internal/tmpfiles"
 	"kcalab/schema"
 	"os"
 )
@@ -29,7 +30,7 @@ func (r *Runner) usableCache(trials []schema.Trial) {
 	err := os.MkdirAll(r.CacheDir, 0o755)
 	if err == nil {
 		var f *os.File
-		if f, err = os.CreateTemp(r.CacheDir, ".kcalab-write-check-*"); err == nil {
+		if f, err = os.CreateTemp(r.CacheDir, tmpfiles.Pattern("writecheck")); err == nil {
 			f.Close()
 			err = os.Remove(f.Name())
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"kcalab/internal/termsafe"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"os"
 	"path/filepath"
@@ -63,7 +64,7 @@ func (tr *TrialRun) tableOnDisk(n *sparse.CSR, budget int64) (*sparse.FileCSR, f
 			parent = ""
 		}
 	}
-	dir, err := os.MkdirTemp(parent, "kcalab-table-*")
+	dir, err := os.MkdirTemp(parent, tmpfiles.Pattern("table"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("budget.table_mb: %w", err)
 	}

@@ -1,11 +1,11 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 
 	"kcalab/internal/termsafe"
 )
@@ -17,16 +17,66 @@ import (
 // end of its output.
 func (tr *TrialRun) RunCommand(ctx context.Context, dir string, args []string) error {
 	fmt.Fprintf(tr.Log(), "kcalab: trial %s runs external command: %s\n", tr.Trial.ID, termsafe.CommandLine(args))
-	var out bytes.Buffer
+	return runCommand(ctx, dir, args)
+}
+
+// commandTail is how much of a program's output is kept for its error
+// message: the end, where a program says why it failed. The rest is
+// counted and dropped, so a chatty tool (hundreds of MB of progress)
+// costs no memory.
+const commandTail = 2000
+
+func runCommand(ctx context.Context, dir string, args []string) error {
+	out := &tailWriter{max: commandTail}
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Dir = dir
-	cmd.Stdout = &out
-	cmd.Stderr = &out
+	cmd.Stdout = out
+	cmd.Stderr = out
 	killGroupOnCancel(cmd, !ChildRequested())
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("external command %s: %w\n%s", strings.Join(args, " "), err, tail(out.String(), 2000))
+		return fmt.Errorf("external command %s: %w\n%s", strings.Join(args, " "), err, out.String())
 	}
 	return nil
+}
+
+// tailWriter keeps the last max bytes written to it and counts the rest.
+// Stdout and stderr share it, so it locks.
+type tailWriter struct {
+	mu      sync.Mutex
+	max     int
+	buf     []byte // at most 2·max bytes, the last max of which are kept
+	dropped int64
+}
+
+func (w *tailWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(p)
+	if len(p) > w.max {
+		w.dropped += int64(len(p) - w.max)
+		p = p[len(p)-w.max:]
+	}
+	w.buf = append(w.buf, p...)
+	if over := len(w.buf) - w.max; over > 0 && len(w.buf) >= 2*w.max {
+		w.dropped += int64(over)
+		w.buf = append(w.buf[:0], w.buf[over:]...)
+	}
+	return n, nil
+}
+
+// String is the kept end of the output, marked when something before it
+// was dropped.
+func (w *tailWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	b, dropped := w.buf, w.dropped
+	if over := len(b) - w.max; over > 0 {
+		b, dropped = b[over:], dropped+int64(over)
+	}
+	if dropped == 0 {
+		return string(b)
+	}
+	return fmt.Sprintf("[%d earlier bytes of output not kept]\n…%s", dropped, b)
 }
 
 // tail is the end of s, at most n bytes, marked when cut.

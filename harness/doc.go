@@ -9,7 +9,8 @@
 // (synced) and compacts the file at the end, and reuses complete trials on
 // a rerun (a recorded trial is reused when schema.SameTrial says the
 // settings it read are unchanged). An output directory belongs to one
-// spec. Trials with measure.process run one at a time, each in a
+// spec and has one writer at a time: a run holds a lock file in it (see
+// LockOutput), and a second run waits for the first or gives up. Trials with measure.process run one at a time, each in a
 // re-executed child process (RunChild), so their wall time, CPU time and
 // peak resident memory are the operating system's figures. Each computed
 // record carries a records.RunInfo: start and end time, host, the git

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
 	"math"
@@ -183,7 +184,7 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	// group, killed whole at the budget, and a temporary directory the
 	// parent removes: a killed child cannot clean up after itself.
 	killGroupOnCancel(cmd, true)
-	tmp, err := os.MkdirTemp("", "kcalab-child-*")
+	tmp, err := os.MkdirTemp("", tmpfiles.Pattern("child"))
 	if err != nil {
 		return records.Record{}, measurement{}, fmt.Errorf("child process: %w", err)
 	}

@@ -6,7 +6,10 @@ import (
 	"kcalab/schema"
 	"os"
 	"path/filepath"
+	"regexp"
 
+	"kcalab/internal/atomicfile"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 )
 
@@ -23,11 +26,12 @@ func prepareOutput(dir, specName string, warn io.Writer) ([]records.Record, erro
 		return nil, err
 	}
 	path := filepath.Join(dir, records.FileName)
-	if stale, err := filepath.Glob(filepath.Join(dir, "."+records.FileName+"*")); err == nil {
-		for _, s := range stale {
-			os.Remove(s)
+	for _, name := range []string{records.FileName, ReportFileName} {
+		if err := atomicfile.CheckNotLink(filepath.Join(dir, name)); err != nil {
+			return nil, fmt.Errorf("output directory: %w", err)
 		}
 	}
+	removeStaleTemp(dir)
 	prev, info, err := records.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading earlier results (delete the file or run with -fresh): %w", err)
@@ -47,6 +51,32 @@ func prepareOutput(dir, specName string, warn io.Writer) ([]records.Record, erro
 		}
 	}
 	return prev, nil
+}
+
+// ReportFileName is the report page inside an output directory.
+const ReportFileName = "report.html"
+
+// legacyTemp matches the temporary files of the atomic writer of earlier
+// versions (renameio: "." + name + random digits) of the files a run
+// writes in its output directory.
+var legacyTemp = regexp.MustCompile(`^\.(` + regexp.QuoteMeta(records.FileName) + `|` + regexp.QuoteMeta(ReportFileName) + `)[0-9]+$`)
+
+// removeStaleTemp removes the temporary files that killed runs left in an
+// output directory: the atomic writer's, by the pid in their names
+// (internal/tmpfiles), and earlier versions' by their exact pattern; the
+// caller holds the directory, so no live run is writing them. Any other
+// file (a user's .results.jsonl.backup) stays.
+func removeStaleTemp(dir string) {
+	tmpfiles.Clean(dir)
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range es {
+		if legacyTemp.MatchString(e.Name()) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // compactResults rewrites results.jsonl atomically with one record per
@@ -89,7 +119,7 @@ func compactResults(path string, trials []schema.Trial, recs []records.Record, d
 // checkWritable creates and removes a file in dir, so an unwritable output
 // directory is found before hours of trials, not after.
 func checkWritable(dir string) error {
-	f, err := os.CreateTemp(dir, ".kcalab-write-check-*")
+	f, err := os.CreateTemp(dir, tmpfiles.Pattern("writecheck"))
 	if err != nil {
 		return fmt.Errorf("output directory %s is not writable: %w (give a writable directory with -out; no trial was run)", dir, err)
 	}

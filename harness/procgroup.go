@@ -12,10 +12,14 @@ import (
 // stays in ours (a measured child's tool, which the parent kills with the
 // child's group).
 func killGroupOnCancel(cmd *exec.Cmd, newGroup bool) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	// A command dies with this process, however this process dies (a
+	// SIGKILL cannot run the cancellation below): no orphan goes on
+	// computing, or holding memory, after its parent is gone.
+	setDeathSignal(cmd.SysProcAttr)
 	if newGroup {
-		if cmd.SysProcAttr == nil {
-			cmd.SysProcAttr = &syscall.SysProcAttr{}
-		}
 		cmd.SysProcAttr.Setpgid = true
 		cmd.Cancel = func() error {
 			// -pid: the group the command leads.

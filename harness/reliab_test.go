@@ -3,12 +3,17 @@ package harness_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"kcalab/harness"
 	_ "kcalab/harness/builtin"
 	"kcalab/records"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -208,4 +213,244 @@ func (f failAt) Write(b []byte) (int, error) {
 		return 0, &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
 	}
 	return f.File.Write(b)
+}
+
+// -jobs beyond the work starts one worker per trial and says so: a
+// mistyped -jobs 99999999999 must not allocate a goroutine per unit.
+func TestRunnerCapsJobsAtTrials(t *testing.T) {
+	tests := []struct {
+		name string
+		jobs int
+		want string
+	}{
+		{"far more than the trials", 300_000, "kcalab: -jobs 300000: 3 trial(s) to compute, so 3 worker(s)\n"},
+		{"fewer than the trials", 2, ""},
+		{"one per core", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var log bytes.Buffer
+			_, err := (&harness.Runner{Jobs: tt.jobs, Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), t.TempDir()))
+			require.NoError(t, err)
+			if tt.want == "" {
+				assert.NotContains(t, log.String(), "worker(s)")
+				return
+			}
+			assert.Contains(t, log.String(), tt.want)
+		})
+	}
+}
+
+// Nothing is written through a symbolic link in an output directory: a
+// results.jsonl or report.html that is a link is refused before any trial,
+// and the file it points to keeps its bytes. Temporary files of killed
+// runs are removed, a user's own hidden files are not.
+func TestRunnerOutputLinksAndStaleFiles(t *testing.T) {
+	tests := []struct {
+		name    string
+		link    string // file name made a link to a file outside
+		content string // of the file outside
+		wantErr string
+	}{
+		{"results.jsonl is a link", records.FileName, "", "is a symbolic link"},
+		{"report.html is a link", "report.html", "<p>mine</p>\n", "is a symbolic link"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			target := filepath.Join(t.TempDir(), "outside.txt")
+			require.NoError(t, os.WriteFile(target, []byte(tt.content), 0o644))
+			require.NoError(t, os.Symlink(target, filepath.Join(out, tt.link)))
+			var log bytes.Buffer
+			_, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+			assert.Contains(t, err.Error(), filepath.Join(out, tt.link)+" (a link to "+target+")")
+			assert.False(t, doneLine.MatchString(log.String()), "no trial ran")
+			got, err := os.ReadFile(target)
+			require.NoError(t, err)
+			assert.Equal(t, tt.content, string(got))
+		})
+	}
+	t.Run("stale temporary files", func(t *testing.T) {
+		out := t.TempDir()
+		cmd := exec.Command("true")
+		require.NoError(t, cmd.Run())
+		dead := strconv.Itoa(cmd.Process.Pid)
+		stale := []string{".results.jsonl." + dead + "-x1.kcalab-tmp", ".report.html." + dead + "-x2.kcalab-tmp", ".results.jsonl123456", ".report.html987"}
+		kept := []string{".results.jsonl.mybackup", "notes.txt"}
+		for _, n := range append(stale, kept...) {
+			require.NoError(t, os.WriteFile(filepath.Join(out, n), []byte("x"), 0o644))
+		}
+		_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+		require.NoError(t, err)
+		for _, n := range stale {
+			assert.NoFileExists(t, filepath.Join(out, n))
+		}
+		for _, n := range kept {
+			assert.FileExists(t, filepath.Join(out, n))
+		}
+	})
+}
+
+// A recorded trial is reused only while the files it read are as they
+// were: a count edited in its CSV table makes the next run compute it
+// again, say why, and record the new counts and hashes.
+func TestRunnerRecomputesWhenAnInputChanged(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(csv string) string
+		reused int
+		says   string
+	}{
+		{"a count edited", func(s string) string { return strings.Replace(s, "b,1,2,3", "b,1,2,30", 1) }, 0, "changed since the record was made (SHA-256 "},
+		{"unchanged", func(s string) string { return s }, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			csv := filepath.Join(dir, "t.csv")
+			body := "row,x,y,z\na,4,2,3\nb,1,2,3\nc,7,1,1\n"
+			require.NoError(t, os.WriteFile(csv, []byte(body), 0o644))
+			specPath := filepath.Join(dir, "spec.yaml")
+			require.NoError(t, os.WriteFile(specPath, []byte("name: csvin\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {backend: dense, rank: 2}\n"), 0o644))
+			out := filepath.Join(dir, "out")
+			_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, specPath, out))
+			require.NoError(t, err)
+
+			require.NoError(t, os.WriteFile(csv, []byte(tt.edit(body)), 0o644))
+			var log bytes.Buffer
+			res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, specPath, out))
+			require.NoError(t, err)
+			assert.Equal(t, tt.reused, res.Reused)
+			recs, _, err := records.Read(filepath.Join(out, records.FileName))
+			require.NoError(t, err)
+			require.Len(t, recs, 2)
+			if tt.says == "" {
+				assert.NotContains(t, log.String(), "computing it again")
+				return
+			}
+			assert.Contains(t, log.String(), "its input "+csv+" "+tt.says)
+			assert.Contains(t, log.String(), ": computing it again")
+			for _, rec := range recs {
+				assert.Equal(t, 30.0, rec.CA.Counts[1][2], "trial %s keeps the old counts", rec.ID)
+				sum := sha256.Sum256([]byte(tt.edit(body)))
+				assert.Equal(t, hex.EncodeToString(sum[:]), rec.Run.Inputs[csv])
+			}
+		})
+	}
+}
+
+// An input found nowhere leaves its records as they are, with a note: the
+// trial could not be computed again without it either.
+func TestRunnerInputGone(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "t.csv")
+	require.NoError(t, os.WriteFile(csv, []byte("row,x,y\na,1,2\nb,3,4\nc,1,1\n"), 0o644))
+	specPath := filepath.Join(dir, "spec.yaml")
+	require.NoError(t, os.WriteFile(specPath, []byte("name: gone\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {backend: dense, rank: 1}\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(csv))
+	var log bytes.Buffer
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Reused)
+	assert.Equal(t, 1, strings.Count(log.String(), "kcalab: note: "+csv+", an input of earlier records, is not here to check against its recorded SHA-256; those records are reused as they are"), log.String())
+}
+
+// A failed recomputation never replaces a good record: -fresh with the
+// input gone (a mistyped -data, a moved file) reports the failure, says the
+// older result is kept, and leaves the file's records as they were.
+func TestFreshFailureKeepsGoodRecords(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "t.csv")
+	require.NoError(t, os.WriteFile(csv, []byte("row,x,y\na,1,2\nb,3,4\nc,1,1\n"), 0o644))
+	specPath := filepath.Join(dir, "spec.yaml")
+	require.NoError(t, os.WriteFile(specPath, []byte("name: keep\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {backend: dense, rank: 1}\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.NoError(t, err)
+	before, _, err := records.Read(filepath.Join(out, records.FileName))
+	require.NoError(t, err)
+
+	require.NoError(t, os.Remove(csv))
+	res, err := (&harness.Runner{Fresh: true}).Run(context.Background(), loadSpecTo(t, specPath, out))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "computing it again failed: ")
+	assert.Contains(t, err.Error(), "no such file or directory; its older result, from the run that ended "+before[0].Run.End+", is kept")
+	after, _, err := records.Read(filepath.Join(out, records.FileName))
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	for _, rec := range res.Records {
+		assert.Equal(t, "ok", rec.Status)
+	}
+}
+
+// Bad inputs that used to fail only after every decomposition fail first:
+// an unusable -vectors directory before any trial, a missing analogy file
+// before its trial's SVD.
+func TestRunnerEarlyChecks(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	const synth = "name: early\ndata: {source: synthetic}\nsynthetic: {tokens: 5000, words: 10}\nmethod: kca\nsvd: {rank: 5}\n"
+	t.Run("-vectors is not a directory", func(t *testing.T) {
+		var log bytes.Buffer
+		_, err := (&harness.Runner{VectorsDir: filepath.Join(file, "v"), Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, synth), t.TempDir()))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "-vectors: ")
+		assert.Contains(t, err.Error(), "not a directory (no trial was run)")
+		assert.NotContains(t, log.String(), ": svd")
+	})
+	t.Run("analogy file missing", func(t *testing.T) {
+		var log bytes.Buffer
+		res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, synth+"eval: {sets: [synthetic], analogies: [/nonexistent/questions.txt]}\n"), t.TempDir()))
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "eval.analogies: ")
+		assert.Contains(t, err.Error(), "/nonexistent/questions.txt")
+		require.Len(t, res.Records, 1)
+		assert.NotContains(t, res.Records[0].Timings, "svd", "failed before the decomposition")
+	})
+}
+
+// A table of lower rank than svd.rank asks for warns that the extra axes
+// are noise instead of returning them as if they were axes.
+func TestRankAboveTheTablesRank(t *testing.T) {
+	dir := t.TempDir()
+	// Rows 3 and 4 are sums of rows 1 and 2: the centred table has rank 1.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.csv"), []byte("r,a,b,c,d\nx,1,2,3,4\ny,4,3,2,1\nz,5,5,5,5\nw,2,4,6,8\n"), 0o644))
+	tests := []struct {
+		rank int
+		want string
+	}{
+		{3, "svd.rank = 3, but the table has only 1 axis(es) with inertia"},
+		{1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.rank), func(t *testing.T) {
+			spec := filepath.Join(dir, fmt.Sprintf("s%d.yaml", tt.rank))
+			require.NoError(t, os.WriteFile(spec, []byte(fmt.Sprintf("name: lowrank\ndata: {source: csv, csv: t.csv}\nsvd: {backend: dense, rank: %d}\n", tt.rank)), 0o644))
+			res, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, spec, t.TempDir()))
+			require.NoError(t, err)
+			w := strings.Join(res.Records[0].Warnings, "\n")
+			if tt.want == "" {
+				assert.Empty(t, w)
+				return
+			}
+			assert.Contains(t, w, tt.want)
+		})
+	}
+}
+
+// An SCA tuning set none of whose pairs is in the vocabulary tunes
+// nothing: the trial says that it is plain KCA.
+func TestSCATuningOutOfVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "pairs.txt"), []byte("zebra\tquagga\t5\nokapi\tgiraffe\t7\n"), 0o644))
+	spec := filepath.Join(dir, "sca.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte("name: scaoov\ndata: {source: synthetic, window: 5, table: skip}\nsynthetic: {clusters: 4, words: 8, tokens: 20000}\neval: {sets: [synthetic]}\nsvd: {rank: 6}\nmethod: sca\nsca: {set: pairs.txt, mode: in-sample}\n"), 0o644))
+	res, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, spec, t.TempDir()))
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(res.Records[0].Warnings, "\n"), "sca.set pairs.txt: none of its 2 pairs has both words in the vocabulary, so nothing is tuned: this trial is plain KCA of the same table")
 }

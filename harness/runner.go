@@ -8,6 +8,7 @@ import (
 	"kcalab/methods/eval"
 	"kcalab/records"
 	"kcalab/schema"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"kcalab/datasets/wordsim"
+	"kcalab/internal/termsafe"
 )
 
 // Runner executes a spec's trials.
@@ -29,6 +31,9 @@ type Runner struct {
 	// (word2vec text format, <spec>-<label>-<trial id>.txt, see VectorsFileName).
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
+	// LockWait bounds the wait for another run writing the same output
+	// directory (0 = refuse at once); see LockOutput.
+	LockWait time.Duration
 
 	cacheChecked bool   // usableCache ran
 	runID        string // this Run's records.RunInfo.ID
@@ -65,18 +70,31 @@ type Run struct {
 // Run executes every trial of the spec that is not already complete in the
 // output directory, appending each finished trial's record to results.jsonl
 // (synced) and compacting the file at the end. Trials that fail are
-// recorded with status "error" and make Run return an error after all
-// other trials finished; a failure to write results stops the run at once.
+// recorded with status "error" (a trial that already has an ok record
+// keeps that one) and make Run return an error after all other trials
+// finished; a failure to write results stops the run at once.
+// The output directory is held for the whole run (LockOutput), unless ctx
+// already carries its lock (WithOutputLock).
 func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	r.runID = newRunID()
 	trials := spec.Trials()
 	dir := spec.Output
 	path := filepath.Join(dir, records.FileName)
+	if !holdsOutput(ctx, dir) {
+		lock, err := r.LockOutput(ctx, dir)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Release()
+	}
 	prev, err := prepareOutput(dir, spec.Name, r.Log)
 	if err != nil {
 		return nil, err
 	}
 	r.usableCache(trials)
+	if err := r.checkVectorsDir(); err != nil {
+		return nil, err
+	}
 	byID := map[string]records.Record{}
 	for _, rec := range prev {
 		byID[rec.ID] = rec
@@ -92,8 +110,16 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	out := &Run{Spec: spec, Dir: dir, Records: make([]records.Record, len(trials))}
 	done := make([]bool, len(trials))
 	var todo []schema.Trial
+	inputs := newInputCheck(r, spec)
+	reusedWords := 0 // reused trials that make word vectors
+	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
+			if why := inputs.stale(old, logf); why != "" {
+				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
+				todo = append(todo, t)
+				continue
+			}
 			old.Spec = spec.Name
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report
@@ -102,6 +128,9 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			out.Records[t.Index] = old
 			done[t.Index] = true
 			out.Reused++
+			if t.Data.Source.Input() == schema.CorpusInput {
+				reusedWords++
+			}
 			prog.Done(t, old, true)
 			continue
 		}
@@ -120,11 +149,33 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	var mu sync.Mutex
 	var writeErr error
 	finished := 0 // trials computed by this run and saved
-	save := func(rec records.Record) bool {
+	// A recomputation that failed (a mistyped -data with -fresh, a tool
+	// gone) never replaces a good record of the trial: the old result is
+	// kept, not appended again, and the failure is reported apart.
+	var kept []string
+	keepOld := func(rec *records.Record) bool {
+		old, ok := byID[rec.ID]
+		if !ok || old.Status != "ok" || (rec.Status != "error" && rec.Status != "skipped") {
+			return false
+		}
+		when := "an earlier run"
+		if old.Run != nil && old.Run.End != "" {
+			when = "the run that ended " + old.Run.End
+		}
+		kept = append(kept, fmt.Sprintf("trial %s: computing it again failed: %s; its older result, from %s, is kept", rec.ID, rec.Error, when))
+		*rec = old
+		return true
+	}
+	// save appends a finished trial's record, or keeps its older one in
+	// *rec (see keepOld); false when results can no longer be written.
+	save := func(rec *records.Record) bool {
 		if writeErr != nil {
 			return false
 		}
-		if err := rlog.Append(rec); err != nil {
+		if keepOld(rec) {
+			return true
+		}
+		if err := rlog.Append(*rec); err != nil {
 			writeErr = err
 			stopTrials()
 			return false
@@ -133,10 +184,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		return true
 	}
 
-	jobs := r.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
+	jobs := workers(r.Jobs, todo, log)
 	work := make(chan schema.Trial)
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
@@ -150,11 +198,12 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 					mu.Unlock()
 					continue // interrupted: leave it for the next run
 				}
-				if !save(rec) {
+				stored := rec
+				if !save(&stored) {
 					mu.Unlock()
 					continue
 				}
-				out.Records[t.Index] = rec
+				out.Records[t.Index] = stored
 				done[t.Index] = true
 				mu.Unlock()
 				prog.Done(t, rec, false)
@@ -187,9 +236,10 @@ feed:
 			break
 		}
 		mu.Lock()
-		ok := save(rec)
+		stored := rec
+		ok := save(&stored)
 		if ok {
-			out.Records[t.Index] = rec
+			out.Records[t.Index] = stored
 			done[t.Index] = true
 		}
 		mu.Unlock()
@@ -212,7 +262,8 @@ feed:
 		return out, fmt.Errorf("interrupted: %d trial(s) finished in this run, %d reused, %d of %d not done; completed trials are saved in %s; run again to resume: %w",
 			finished, out.Reused, len(trials)-finished-out.Reused, len(trials), path, err)
 	}
-	var failed []string
+	r.noteVectorsNotWritten(spec, reusedWords)
+	failed := kept
 	for _, rec := range out.Records {
 		if rec.Status == "error" {
 			failed = append(failed, fmt.Sprintf("trial %s: %s", rec.ID, rec.Error))
@@ -285,4 +336,52 @@ var testHookOpenLog = records.OpenLog
 // the trial id, and another backend's result is not this trial's.
 func sameBackend(old records.Record, t schema.Trial) bool {
 	return old.Backend == "" || old.Backend == BackendName(t)
+}
+
+// workers is the number of goroutines that run the unmeasured trials of
+// todo: jobs (≤ 0: one per core), but never more than there are such
+// trials, so no -jobs value allocates beyond the work; a cap of an
+// explicit -jobs is said on the log.
+func workers(jobs int, todo []schema.Trial, log io.Writer) int {
+	n := 0
+	for _, t := range todo {
+		if !t.Measure.Process {
+			n++
+		}
+	}
+	if jobs <= 0 {
+		return max(1, min(runtime.NumCPU(), n))
+	}
+	if jobs > n {
+		if n > 0 {
+			fmt.Fprintf(log, "kcalab: -jobs %d: %d trial(s) to compute, so %d worker(s)\n", jobs, n, n)
+		}
+		return max(1, n)
+	}
+	return jobs
+}
+
+// checkVectorsDir makes sure -vectors can take files before any trial
+// runs, so a bad directory fails at once, not after every decomposition.
+func (r *Runner) checkVectorsDir() error {
+	if r.VectorsDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(r.VectorsDir, 0o755); err != nil {
+		return fmt.Errorf("-vectors: %w (no trial was run)", err)
+	}
+	if err := checkWritable(r.VectorsDir); err != nil {
+		return fmt.Errorf("-vectors: %w", err)
+	}
+	return nil
+}
+
+// noteVectorsNotWritten says when -vectors wrote nothing for reused word
+// trials: a record keeps scores, not vectors.
+func (r *Runner) noteVectorsNotWritten(spec *schema.Spec, reusedWords int) {
+	if r.VectorsDir == "" || reusedWords == 0 {
+		return
+	}
+	fmt.Fprintf(r.log(), "kcalab: -vectors: %d word-vector trial(s) of %s were reused from earlier results, so no vectors were computed for them and none written to %s; run with -fresh to write them\n",
+		reusedWords, termsafe.Text(spec.Name), termsafe.Text(r.VectorsDir))
 }

@@ -113,8 +113,11 @@ func (tr *TrialRun) run(ctx context.Context) error {
 			return err
 		}
 		// Sets are loaded before the method runs, so a bad set name fails
-		// before hours of training.
+		// before hours of training; so are the analogy files.
 		if tr.sets, err = tr.evalSets(wd); err != nil {
+			return err
+		}
+		if err := tr.checkAnalogies(); err != nil {
 			return err
 		}
 	}
@@ -251,6 +254,9 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 	if res.TotalInertia < 1e-12 {
 		// An independent (rank-1) table has no inertia: its axes are noise.
 		tr.Warn("the table is independent (rows and columns proportional; total inertia %.3g): it has no axes, its coordinates are rounding noise", res.TotalInertia)
+	} else if k := realAxes(res.SingularValues); k < len(res.SingularValues) {
+		tr.Warn("svd.rank = %d, but the table has only %d axis(es) with inertia (σ%d = %.3g ≈ 0 against σ1 = %.3g): axes %d to %d are arbitrary directions, their coordinates rounding noise",
+			len(res.SingularValues), k, k+1, res.SingularValues[k], res.SingularValues[0], k+1, len(res.SingularValues))
 	}
 	tr.Record.CA = out
 	tr.SetMetric(records.MetricTotalInertia, res.TotalInertia)
@@ -258,6 +264,18 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		tr.SetMetric(records.InertiaShare(i+1).Key(), s)
 	}
 	return nil
+}
+
+// realAxes counts the leading singular values that are not rounding noise
+// (above 1e-7 of the first, about the square root of the float64 epsilon
+// that an SVD's small values carry).
+func realAxes(sv []float64) int {
+	for i, s := range sv {
+		if !(s > 1e-7*sv[0]) {
+			return i
+		}
+	}
+	return len(sv)
 }
 
 // warnDegenerate warns of a table row or column with no counts: it gets

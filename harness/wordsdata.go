@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"os"
 	"path/filepath"
@@ -27,7 +28,8 @@ type WordData struct {
 	// Synthetic is, for a synthetic corpus, the word-pair set of its planted
 	// clusters (eval.sets name "synthetic").
 	Synthetic *wordsim.Set
-	// Path is the corpus file read ("" for a synthetic corpus).
+	// Path is the corpus file read ("" for a synthetic corpus, generated
+	// from the settings).
 	Path string
 }
 
@@ -100,9 +102,7 @@ func (tr *TrialRun) Words(ctx context.Context) (*WordData, error) {
 		return nil, err
 	}
 	tr.words = wd
-	if wd.Synthetic == nil {
-		tr.noteInput(wd.Path)
-	}
+	tr.noteInput(wd.Path)
 	return wd, nil
 }
 
@@ -144,7 +144,7 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 		if err != nil {
 			return nil, fmt.Errorf("synthetic corpus: %w", err)
 		}
-		f, err := os.CreateTemp("", "kcalab-synthetic-*.txt")
+		f, err := os.CreateTemp("", tmpfiles.Pattern("synthetic"))
 		if err != nil {
 			return nil, fmt.Errorf("synthetic corpus: %w", err)
 		}
@@ -175,7 +175,9 @@ func (tr *TrialRun) loadWords(ctx context.Context, vo corpus.VocabOptions) (*Wor
 		return nil, err
 	}
 	wd := &WordData{Vocab: v, IDs: ids, Tables: tabs, Synthetic: synthetic}
-	if synthetic == nil {
+	if t.Data.Source != "synthetic" {
+		// A generated corpus is a function of the settings, and its
+		// temporary file is gone before the record is made: it is no input.
 		wd.Path = c.Path
 	}
 	return wd, nil
@@ -242,7 +244,7 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 // writeZipf writes the calibrated zipf corpus of a spec seed and length to
 // a temporary file; remove deletes it.
 func writeZipf(ctx context.Context, seed uint64, tokens int) (path string, remove func(), err error) {
-	dir, err := os.MkdirTemp("", "kcalab-zipf-*")
+	dir, err := os.MkdirTemp("", tmpfiles.Pattern("zipf"))
 	if err != nil {
 		return "", nil, fmt.Errorf("synthetic corpus: %w", err)
 	}

@@ -140,3 +140,65 @@ func TestCheckDetails(t *testing.T) {
 	assert.True(t, ok[0].Pass)
 	assert.Empty(t, ok[0].Problem)
 }
+
+// -check compares every recorded CA quantity, coordinates up to the sign of
+// each axis: a doubled row_principal, row_mass or chi2 fails, an axis
+// flipped whole passes, a row flipped alone does not.
+func TestCheckCAEveryQuantity(t *testing.T) {
+	full := func(edit func(ca *CAResult)) Record {
+		rec := caRec("f", 0.4464, 0.1735)
+		p := 0.003
+		rec.CA.RowLabels, rec.CA.ColLabels = []string{"a", "b", "c"}, []string{"x", "y", "z"}
+		rec.CA.Counts = [][]float64{{1, 2, 3}, {4, 5, 6}, {7, 8, 10}}
+		rec.CA.RowPrincipal = [][]float64{{0.5, -0.1}, {-0.2, 0.3}, {0.1, 0.05}}
+		rec.CA.ColPrincipal = [][]float64{{0.4, 0.2}, {-0.3, 0.1}, {0.05, -0.2}}
+		rec.CA.RowMass, rec.CA.ColMass = []float64{0.2, 0.3, 0.5}, []float64{0.25, 0.35, 0.4}
+		rec.CA.RowCtr = [][]float64{{0.5, 0.1}, {0.3, 0.6}, {0.2, 0.3}}
+		rec.CA.Chi2, rec.CA.DF, rec.CA.PValue = 12.5, 4, &p
+		if edit != nil {
+			edit(rec.CA)
+		}
+		return rec
+	}
+	ref := full(nil)
+	tests := []struct {
+		name  string
+		edit  func(ca *CAResult)
+		wants string // "" = passes
+	}{
+		{"equal", nil, ""},
+		{"an axis flipped whole", func(ca *CAResult) {
+			for _, m := range [][][]float64{ca.RowPrincipal, ca.ColPrincipal} {
+				for i := range m {
+					m[i][1] = -m[i][1]
+				}
+			}
+		}, ""},
+		{"row_principal doubled", func(ca *CAResult) {
+			for i := range ca.RowPrincipal {
+				ca.RowPrincipal[i][0] *= 2
+			}
+		}, "row principal coordinates[1][1] is 1, the reference 0.5 (relative tolerance 1e-06, each axis up to its sign)"},
+		{"one row flipped alone", func(ca *CAResult) { ca.RowPrincipal[2][0] = -ca.RowPrincipal[2][0] }, "row principal coordinates[3][1] is -0.1, the reference 0.1"},
+		{"row_mass doubled", func(ca *CAResult) {
+			for i := range ca.RowMass {
+				ca.RowMass[i] *= 2
+			}
+		}, "row masses[1] is 0.4, the reference 0.2"},
+		{"chi2 doubled", func(ca *CAResult) { ca.Chi2 *= 2 }, "χ² is 25, the reference 12.5"},
+		{"a count changed", func(ca *CAResult) { ca.Counts[1][1] = 50 }, "counts[2][2] is 50, the reference 5"},
+		{"a label changed", func(ca *CAResult) { ca.RowLabels = []string{"a", "B", "c"} }, `row labels are ["a" "B" "c"], the reference ["a" "b" "c"]`},
+		{"a quantity missing", func(ca *CAResult) { ca.ColMass = nil }, "column masses are none, the reference 1×3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fails := CheckScores([]Record{ref}, []Record{full(tt.edit)}, 0.01)
+			if tt.wants == "" {
+				assert.Empty(t, fails)
+				return
+			}
+			require.Len(t, fails, 1, "%q", fails)
+			assert.Contains(t, fails[0], tt.wants)
+		})
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
+
+	"kcalab/internal/atomicfile"
 )
 
 // A results file is an append log while a run is under way: each finished
@@ -35,9 +38,14 @@ type Log struct {
 
 // OpenLog opens (or creates) a results file for appending. O_APPEND puts
 // each record at the end even if something else has grown the file, and
-// one write per line keeps lines whole.
+// one write per line keeps lines whole. A results file that is a symbolic
+// link is refused (O_NOFOLLOW): appending through it would write to its
+// target, outside the output directory.
 func OpenLog(path string) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		err = atomicfile.CheckNotLink(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrWrite, err)
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"io"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -52,13 +54,71 @@ func (s *Spec) Axes() []string { return append([]string(nil), s.axes...) }
 // Values returns the values a key takes in the grid.
 func (s *Spec) Values(key string) []any { return s.values[key] }
 
-// LoadSpec reads and decodes a spec file.
+// MaxSpecBytes bounds a spec file: a spec is a page of YAML, and anything
+// larger (a device, a runaway generator) is refused rather than read.
+const MaxSpecBytes = 1 << 20
+
+// LoadSpec reads and decodes a spec file. Only a regular file of at most
+// MaxSpecBytes is read: a device (/dev/zero), a FIFO or a directory is
+// refused before it is opened for reading, so nothing can make the read
+// unbounded or block.
 func LoadSpec(path string) (*Spec, error) {
-	b, err := os.ReadFile(path)
+	b, err := readSpecFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeSpec(b, path)
+}
+
+func readSpecFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}
-	return DecodeSpec(b, path)
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("spec %s: not a regular file (%s): a spec is a YAML file", path, fileKind(st.Mode()))
+	}
+	if st.Size() > MaxSpecBytes {
+		return nil, fmt.Errorf("spec %s: %d bytes, over the limit of %d (1 MiB) for a spec file", path, st.Size(), MaxSpecBytes)
+	}
+	// O_NONBLOCK: were the file swapped for a FIFO since the Stat, opening
+	// it must not wait for a writer; the Stat of the open file decides.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("spec %s: not a regular file (%s): a spec is a YAML file", path, fileKind(st.Mode()))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	if len(b) > MaxSpecBytes {
+		return nil, fmt.Errorf("spec %s: over the limit of %d bytes (1 MiB) for a spec file", path, MaxSpecBytes)
+	}
+	return b, nil
+}
+
+// fileKind names a file's type for a message.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeCharDevice != 0:
+		return "a character device"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 // SpecError is a problem at a line of a spec file.
@@ -183,8 +243,12 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	fill(&rs, RunKeys(), run)
 	spec.Description, spec.Seed, spec.Output, spec.Tolerance = rs.Description, uint64(rs.Seed), rs.Output, rs.Tolerance
 	spec.Report = rs.Report
-	if spec.Output == "" {
+	switch {
+	case spec.Output == "":
 		spec.Output = filepath.Join("results", spec.Name)
+	case path != "" && !filepath.IsAbs(spec.Output):
+		// Relative to the spec file, like every data path in it.
+		spec.Output = filepath.Join(filepath.Dir(path), spec.Output)
 	}
 	for _, s := range TrialSettings() {
 		if _, ok := spec.values[s.Key]; !ok {
@@ -234,7 +298,45 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	if err := spec.checkGridSize(); err != nil {
 		return nil, fail(root.Line, "%v", err)
 	}
+	if err := spec.checkTrials(); err != nil {
+		return nil, fail(root.Line, "%v", err)
+	}
 	return spec, nil
+}
+
+// checkTrials refuses what no single setting's range can say: a list of
+// replicate counts, and settings that contradict each other in a trial
+// (checked on every trial of the grid, which checkGridSize bounded).
+func (s *Spec) checkTrials() error {
+	for _, m := range append([]map[string][]any{s.values}, variantValues(s.variants)...) {
+		if r := m["replicates"]; len(r) > 1 {
+			return fmt.Errorf("replicates: %v is a list, but replicates is a count, not a grid axis: give one number (a variant may give another)", r)
+		}
+	}
+	for _, t := range s.Trials() {
+		title := "trial " + t.ID
+		if t.Title != "" {
+			title += " (" + t.Title + ")"
+		}
+		if t.Subword.MaxN > 0 && t.Subword.MinN > t.Subword.MaxN {
+			return fmt.Errorf("%s: subword.min_n = %d is larger than subword.max_n = %d: want min_n ≤ max_n (or max_n = 0, no subwords)", title, t.Subword.MinN, t.Subword.MaxN)
+		}
+		if t.Method == "fasttext" && t.Train.MaxN > 0 && t.Train.MinN > t.Train.MaxN {
+			return fmt.Errorf("%s: train.min_n = %d is larger than train.max_n = %d: want min_n ≤ max_n (or max_n = 0, words only)", title, t.Train.MinN, t.Train.MaxN)
+		}
+		if !t.Data.Source.Table() && (len(t.Data.SupRows) > 0 || len(t.Data.SupCols) > 0) {
+			return fmt.Errorf("%s: data.supplementary_rows/cols apply to a table (data.source fisher or csv), not to data.source %s", title, t.Data.Source)
+		}
+	}
+	return nil
+}
+
+func variantValues(vs []variant) []map[string][]any {
+	out := make([]map[string][]any, len(vs))
+	for i, v := range vs {
+		out[i] = v.values
+	}
+	return out
 }
 
 // checkSetKeys refuses a list of evaluation sets in which two files would

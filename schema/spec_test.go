@@ -139,6 +139,8 @@ func TestSpecSmallRefusals(t *testing.T) {
 	}{
 		{"power_iters too large", "name: x\nsvd: {power_iters: 1000000000}\n", "spec.yaml:2: svd.power_iters: 1e+09 is out of range (allowed: -1 to 100)"},
 		{"power_iters at the bound", "name: x\nsvd: {power_iters: 100}\n", ""},
+		{"table_mb past int64 bytes", "name: x\nbudget: {table_mb: 1e13}\n", "spec.yaml:2: budget.table_mb: 1e+13 is out of range (allowed: 0 to 1e+09)"},
+		{"seconds past a Duration", "name: x\nbudget: {seconds: 1e13}\n", "budget.seconds: 1e+13 is out of range (allowed: 0 to 1e+09)"},
 		{"duplicate variant labels", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: b, method: gini}\n  - {label: a, method: lca}\n",
 			`spec.yaml:5: variants: label "a" repeats the label of the variant at line 3`},
 		{"distinct variant labels", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: b, method: gini}\n", ""},
@@ -173,4 +175,35 @@ func TestReportSettings(t *testing.T) {
 	assert.ErrorContains(t, err, "whole run")
 	_, err = schema.DecodeSpec([]byte("name: t\nreport: {lead: [ca, trials]}\n"), "")
 	assert.Error(t, err, "a run key is never a grid axis")
+}
+
+// Settings that contradict each other, and a list where a count belongs,
+// are refused when the spec is read, not after hours of work (or silently).
+func TestSpecContradictions(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"subword min_n > max_n", "name: x\ndata: {source: synthetic}\nmethod: kca\nsubword: {min_n: 5, max_n: 3}\n",
+			"subword.min_n = 5 is larger than subword.max_n = 3: want min_n ≤ max_n"},
+		{"subword off", "name: x\ndata: {source: synthetic}\nmethod: kca\nsubword: {min_n: 5}\n", ""},
+		{"fasttext min_n > max_n", "name: x\ndata: {source: synthetic}\nmethod: fasttext\ntrain: {min_n: 7}\n",
+			"train.min_n = 7 is larger than train.max_n = 6"},
+		{"replicates as a list", "name: x\nreplicates: [1, 3]\n", "replicates: [1 3] is a list, but replicates is a count"},
+		{"replicates as a list in a variant", "name: x\nvariants:\n  - {replicates: [2, 3]}\n", "is a list, but replicates is a count"},
+		{"supplementary rows on a corpus", "name: x\ndata: {source: synthetic, supplementary_rows: [a]}\nmethod: kca\n",
+			"data.supplementary_rows/cols apply to a table (data.source fisher or csv), not to data.source synthetic"},
+		{"supplementary rows on a table", "name: x\ndata: {source: fisher, supplementary_rows: [fair]}\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := schema.DecodeSpec([]byte(tt.body), "spec.yaml")
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Contains(t, err.Error(), "spec.yaml:")
+		})
+	}
 }

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -11,8 +12,12 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"kcalab/internal/dirlock"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
 
 	"kcalab/internal/atomicfile"
 )
@@ -104,7 +109,7 @@ func writeCache(dir, kind, key string, body func(w *cacheWriter)) error {
 		return fmt.Errorf("cache: %w", err)
 	}
 	defer f.Discard()
-	w := &cacheWriter{bw: bufio.NewWriterSize(f, 1<<20), crc: crc32.New(castagnoli), buf: make([]byte, 0, 1<<16+64)}
+	w := &cacheWriter{bw: bufio.NewWriterSize(testHookCacheWriter(f), 1<<20), crc: crc32.New(castagnoli), buf: make([]byte, 0, 1<<16+64)}
 	w.buf = append(w.buf, cacheMagic...)
 	w.bytes([]byte(kind))
 	w.bytes([]byte(key))
@@ -121,6 +126,10 @@ func writeCache(dir, kind, key string, body func(w *cacheWriter)) error {
 	}
 	return nil
 }
+
+// testHookCacheWriter wraps the file a cache write goes to; tests make it
+// fail like a full disk.
+var testHookCacheWriter = func(w io.Writer) io.Writer { return w }
 
 type cacheReader struct {
 	br   *bufio.Reader
@@ -241,6 +250,10 @@ func readCache(dir, kind, key string, body func(r *cacheReader) error) (found bo
 	if err != nil {
 		return true, fmt.Errorf("cache %s: %w", path, err)
 	}
+	// A file's modification time is its last use: the cache is trimmed
+	// least recently used first (access times are often not kept).
+	now := time.Now()
+	_ = os.Chtimes(path, now, now)
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
@@ -281,4 +294,90 @@ func readCache(dir, kind, key string, body func(r *cacheReader) error) (found bo
 func removeDamaged(log io.Writer, err error, dir, kind, key string) {
 	warnf(log, "%v; rebuilding it", err)
 	os.Remove(cachePath(dir, kind, key))
+}
+
+// cacheFileName matches the names of cache files (cachePath).
+var cacheFileName = regexp.MustCompile(`^[a-z]+-[0-9a-f]{32}\.bin$`)
+
+// CacheFile is one file of a cache directory.
+type CacheFile struct {
+	Path    string
+	Size    int64
+	LastUse time.Time
+}
+
+// CacheFiles lists the cache files (vocabularies, offset tables) in dir,
+// least recently used first; nothing else there is listed.
+func CacheFiles(dir string) ([]CacheFile, error) {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []CacheFile
+	for _, e := range es {
+		if !e.Type().IsRegular() || !cacheFileName.MatchString(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue // removed meanwhile
+		}
+		out = append(out, CacheFile{Path: filepath.Join(dir, e.Name()), Size: info.Size(), LastUse: info.ModTime()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].LastUse.Before(out[j].LastUse) })
+	return out, nil
+}
+
+// TrimCache removes the least recently used cache files in dir until they
+// take at most maxBytes, and returns how many it removed and their bytes.
+// A file another run is reading stays readable to it (it holds the file
+// open); a run that looks for a removed file counts the table again.
+func TrimCache(dir string, maxBytes int64) (files int, bytes int64, err error) {
+	list, err := CacheFiles(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	var total int64
+	for _, f := range list {
+		total += f.Size
+	}
+	for _, f := range list {
+		if total <= maxBytes {
+			break
+		}
+		if os.Remove(f.Path) == nil {
+			total -= f.Size
+			files++
+			bytes += f.Size
+		}
+	}
+	return files, bytes, nil
+}
+
+// entryWait bounds how long a run waits for another that is building the
+// same cache entry; past it, it builds the entry itself (the same bytes,
+// written atomically: only the work is duplicated).
+var entryWait = time.Hour
+
+// lockEntry takes the lock of the cache entry kind/key while it is built,
+// so that two runs do not count the same table at once: the second waits,
+// then finds the entry in the cache. The lock is released by the kernel if
+// the process dies. A cache where no lock can be taken (read-only) gets
+// none: the build goes on unlocked.
+func lockEntry(ctx context.Context, dir, kind, key string, log io.Writer) (release func()) {
+	path := filepath.Join(dir, "."+filepath.Base(cachePath(dir, kind, key))+".lock")
+	l, err := dirlock.Acquire(ctx, path, dirlock.Options{Wait: entryWait, Waiting: func(pid int) {
+		fmt.Fprintf(logOr(log), "corpus: another kcalab run (pid %d) is building the cached %s %.12s…: waiting for it\n", pid, kind, key)
+	}})
+	if err != nil {
+		return func() {}
+	}
+	return func() { _ = l.Release() }
+}
+
+func logOr(w io.Writer) io.Writer {
+	if w == nil {
+		return os.Stderr
+	}
+	return w
 }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"context"
@@ -21,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // EnvData names the environment variable that points at the data directory.
@@ -163,23 +165,63 @@ func Open(ctx context.Context, dataDir, name string, opts Options) (*Corpus, err
 	if err := c.probe(); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.label(), err)
 	}
+	if err := c.checkText(); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.label(), err)
+	}
 	return c, nil
+}
+
+// textSample is how much of the text checkText reads.
+const textSample = 64 << 10
+
+// checkText refuses a corpus whose text does not start as UTF-8 text: a
+// NUL byte or an invalid UTF-8 sequence in its first 64 KiB means a binary
+// file (an executable, an image, a mistyped path), whose bytes would
+// otherwise be counted as tens of thousands of "words".
+func (c *Corpus) checkText() error {
+	r, _, closeFn, err := c.stream()
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	// A read error (a corrupt archive) is the full read's to report, with
+	// its advice; the bytes before it are checked all the same.
+	b, rerr := io.ReadAll(io.LimitReader(r, textSample))
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		return fmt.Errorf("not a text file: byte %d of the text is NUL (a binary file? a corpus is UTF-8 text)", i)
+	}
+	full := len(b) < textSample && rerr == nil
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			if !full && len(b)-i < utf8.UTFMax && !utf8.FullRune(b[i:]) {
+				break // a character cut by the sample's end
+			}
+			return fmt.Errorf("not a text file: byte %d of the text is not UTF-8 (a binary file? a corpus is UTF-8 text)", i)
+		}
+		i += size
+	}
+	return nil
 }
 
 // probe checks that the file exists and is readable in its format.
 func (c *Corpus) probe() error {
-	f, err := os.Open(c.Path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	st, err := f.Stat()
+	// Stat before opening: opening a FIFO would wait for a writer.
+	st, err := os.Stat(c.Path)
 	if err != nil {
 		return err
 	}
 	if st.IsDir() {
 		return errors.New("is a directory, want a text file")
 	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("is not a regular file (%v), want a text file", st.Mode().Type())
+	}
+	f, err := os.Open(c.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
 	c.size = st.Size()
 	var magic [4]byte
 	n, _ := io.ReadFull(f, magic[:])

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -268,6 +270,50 @@ func TestOpenZipSeveralMembers(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 			assert.Contains(t, err.Error(), tc.file)
+		})
+	}
+}
+
+// A binary file given as a corpus is refused, not counted as words: its
+// text has NUL bytes or is not UTF-8. A device or FIFO is refused unread.
+func TestOpenRefusesBinary(t *testing.T) {
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	_, _ = zw.Write([]byte("a b \x00\x01\x02 c"))
+	require.NoError(t, zw.Close())
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	tests := []struct {
+		name, path, want string
+	}{
+		{"NUL bytes", writeBytes(t, dir, "prog", []byte("\x7fELF\x02\x01\x01\x00\x00\x00 rest")), "not a text file: byte 7 of the text is NUL"},
+		{"not UTF-8", writeBytes(t, dir, "latin1.txt", []byte("caf\xe9 au lait")), "not a text file: byte 3 of the text is not UTF-8"},
+		{"NUL inside gzip", writeBytes(t, dir, "c.gz", gz.Bytes()), "byte 4 of the text is NUL"},
+		{"a FIFO", fifo, "is not a regular file"},
+		{"/dev/zero", "/dev/zero", "is not a regular file"},
+		{"UTF-8 text", writeBytes(t, dir, "ok.txt", []byte("naïve café \u00e9t\u00e9 ")), ""},
+		{"a character cut at 64 KiB", writeBytes(t, dir, "long.txt", []byte(strings.Repeat("a", 64<<10-1)+"é and more")), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				_, err := Open(context.Background(), "", tt.path, Options{})
+				done <- err
+			}()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(3 * time.Second):
+				t.Fatal("Open did not return")
+			}
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
 		})
 	}
 }

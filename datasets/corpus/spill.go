@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"kcalab/internal/tmpfiles"
 	"math"
 	"os"
 	"path/filepath"
@@ -182,7 +183,7 @@ func NewCounter(v int, ks []int, o CounterOptions) (*Counter, error) {
 			return nil, fmt.Errorf("counter: spill directory: %w", err)
 		}
 	}
-	dir, err := os.MkdirTemp(parent, "kcalab-spill-")
+	dir, err := os.MkdirTemp(parent, tmpfiles.Pattern("spill"))
 	if err != nil {
 		return nil, fmt.Errorf("counter: spill directory: %w", err)
 	}

@@ -46,8 +46,9 @@ type Tables struct {
 	opts  TableOptions
 	key   string
 
-	mu  sync.Mutex
-	idx *offsetIndex
+	mu          sync.Mutex
+	idx         *offsetIndex
+	storeFailed bool // a cache write failed and was reported
 
 	// stored, when set, is a table directory read instead of counting
 	// (OpenTableDir); ids is then nil.
@@ -190,6 +191,14 @@ func (t *Tables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
 			if err != nil {
 				return err
 			}
+			if m == nil {
+				// Not cached: build it under its lock, unless another run
+				// built it meanwhile.
+				defer lockEntry(ctx, t.opts.CacheDir, "offset", t.offsetKey(k), t.opts.Log)()
+				if m, err = t.load(k); err != nil {
+					return err
+				}
+			}
 			if m != nil {
 				out[i] = m
 				return nil
@@ -208,7 +217,7 @@ func (t *Tables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, error) {
 		}
 		out[i] = m // one writer per table
 		if t.opts.CacheDir != "" {
-			return t.store(k, m)
+			t.storeOrWarn(k, m)
 		}
 		return nil
 	}
@@ -290,7 +299,7 @@ func (t *Tables) offsetsStreamed(ctx context.Context, ks []int) ([]*sparse.CSR, 
 		out[missing[j]] = m
 		j++
 		if t.opts.CacheDir != "" {
-			return t.store(k, m)
+			t.storeOrWarn(k, m)
 		}
 		return nil
 	})
@@ -332,6 +341,21 @@ func (t *Tables) load(k int) (*sparse.CSR, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// storeOrWarn caches an offset table. A cache that cannot take it (a full
+// disk, a read-only directory) costs the cache, not the run: the table is
+// the same either way, so the failure is one warning per Tables.
+func (t *Tables) storeOrWarn(k int, m *sparse.CSR) {
+	if err := t.store(k, m); err != nil {
+		t.mu.Lock()
+		first := !t.storeFailed
+		t.storeFailed = true
+		t.mu.Unlock()
+		if first {
+			warnf(t.opts.Log, "%v; going on without caching offset tables", err)
+		}
+	}
 }
 
 func (t *Tables) store(k int, m *sparse.CSR) error {

@@ -2,17 +2,22 @@ package corpus
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"kcalab/datasets/sparse"
+	"kcalab/internal/dirlock"
 )
 
 // The paper's example (section "Word Representation"): in
@@ -424,4 +429,183 @@ func TestProgressPlainLines(t *testing.T) {
 	assert.Equal(t, "1.50G tokens", c.amount(1_500_000_000))
 	assert.Equal(t, "2.1k tokens", c.amount(2_100))
 	assert.Equal(t, "12 tokens", c.amount(12))
+}
+
+// The cache is addressed by the corpus's content, not its path: a corpus
+// file edited in place (same name, same size) gets its own vocabulary and
+// tables, never those of its old version.
+func TestCacheServesNoOldVersionOfAFile(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	path := writeFile(t, "c.txt", strings.Repeat("the cat sat on the mat ", 40))
+	tables := func() (*Vocab, []*sparse.CSR) {
+		c, err := Open(ctx, "", path, Options{CacheDir: cache})
+		require.NoError(t, err)
+		v, ids, err := Build(ctx, c, VocabOptions{MinCount: 1})
+		require.NoError(t, err)
+		tabs, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+		require.NoError(t, err)
+		n, err := tabs.Offsets(ctx, 2)
+		require.NoError(t, err)
+		return v, n
+	}
+	_, before := tables()
+	// Same length, other words: "mat" becomes "hat" throughout.
+	require.NoError(t, os.WriteFile(path, []byte(strings.Repeat("the cat sat on the hat ", 40)), 0o644))
+	v, after := tables()
+	assert.Contains(t, v.Words, "hat")
+	assert.NotContains(t, v.Words, "mat")
+
+	c, err := Open(ctx, "", path, Options{})
+	require.NoError(t, err)
+	fv, fids, err := Build(ctx, c, VocabOptions{MinCount: 1})
+	require.NoError(t, err)
+	fresh, err := NewTables(fv, fids, TableOptions{})
+	require.NoError(t, err)
+	want, err := fresh.Offsets(ctx, 2)
+	require.NoError(t, err)
+	for k := range want {
+		equalCSR(t, want[k], after[k])
+	}
+	require.Len(t, before, len(after))
+}
+
+// enospc fails every write like a full disk.
+type enospc struct{}
+
+func (enospc) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// A cache that cannot take a file (a full disk) costs the cache, not the
+// work: vocabulary and tables are computed and returned, with one warning
+// each, and nothing half-written is left.
+func TestCacheFullDisk(t *testing.T) {
+	saved := testHookCacheWriter
+	testHookCacheWriter = func(io.Writer) io.Writer { return enospc{} }
+	t.Cleanup(func() { testHookCacheWriter = saved })
+	ctx := context.Background()
+	cache := t.TempDir()
+	var log strings.Builder
+	c, err := Open(ctx, "", writeFile(t, "c.txt", strings.Repeat("a b c a b ", 20)), Options{CacheDir: cache, Log: &log})
+	require.NoError(t, err)
+	v, ids, err := Build(ctx, c, VocabOptions{MinCount: 1})
+	require.NoError(t, err)
+	tb, err := NewTables(v, ids, TableOptions{CacheDir: cache, Log: &log})
+	require.NoError(t, err)
+	got, err := tb.Offsets(ctx, 3)
+	require.NoError(t, err)
+	plain, err := NewTables(v, ids, TableOptions{})
+	require.NoError(t, err)
+	want, err := plain.Offsets(ctx, 3)
+	require.NoError(t, err)
+	for k := range want {
+		equalCSR(t, want[k], got[k])
+	}
+	assert.Equal(t, 1, strings.Count(log.String(), "going on without caching it"), log.String())
+	assert.Equal(t, 1, strings.Count(log.String(), "going on without caching offset tables"), log.String())
+	assert.Contains(t, log.String(), "no space left on device")
+	left, _ := os.ReadDir(cache)
+	assert.Empty(t, left)
+}
+
+// The cache is bounded: TrimCache removes the least recently used tables
+// (a read counts as a use) and nothing that is not a cache file.
+func TestTrimCache(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	v, ids := buildText(t, strings.Repeat("a b c d e a b c ", 50), VocabOptions{MinCount: 1})
+	tb, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+	require.NoError(t, err)
+	_, err = tb.Offsets(ctx, 4)
+	require.NoError(t, err)
+	other := filepath.Join(cache, "notes.txt")
+	require.NoError(t, os.WriteFile(other, []byte("mine"), 0o644))
+	files, err := CacheFiles(cache)
+	require.NoError(t, err)
+	require.Len(t, files, 4)
+	old := time.Now().Add(-time.Hour)
+	for i, f := range files {
+		require.NoError(t, os.Chtimes(f.Path, old, old.Add(time.Duration(i)*time.Minute)))
+	}
+	// Reading offset 1 makes it the most recently used.
+	k1 := cachePath(cache, "offset", tb.offsetKey(1))
+	again, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+	require.NoError(t, err)
+	_, err = again.Offset(ctx, 1)
+	require.NoError(t, err)
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	n, b, err := TrimCache(cache, total-1)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Positive(t, b)
+	assert.FileExists(t, k1, "the table just read stays")
+	n, _, err = TrimCache(cache, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	assert.FileExists(t, other)
+}
+
+// A cache entry being built is locked: a second builder waits for the
+// first and then takes the entry from the cache instead of counting it
+// again.
+func TestCacheEntryLocked(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	v, ids := buildText(t, strings.Repeat("a b c d e a b c ", 50), VocabOptions{MinCount: 1})
+	first, err := NewTables(v, ids, TableOptions{CacheDir: cache})
+	require.NoError(t, err)
+	key := first.offsetKey(1)
+	held, err := dirlock.Acquire(ctx, filepath.Join(cache, "."+filepath.Base(cachePath(cache, "offset", key))+".lock"), dirlock.Options{})
+	require.NoError(t, err)
+
+	var log syncBuffer
+	second, err := NewTables(v, ids, TableOptions{CacheDir: cache, Log: &log})
+	require.NoError(t, err)
+	got := make(chan *sparse.CSR, 1)
+	go func() {
+		m, err := second.Offset(ctx, 1)
+		assert.NoError(t, err)
+		got <- m
+	}()
+	select {
+	case <-got:
+		t.Fatal("built while another run held the entry")
+	case <-time.After(300 * time.Millisecond):
+	}
+	assert.Contains(t, log.String(), "is building the cached offset")
+	// The holder stores the entry and lets go; the waiter loads it.
+	want, err := (&Tables{vocab: v, ids: ids, opts: TableOptions{Workers: 1}, key: first.key}).Offset(ctx, 1)
+	require.NoError(t, err)
+	require.NoError(t, first.store(1, want))
+	stored, err := os.Stat(cachePath(cache, "offset", key))
+	require.NoError(t, err)
+	require.NoError(t, held.Release())
+	select {
+	case m := <-got:
+		equalCSR(t, want, m)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiter did not finish")
+	}
+	now, err := os.Stat(cachePath(cache, "offset", key))
+	require.NoError(t, err)
+	assert.True(t, os.SameFile(stored, now), "the waiter counted and stored the entry again instead of loading it")
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

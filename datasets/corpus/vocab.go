@@ -117,7 +117,9 @@ func Build(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32, err
 		strconv.Itoa(o.MaxSize),
 		string(o.OOV))
 	dir := c.opts.CacheDir
-	if dir != "" {
+	// Looked up, and on a miss looked up again under the entry's lock: a
+	// run that waited for another building it finds it then.
+	for try := 0; dir != "" && try < 2; try++ {
 		v, ids, err := loadVocab(dir, key)
 		switch {
 		case err == nil && v != nil:
@@ -131,6 +133,9 @@ func Build(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32, err
 		case err != nil:
 			return nil, nil, err
 		}
+		if try == 0 {
+			defer lockEntry(ctx, dir, "vocab", key, c.opts.Log)()
+		}
 	}
 	v, ids, err := buildVocab(ctx, c, o)
 	if err != nil {
@@ -141,8 +146,10 @@ func Build(ctx context.Context, c *Corpus, o VocabOptions) (*Vocab, []int32, err
 		return nil, nil, err
 	}
 	if dir != "" {
+		// A cache that cannot take the file (a full disk) costs the cache,
+		// not the run: the vocabulary is the same either way.
 		if err := storeVocab(dir, key, v, ids); err != nil {
-			return nil, nil, err
+			warnf(c.opts.Log, "%v; going on without caching it", err)
 		}
 	}
 	return v, ids, nil

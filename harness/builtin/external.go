@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"kcalab/harness"
+	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
 	"os"
@@ -64,7 +65,7 @@ func runExternal(ctx context.Context, tr *harness.TrialRun, wd *harness.WordData
 			return nil, fmt.Errorf("%w: %v (install it to run this trial)", harness.ErrSkipped, err)
 		}
 	}
-	dir, err := os.MkdirTemp("", "kcalab-external-*")
+	dir, err := os.MkdirTemp("", tmpfiles.Pattern("external"))
 	if err != nil {
 		return nil, fmt.Errorf("external: %w", err)
 	}

@@ -60,6 +60,9 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 		return err
 	}
 	pairs := vocabPairs(tuning.Set.Pairs, wd)
+	if len(compact(pairs)) == 0 {
+		tr.Warn("sca.set %s: none of its %d pairs has both words in the vocabulary, so nothing is tuned: this trial is plain KCA of the same table", tuning.Key, len(pairs))
+	}
 	weight := t.SCA.Weight
 	if t.SCA.Form == "blend" && weight > 1 {
 		return fmt.Errorf("sca.weight = %v: with sca.form blend it is the share α of a profile moved toward its pairs', 0 ≤ α ≤ 1", weight)

@@ -1,41 +1,78 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
-	"github.com/google/renameio/v2"
+	"kcalab/internal/tmpfiles"
 )
 
 // Mode is the permission of every file written.
 const Mode os.FileMode = 0o644
 
+// ErrLink marks a destination that is a symbolic link: it is neither
+// written through (which would change the file it points to, anywhere)
+// nor replaced (which would silently drop a link the user made).
+var ErrLink = errors.New("is a symbolic link; kcalab does not write through or replace links (remove the link, or write elsewhere)")
+
 // File is a file being written that replaces its destination only on
 // Commit. Until then the destination is untouched.
 type File struct {
-	pending *renameio.PendingFile
-	path    string
+	f         *os.File
+	path, tmp string
+	done      bool
 }
 
 // Create starts writing path, creating its directory if needed. Call
 // Commit to put the file in place, and defer Discard to remove the
-// temporary file on any error path.
+// temporary file on any error path. The temporary file is in the same
+// directory, named by tmpfiles.AtomicName, so one a killed process left
+// is removed by a later tmpfiles.Clean.
 func Create(path string) (*File, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("creating %s: %w", dir, err)
 	}
-	f, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithStaticPermissions(Mode))
-	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", path, err)
+	if err := CheckNotLink(path); err != nil {
+		return nil, err
 	}
-	return &File{pending: f, path: path}, nil
+	for range 100 {
+		tmp := filepath.Join(dir, tmpfiles.AtomicName(filepath.Base(path)))
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, Mode)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("writing %s: %w", path, err)
+		}
+		// The mode must not depend on the umask.
+		if err := f.Chmod(Mode); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return nil, fmt.Errorf("writing %s: %w", path, err)
+		}
+		return &File{f: f, path: path, tmp: tmp}, nil
+	}
+	return nil, fmt.Errorf("writing %s: no free temporary name", path)
+}
+
+// CheckNotLink fails with ErrLink when path is a symbolic link.
+func CheckNotLink(path string) error {
+	st, err := os.Lstat(path)
+	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(path)
+		return fmt.Errorf("writing %s (a link to %s): %w", path, target, ErrLink)
+	}
+	return nil
 }
 
 // Write writes to the temporary file.
 func (f *File) Write(b []byte) (int, error) {
-	n, err := f.pending.Write(b)
+	n, err := f.f.Write(b)
 	if err != nil {
 		err = fmt.Errorf("writing %s: %w", f.path, err)
 	}
@@ -44,14 +81,32 @@ func (f *File) Write(b []byte) (int, error) {
 
 // ReadAt reads back what was written, to check it before Commit.
 func (f *File) ReadAt(b []byte, off int64) (int, error) {
-	return f.pending.ReadAt(b, off)
+	return f.f.ReadAt(b, off)
 }
 
 // Commit syncs and closes the temporary file, renames it over the
 // destination and syncs the directory, so the rename itself survives a
-// crash (renameio syncs the file, not its directory).
+// crash. A destination that became a link meanwhile is refused.
 func (f *File) Commit() error {
-	if err := f.pending.CloseAtomicallyReplace(); err != nil {
+	if f.done {
+		return fmt.Errorf("writing %s: committed or discarded already", f.path)
+	}
+	err := f.f.Sync()
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = CheckNotLink(f.path)
+	}
+	if err == nil {
+		err = os.Rename(f.tmp, f.path)
+	}
+	f.done = true
+	if err != nil {
+		os.Remove(f.tmp)
+		if errors.Is(err, ErrLink) {
+			return err
+		}
 		return fmt.Errorf("writing %s: %w", f.path, err)
 	}
 	if d, err := os.Open(filepath.Dir(f.path)); err == nil {
@@ -63,13 +118,18 @@ func (f *File) Commit() error {
 	return nil
 }
 
-// Discard closes and removes the temporary file unless Commit succeeded,
-// when it does nothing; so it can always be deferred.
+// Discard closes and removes the temporary file unless Commit ran, when
+// it does nothing; so it can always be deferred.
 func (f *File) Discard() {
-	// A failure to remove the temporary file leaves only a hidden stray file
-	// next to the destination; the caller is already reporting the error
-	// that brought it here.
-	_ = f.pending.Cleanup()
+	if f.done {
+		return
+	}
+	f.done = true
+	// A failure to remove the temporary file leaves a hidden stray file
+	// that a later tmpfiles.Clean removes; the caller is already reporting
+	// the error that brought it here.
+	f.f.Close()
+	os.Remove(f.tmp)
 }
 
 // WriteFile writes data to path atomically.

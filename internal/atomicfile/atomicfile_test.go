@@ -108,3 +108,36 @@ func TestErrorsNameThePath(t *testing.T) {
 	}
 	assert.Equal(t, []string{"file"}, entries(t, dir), "no temporary file left")
 }
+
+// A destination that is a symbolic link is refused: its target, wherever
+// it is, keeps its bytes, and the link stays.
+func TestRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "outside.txt")
+	require.NoError(t, os.WriteFile(target, []byte("keep"), 0o644))
+	link := filepath.Join(dir, "out.txt")
+	require.NoError(t, os.Symlink(target, link))
+	err := WriteFile(link, []byte("new"))
+	require.ErrorIs(t, err, ErrLink)
+	assert.Contains(t, err.Error(), "writing "+link+" (a link to "+target+"): is a symbolic link")
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "keep", string(got))
+	st, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.NotZero(t, st.Mode()&os.ModeSymlink, "the link stays")
+	assert.Equal(t, []string{"out.txt"}, entries(t, dir), "no temporary file left")
+
+	// A link put in place while the file was being written is refused too.
+	plain := filepath.Join(dir, "late.txt")
+	f, err := Create(plain)
+	require.NoError(t, err)
+	defer f.Discard()
+	_, err = f.Write([]byte("new"))
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(target, plain))
+	require.ErrorIs(t, f.Commit(), ErrLink)
+	got, err = os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "keep", string(got))
+}

@@ -3,9 +3,10 @@
 // directory, is synced, and is renamed over the destination. Results,
 // reports, the corpus cache and the corpus download all write this way.
 //
-// It wraps github.com/google/renameio/v2, which does the temporary file,
-// fsync and rename correctly, and adds what every caller here wants: the
-// directory is created if missing, the temporary file stays in that
-// directory (renameio would otherwise try os.TempDir), the file gets mode
-// 0644 whatever the umask, and errors name the destination path.
+// The directory is created if missing, the temporary file stays in that
+// directory (named with the writer's pid, see internal/tmpfiles, so a
+// killed writer's file is recognised and removed later), the file gets
+// mode 0644 whatever the umask, errors name the destination path, and a
+// destination that is a symbolic link is refused (ErrLink): a write never
+// lands outside the directory it names.
 package atomicfile

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"kcalab/internal/atomicfile"
 )
 
 // ReadTextFile reads a word2vec text file; see ReadText.
@@ -112,19 +114,21 @@ func scanErr(sc *bufio.Scanner, name string, line int) error {
 	}
 }
 
-// WriteTextFile writes s to path in word2vec text format; see WriteText.
-func WriteTextFile(path string, s *Set, bitSize int) (err error) {
-	f, err := os.Create(path)
+// WriteTextFile writes s to path in word2vec text format (see WriteText),
+// atomically (internal/atomicfile): a full disk or a kill never leaves a
+// truncated file under the name, and a path that is a symbolic link is
+// refused, not written through.
+func WriteTextFile(path string, s *Set, bitSize int) error {
+	f, err := atomicfile.Create(path)
 	if err != nil {
-		return fmt.Errorf("word vectors: %w", err)
+		return fmt.Errorf("word vectors %s: %w", path, err)
 	}
-	defer func() {
-		if cerr := f.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("word vectors: %w", cerr)
-		}
-	}()
+	defer f.Discard()
 	if err := WriteText(f, s, bitSize); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Commit(); err != nil {
+		return fmt.Errorf("word vectors: %w", err)
 	}
 	return nil
 }

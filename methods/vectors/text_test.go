@@ -99,7 +99,23 @@ func TestWriteTextErrors(t *testing.T) {
 	bad := &Set{Words: []string{"a b"}, M: mat.NewDense(1, 1, nil)}
 	assert.ErrorContains(t, WriteText(&buf, bad, 64), "contains whitespace")
 
-	assert.ErrorContains(t, WriteTextFile(filepath.Join(t.TempDir(), "no", "dir.txt"), smallSet(t), 64), "dir.txt")
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	assert.ErrorContains(t, WriteTextFile(filepath.Join(file, "dir.txt"), smallSet(t), 64), "dir.txt")
+}
+
+// A vectors file name that is a symbolic link is refused: the file it
+// points to keeps its bytes.
+func TestWriteTextFileRefusesLink(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "precious.txt")
+	require.NoError(t, os.WriteFile(target, []byte("keep"), 0o644))
+	link := filepath.Join(t.TempDir(), "v.txt")
+	require.NoError(t, os.Symlink(target, link))
+	err := WriteTextFile(link, smallSet(t), 64)
+	assert.ErrorContains(t, err, "is a symbolic link")
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "keep", string(got))
 }
 
 func TestReadTextWord2vecC(t *testing.T) {

@@ -1,0 +1,142 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"kcalab/datasets/corpus"
+	"kcalab/internal/termsafe"
+	"kcalab/records"
+	"kcalab/schema"
+)
+
+// inputCheck decides whether a record's inputs are still the files a
+// rerun would read: a record is reused only when every data file it read
+// (records.RunInfo.Inputs, path → SHA-256) still has the recorded content.
+//
+// A recorded path that no longer exists is looked for where the data may
+// have moved with its directory (the same trailing path under the data
+// directory, the spec file's directory or the working directory: another
+// checkout, CI's copy of the data); found, it is checked there. Found
+// nowhere, the record is kept and the run says it could not check it: the
+// trial could not be recomputed without the file either. An input recorded
+// with an error instead of a hash (a temporary file already gone when the
+// record was made) and a record without inputs (one made before inputs
+// were recorded) have nothing to compare, and are reused.
+type inputCheck struct {
+	bases []string // where moved data is looked for, in order
+
+	mu     sync.Mutex
+	noted  map[string]bool // missing inputs already reported
+	hashes map[string]string
+}
+
+func newInputCheck(r *Runner, spec *schema.Spec) *inputCheck {
+	c := &inputCheck{noted: map[string]bool{}, hashes: map[string]string{}}
+	if d, err := corpus.DataDir(r.DataDir); err == nil {
+		c.bases = append(c.bases, d)
+	}
+	if spec.Path != "" {
+		c.bases = append(c.bases, filepath.Dir(spec.Path))
+	}
+	c.bases = append(c.bases, ".")
+	return c
+}
+
+// stale returns why rec cannot be reused as it stands ("" when it can),
+// and writes a note to log for an input it could not find.
+func (c *inputCheck) stale(rec records.Record, log func(format string, args ...any)) string {
+	if rec.Run == nil {
+		return ""
+	}
+	for _, path := range sortedKeys(rec.Run.Inputs) {
+		want := rec.Run.Inputs[path]
+		if !isSHA256(want) {
+			continue
+		}
+		at := c.locate(path)
+		if at == "" {
+			c.mu.Lock()
+			first := !c.noted[path]
+			c.noted[path] = true
+			c.mu.Unlock()
+			if first {
+				log("kcalab: note: %s, an input of earlier records, is not here to check against its recorded SHA-256; those records are reused as they are", termsafe.Text(path))
+			}
+			continue
+		}
+		got, err := c.hash(at)
+		if err != nil {
+			return fmt.Sprintf("its input %s cannot be read to check it (%v)", at, err)
+		}
+		if got != want {
+			where := at
+			if at != path {
+				where = fmt.Sprintf("%s (recorded as %s)", at, path)
+			}
+			return fmt.Sprintf("its input %s changed since the record was made (SHA-256 %.12s… then, %.12s… now)", where, want, got)
+		}
+	}
+	return ""
+}
+
+func (c *inputCheck) hash(path string) (string, error) {
+	c.mu.Lock()
+	sum, ok := c.hashes[path]
+	c.mu.Unlock()
+	if ok {
+		return sum, nil
+	}
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	c.hashes[path] = sum
+	c.mu.Unlock()
+	return sum, nil
+}
+
+// locate is where a recorded input is now: the path itself, else the
+// longest trailing part of it under one of the bases; "" when nowhere.
+func (c *inputCheck) locate(path string) string {
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		return path
+	}
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(path)), "/")
+	for i := 1; i < len(parts); i++ {
+		rest := filepath.Join(parts[i:]...)
+		for _, b := range c.bases {
+			p := filepath.Join(b, rest)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
