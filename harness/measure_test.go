@@ -84,6 +84,9 @@ budget: {table_mb: 0.01}
 	assert.Equal(t, w.WordsMap.Words, g.WordsMap.Words)
 	assert.Len(t, g.Neighbours, len(w.Neighbours))
 	assert.NotEmpty(t, g.Neighbours)
+	require.NotNil(t, g.Bootstrap, "the scores' bootstrap replicates travel with them")
+	assert.Equal(t, w.Bootstrap.B, g.Bootstrap.B)
+	assert.Equal(t, len(w.Bootstrap.Scores), len(g.Bootstrap.Scores))
 }
 
 func TestRunnerMeasuredTimeBudget(t *testing.T) {
