@@ -301,11 +301,42 @@ func TestScalingSection(t *testing.T) {
 	assert.Contains(t, string(s.Blocks[3].(Paragraph)), "DSSVD was 100 times faster than SVD with numPy and 10 times faster than randomized SVD.")
 	ratios := s.Blocks[4].(Table)
 	assert.Equal(t, [][]string{
-		// 1.52 / 190.4 at the largest size dense finished; 190 / 5150 MB.
-		{"dssvd / dense", "V = 25,371", "0.00798 (125× faster)", "3.7% of dense's", "100× faster; 10% of the memory"},
+		// 1.52 / 190.4 at the largest size dense finished; 190 / 5150 MB;
+		// over the three repeats, 1.474/197.9 to 1.581/184.7.
+		{"dssvd / dense", "V = 25,371", "0.00798 (125× faster) [0.00744–0.00856 over repeats]", "3.7% of dense's", "100× faster; 10% of the memory"},
 		// 7.1 / 70.4 at the largest size; 390 / 1830 MB.
-		{"dssvd / randomized", "V = 62,154", "0.101 (9.92× faster)", "21.3% of randomized's", "10× faster; 20% of the memory"},
+		{"dssvd / randomized", "V = 62,154", "0.101 (9.92× faster) [0.0941–0.108 over repeats]", "21.3% of randomized's", "10× faster; 20% of the memory"},
 	}, ratios.Rows)
+
+	t.Run("a ratio only of times measured alike", func(t *testing.T) {
+		ratiosOf := func(recs []records.Record) [][]string {
+			s := tb().scalingSection(recs)
+			require.NotNil(t, s)
+			for _, b := range s.Blocks {
+				if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
+					return tb.Rows
+				}
+			}
+			t.Fatal("no ratio table")
+			return nil
+		}
+		recs := scalingRecords()
+		for i := range recs {
+			if recs[i].Settings["svd.backend"] == "dssvd" && recs[i].Settings["data.fraction"] == 1.0 {
+				recs[i].Run = &records.RunInfo{ID: "run-2"}
+			}
+		}
+		rows := ratiosOf(recs)
+		assert.Equal(t, []string{"dssvd / randomized", "V = 40,186", "0.104 (9.66× faster) [0.0966–0.111 over repeats]", "24.3% of randomized's", "10× faster; 20% of the memory"}, rows[1],
+			"the largest size measured in one run")
+		for i := range recs {
+			if recs[i].Settings["svd.backend"] == "dssvd" {
+				recs[i].Run = nil
+			}
+		}
+		rows = ratiosOf(recs)
+		assert.Equal(t, []string{"dssvd / dense", "V = 25,371", whyNoRun, "—", "100× faster; 10% of the memory"}, rows[0], "records without a run id: no ratio, and why")
+	})
 
 	t.Run("fraction axis without vocab", func(t *testing.T) {
 		recs := scalingRecords()
@@ -450,5 +481,5 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 	assert.Contains(t, ratios.Caption, "LAPACK")
 	assert.Contains(t, ratios.Rows, []string{"dssvd / lapack", "V = 25,371", "0.0503 (19.9× faster)", "21.1% of lapack's", "100× faster; 10% of the memory"},
 		"1.52 s against LAPACK's 30.2 s, at the largest size both finished")
-	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 25,371", "0.00798 (125× faster)", "3.7% of dense's", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
+	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 25,371", "0.00798 (125× faster) [0.00744–0.00856 over repeats]", "3.7% of dense's", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
 }
