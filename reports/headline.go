@@ -19,7 +19,10 @@ func (Headline) block() {}
 // at its ranked similarity), over the group's ranked cells (in-sample
 // cells never count):
 //
-//   - A group speaks only when it holds rows of at least two methods.
+//   - A group speaks only when it holds ranked rows of at least two
+//     methods; when none of its cells has bootstrap replicates it says
+//     only that nothing is tested. Rows whose records hold scores at the
+//     other similarity alone (older records) are named as such.
 //   - The paper's ordering: the paper's CA rows are the rows whose method
 //     gives CA axes compared by the dot product (isCAFamily: tail-cut KCA,
 //     LCA, SCA); the baselines are all other rows. On a set where both
@@ -47,10 +50,18 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 	gg := g.groups[gi]
 	methods := map[string]bool{}
 	var ca, base []int
+	var unscored []string // rows with scores only at the other similarity
+	bySim := map[records.Similarity]bool{}
+	tested := false
 	for i, r := range gg.rows {
 		if !finiteAny(gg.cells[i]) {
+			if otherAny(gg.cells[i]) {
+				unscored = append(unscored, r.label)
+				bySim[gg.cells[i][0].sim] = true
+			}
 			continue
 		}
+		tested = tested || anyTested(gg.cells[i])
 		methods[formatValue(r.Settings["method"])] = true
 		if p.isCAFamily(r.Record) {
 			ca = append(ca, i)
@@ -62,7 +73,10 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 		return ""
 	}
 	var clauses []string
-	if len(ca) > 0 && len(base) > 0 {
+	switch {
+	case !tested:
+		clauses = append(clauses, "nothing is tested (no row has bootstrap replicates), so no difference is claimed")
+	case len(ca) > 0 && len(base) > 0:
 		vs := verdictSets{}
 		for j, set := range g.sets {
 			a, b := bestAt(gg, ca, j), bestAt(gg, base, j)
@@ -74,17 +88,33 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 		}
 		clauses = append(clauses, orderingClause(vs))
 	}
-	a, b := leadingPair(gg, ca, base)
-	if a >= 0 && b >= 0 {
+	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
 		clauses = append(clauses, pairClause(gg.rows[a].label, gg.rows[b].label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
 	}
-	if len(clauses) == 0 {
-		return ""
+	if len(unscored) > 0 {
+		var sims []string
+		for _, s := range []records.Similarity{records.SimDot, records.SimCosine} {
+			if bySim[s] {
+				sims = append(sims, string(s))
+			}
+		}
+		clauses = append(clauses, fmt.Sprintf("%s: no score at %s, the similarity %s ranked at, in %s records (older than scoring at both)",
+			strings.Join(unscored, ", "), strings.Join(sims, " or "), map[bool]string{true: "they are", false: "it is"}[len(unscored) > 1], map[bool]string{true: "their", false: "its"}[len(unscored) > 1]))
 	}
 	if scope != "" {
 		scope = ", " + scope
 	}
 	return fmt.Sprintf("At %s, %s rule%s, %s: %s.", gg.label, rule, scope, p.simText(), strings.Join(clauses, "; "))
+}
+
+// otherAny says some cell has a score at the other similarity.
+func otherAny(cells []gridCell) bool {
+	for _, c := range cells {
+		if finite(c.other) {
+			return true
+		}
+	}
+	return false
 }
 
 // finiteAny says some cell has a ranked value.

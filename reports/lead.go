@@ -327,7 +327,8 @@ func paperIntro(first records.Record) string {
 // pairsSection puts each Go method next to its reference implementation
 // (method external), matched by label: "SGNS (Go)" and "SGNS (gensim)"
 // share "SGNS". Per set: each one's ρ (zero rule) at its ranked
-// similarity, their difference with the 95% interval of its paired
+// similarity (when neither record has scores there, both at the other
+// similarity: records older than scoring at both), their difference with the 95% interval of its paired
 // bootstrap and what it says (a difference only where the interval
 // excludes 0), coverage and training times, whose ratio is printed only
 // when the two were measured alike (timesCompare); a headline says per
@@ -404,6 +405,13 @@ func (b *builder) splitReference(ts []trial) (goTrial *trial, refs []*trial) {
 func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string) ([][]string, string) {
 	goName, refName := givenName(goRec), givenName(ref)
 	simG, simR := b.rankSim(goRec), b.rankSim(ref)
+	fallback := ""
+	if simG == simR && !hasScoreAt(goRec, sets, simG) && !hasScoreAt(ref, sets, simR) && hasScoreAt(goRec, sets, otherSim(simG)) && hasScoreAt(ref, sets, otherSim(simR)) {
+		// Records older than scoring at both similarities: the two are
+		// still compared alike, at the one both have.
+		fallback = fmt.Sprintf("at %s (no %s scores in these records)", simPhrase(otherSim(simG)), simG)
+		simG, simR = otherSim(simG), otherSim(simR)
+	}
 	why := ""
 	switch {
 	case dimOf(goRec) != dimOf(ref):
@@ -446,14 +454,37 @@ func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string
 			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
 			timing(goRec, "train"), timing(ref, "train"), ratio})
 	}
-	head := fmt.Sprintf("%s, d = %s, zero rule, each at its own similarity: ", name, formatValue(dimOf(goRec)))
-	if b.similarity == SimilarityDot || b.similarity == SimilarityCosine {
-		head = fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), b.simText())
+	how := "each at its own similarity"
+	switch {
+	case fallback != "":
+		how = fallback
+	case b.similarity == SimilarityDot || b.similarity == SimilarityCosine:
+		how = b.simText()
 	}
+	head := fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), how)
 	if why != "" {
 		return rows, head + goName + " against " + refName + ": " + why + "."
 	}
 	return rows, head + pairClause(goName, refName, vs) + "."
+}
+
+// hasScoreAt says the record has a Spearman ρ (zero rule) on one of the
+// sets at similarity sim.
+func hasScoreAt(rec records.Record, sets []string, sim records.Similarity) bool {
+	for _, set := range sets {
+		if _, ok := rec.Metrics[records.Score(records.RuleZero, set).At(sim, ownSim(rec)).Key()]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// simPhrase names a similarity in a sentence: "the dot product", "cosine".
+func simPhrase(s records.Similarity) string {
+	if s == records.SimDot {
+		return "the dot product"
+	}
+	return string(s)
 }
 
 // timing prints a stage's seconds: whole seconds with separators from 100 s

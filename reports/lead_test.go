@@ -164,6 +164,26 @@ func TestPairs(t *testing.T) {
 		row := sec.Blocks[2].(Table).Rows[1]
 		assert.Equal(t, []string{"—", "not tested", whyNoRun}, []string{row[7], row[8], row[12]})
 	})
+	t.Run("records at the dot product alone: compared there, alike", func(t *testing.T) {
+		recs := pairsRecords()
+		for i := range recs {
+			m := map[string]float64{}
+			for k, v := range recs[i].Metrics {
+				switch p := records.ParseMetric(k); {
+				case p.Kind == records.ScoreMetric && p.Sim == records.SimDot:
+					m[p.At(records.SimDot, records.SimDot).Key()] = v
+				case p.Kind != records.ScoreMetric:
+					m[k] = v
+				}
+			}
+			recs[i].Metrics, recs[i].Bootstrap = m, nil
+			recs[i].Settings = with(recs[i].Settings, "eval.similarity", "dot")
+		}
+		sec := tb().pairsSection(recs)
+		assert.Equal(t, "SGNS, d = 300, zero rule, at the dot product (no cosine scores in these records): SGNS (Go) and SGNS (gensim) tie on Sim; not tested on Rel, MEN, M.Turk, Rare, S999.",
+			sec.Blocks[0].(Headline)[0])
+		assert.Equal(t, "0.373", sec.Blocks[2].(Table).Rows[0][4], "SGNS (Go) on Sim at the dot product: 0.413 − 0.04")
+	})
 }
 
 func TestCheckSection(t *testing.T) {

@@ -14,9 +14,9 @@ import (
 
 // Why a ratio is not printed.
 const (
-	whyNoRun       = "not compared: the records do not name the run that measured them (records before run ids)"
+	whyNoRun       = "not compared: no run id in the records"
 	whyOtherRuns   = "not compared: measured in different runs"
-	whyOtherMethod = "not compared: one measured in a child process (measure.process), one not"
+	whyOtherMethod = "not compared: one measured in a child process, one not"
 )
 
 // timesCompare says whether the times of trials a and b (each one or more

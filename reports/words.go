@@ -273,31 +273,40 @@ func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
 		}
 	}
 	var untested, missing, composed []string
+	untestedRows := 0
 	for _, gg := range g.groups {
 		for i, r := range gg.rows {
+			name := r.label
+			if n := givenName(r.Record); n != "" && len(n) < len(name) {
+				name = n // short: the label a reader finds in the table
+			}
 			anyTested, anyMissing := false, false
 			for _, c := range gg.cells[i] {
 				anyTested = anyTested || c.tested()
 				anyMissing = anyMissing || (!finite(c.value) && finite(c.other))
 			}
 			if !anyTested {
-				untested = append(untested, r.label)
+				untestedRows++
 			}
-			if anyMissing {
-				missing = append(missing, r.label)
+			if !anyTested && !slices.Contains(untested, name) {
+				untested = append(untested, name)
+			}
+			if anyMissing && !slices.Contains(missing, name) {
+				missing = append(missing, name)
 			}
 			if n, ok := r.Metrics[records.MetricComposed]; ok && n > 0 {
-				composed = append(composed, fmt.Sprintf("%s (%s)", r.label, formatValue(n)))
+				composed = append(composed, fmt.Sprintf("%s (%s)", name, formatValue(n)))
 			}
 		}
 	}
-	if len(untested) == len(rows) {
+	switch {
+	case untestedRows == len(rows):
 		intro += " No row has bootstrap replicates in its record: no difference is tested, so no score is marked best."
-	} else if len(untested) > 0 {
-		intro += fmt.Sprintf(" %d row(s) have no bootstrap replicates in their records: not tested, never marked best: %s.", len(untested), strings.Join(untested, ", "))
+	case len(untested) > 0:
+		intro += " Rows without bootstrap replicates in their records are not tested and never marked best: " + strings.Join(untested, ", ") + "."
 	}
 	if len(missing) > 0 {
-		intro += fmt.Sprintf(" %d row(s) have no score at the similarity they are ranked at (records older than scoring at both): — there, the other similarity's in small type: %s.", len(missing), strings.Join(missing, ", "))
+		intro += " Rows without a score at the similarity they are ranked at (records older than scoring at both) show — there, the other similarity's in small type: " + strings.Join(missing, ", ") + "."
 	}
 	if len(composed) > 0 {
 		intro += " Evaluation words given vectors composed from character n-grams rather than vocabulary rows (their coverage counts them): " + strings.Join(composed, ", ") + "."
