@@ -352,3 +352,18 @@ func TestTunedNeverMarked(t *testing.T) {
 		assert.Empty(t, markedTuned(page), name)
 	}
 }
+
+// The zero and the skip rule are ranked apart: each table's marks follow
+// its own rule's scores.
+func TestRulesApart(t *testing.T) {
+	b := baseSettings()
+	rec := func(id string, zero, skip float64) records.Record {
+		return records.Record{ID: id, Status: "ok", Settings: with(b, "label", id),
+			Metrics: map[string]float64{records.Score(records.RuleZero, "men").Key(): zero, records.Score(records.RuleSkip, "men").Key(): skip}}
+	}
+	page := string(render(t, wordReport("t", harnessLike([]records.Record{rec("a", 0.60, 0.40), rec("b", 0.40, 0.60)}, 0.01), CDNScript())))
+	zero, _, _ := tableRows(t, page, "scores-zero")
+	skip, _, _ := tableRows(t, page, "scores-skip")
+	assert.Equal(t, []string{"best", "second"}, []string{zero["a"][0][1], zero["b"][0][1]})
+	assert.Equal(t, []string{"second", "best"}, []string{skip["a"][0][1], skip["b"][0][1]})
+}

@@ -486,7 +486,7 @@ var (
 {{range $i, $row := .T.Reference}}<tr><th>{{$row.Name}}</th>{{range index $.Ref $i}}<td class="num">{{.Text}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 {{end}}</table>
-<p class="legend">Per column{{if .Named}} and group{{end}}: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better): a score is best when it is not significantly below the top one (the 95% interval of their paired bootstrap difference holds 0, or they print the same), so ties share the mark; second best is the same among the rest{{if .Untested}}; <span class="untested">underlined</span>: among the two highest as shown, but not tested (no bootstrap replicates), so no win is claimed{{end}}{{if .Intervals}}; ± is the score's 95% bootstrap interval{{end}}{{if .T.Reference}}; reference rows are not ranked{{end}}.{{with .T.Legend}} {{.}}{{end}}</p>
+<p class="legend">Per column{{if .Named}} and group{{end}}: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better): a score is best when it is not significantly below the top one (the 95% interval of their paired bootstrap difference holds 0, or they print the same), so ties share the mark; second best is the same among the rest{{if .Untested}}; <span class="untested">grey, italic</span>: among the two highest as shown, but not tested (no bootstrap replicates), so no win is claimed{{end}}{{if .Intervals}}; ± is the score's 95% bootstrap interval{{end}}{{if .T.Reference}}; reference rows are not ranked{{end}}.{{with .T.Legend}} {{.}}{{end}}</p>
 `)
 	tplDetailsOpen = mustTpl("details", `<details class="more"{{if .Open}} open{{end}}><summary>{{.Summary}}</summary>
 `)
@@ -520,7 +520,7 @@ table.data tbody th { text-align: left; font-weight: normal; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .best { color: #e00000; font-weight: 700; }
 .second { color: #c000c0; font-weight: 700; }
-.untested { text-decoration: underline dotted #777; text-underline-offset: 3px; }
+.untested { background: #eeeeee; font-style: italic; }
 tr.group th { background: #f3f3f3; font-weight: 600; }
 p.headline { background: #f4f8ff; border-left: 4px solid #1f5fbf; padding: 6px 10px; }
 tbody.reference th[colspan] { background: #f3f3f3; font-style: italic; }
