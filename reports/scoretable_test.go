@@ -140,6 +140,7 @@ func TestRankSignificant(t *testing.T) {
 		{"without replicates: where it stands, never a win",
 			[]float64{0.6, 0.5, 0.7, 0.4}, [][]float64{rep("a", 0.6, 0.01), rep("b", 0.5, 0.01), nil, nil}, false, []Mark{B, S, U, N}},
 		{"nothing tested: the two highest as shown", []float64{0.6, 0.5, 0.4}, nil, false, []Mark{U, U, N}},
+		{"nothing tested, all equal: nothing to show", []float64{0.0, 0.0, 0.0}, nil, false, []Mark{N, N, N}},
 		{"replicates of another length are not paired", []float64{0.6, 0.5, 0.55}, [][]float64{rep("a", 0.6, 0.01), rep("b", 0.5, 0.01), rep("c", 0.55, 0.01)[:10]}, false, []Mark{B, S, U}},
 		{"lower is better", []float64{0.6, 0.5}, [][]float64{rep("a", 0.6, 0.01), rep("b", 0.5, 0.01)}, true, []Mark{S, B}},
 		{"missing scores never marked", []float64{nan, 0.6, 0.5}, [][]float64{nil, rep("a", 0.6, 0.01), rep("b", 0.5, 0.01)}, false, []Mark{N, B, S}},

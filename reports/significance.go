@@ -79,8 +79,9 @@ func compare(a, b estimate, digits int) verdict {
 // and the top row is never alone by luck. Second marks, among the rest,
 // the top one and every score not significantly below it. A score without
 // replicates takes no part in that: when it is among the two highest
-// distinct values as shown of the whole column it is marked Untested, so a
-// reader sees where it stands without a claim that it wins. NaN and ±Inf
+// distinct values as shown of the whole column (and the column shows two
+// values at least) it is marked Untested, so a reader sees where it stands
+// without a claim that it wins. NaN and ±Inf
 // are never marked, nor is a score alone in its column (there is nothing
 // to rank it against).
 func RankSignificant(scores []float64, replicates [][]float64, digits int, lowerIsBetter bool) []Mark {
@@ -125,8 +126,12 @@ func RankSignificant(scores []float64, replicates [][]float64, digits int, lower
 	for _, i := range tier(est, rest, digits) {
 		marks[i] = Second
 	}
-	// Untested scores: where they stand by value alone.
+	// Untested scores: where they stand by value alone, when the values
+	// differ at all.
 	byValue := Rank(scores, digits, lowerIsBetter)
+	if !slices.Contains(byValue, Second) {
+		return marks
+	}
 	for i := range scores {
 		if !slices.Contains(tested, i) && (byValue[i] == Best || byValue[i] == Second) {
 			marks[i] = Untested
