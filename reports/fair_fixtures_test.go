@@ -11,7 +11,7 @@ import (
 // resamples is the fixtures' bootstrap size (the harness's eval.Resamples).
 const resamples = 200
 
-// harnessLike gives fixture word records what the harness records today:
+// harnessLike gives fixture word records what the harness records:
 // every ρ and r at both similarities (a baseline's own, eval.similarity,
 // is cosine, as its users compare; the other similarity's scores are 0.04
 // lower) and, when tau > 0, bootstrap replicates of every ρ over resamples
