@@ -316,7 +316,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 // same results again gives the same bytes.
 func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script) reports.Report {
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
-		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Methods: schema.Methods()}
+		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if spec.Report.Check {
 		r.Check = &reports.Check{Reference: ref, Tolerance: spec.Tolerance,
 			Source: filepath.ToSlash(filepath.Join(spec.Output, records.FileName)) + " as it was before this run"}

@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 	"kcalab/records"
-	"math"
+	"strings"
 )
 
 // analogySets returns the analogy sets the records were scored on and,
@@ -41,7 +41,11 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 		return nil
 	}
 	sets, sections := analogySets(scored.records())
-	rows := scored.rows(false)
+	groups := p.groupByDim(scored.rows(false))
+	var rows []row
+	for _, g := range groups {
+		rows = append(rows, g.rows...)
+	}
 	var cols []column
 	for _, s := range sets {
 		cover := records.AnalogyCoverage(s, "").Key()
@@ -54,7 +58,7 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 		"or maximising p(x, a*)·p(x, b)/(p(x, a) + ε) with p = (cos + 1)/2 and ε = 0.001 (3CosMul, Levy and Goldberg 2014). "+
 		"Candidates and question words are the eval.analogy_vocab most frequent words; a question with a word outside them is not covered, and accuracy is over the covered questions.",
 		len(rows), len(sets))
-	sec.Blocks = append(sec.Blocks, Paragraph(intro), analogyTable(table{rows, cols}, "analogy-total",
+	sec.Blocks = append(sec.Blocks, Paragraph(intro), p.analogyTable(groups, cols, "analogy-total",
 		"Analogy accuracy over the covered questions (gensim's evaluate_word_analogies): 3CosAdd and 3CosMul"))
 	for _, s := range sets {
 		if len(sections[s]) == 0 {
@@ -70,7 +74,7 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 			for _, name := range sections[s] {
 				cols = append(cols, column{name: name, metric: records.Analogy(s, mul, name).Key(), coverage: records.AnalogyCoverage(s, name).Key()})
 			}
-			blocks = append(blocks, analogyTable(table{rows, cols}, fmt.Sprintf("analogy-%s-%s", htmlID(s), how), fmt.Sprintf("%s: %s accuracy per section", s, how)))
+			blocks = append(blocks, p.analogyTable(groups, cols, fmt.Sprintf("analogy-%s-%s", htmlID(s), how), fmt.Sprintf("%s: %s accuracy per section", s, how)))
 		}
 		sec.Blocks = append(sec.Blocks, Details{Summary: fmt.Sprintf("%s per section: %d sections", s, len(sections[s])), Blocks: blocks})
 	}
@@ -78,11 +82,38 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 }
 
 // analogyTable draws a table of accuracies with the questions covered in
-// its footer.
-func analogyTable(t table, id, caption string) ScoreTable {
-	covered, _ := t.coverage()
-	return ScoreTable{ID: id, RowHeader: "Trial", Columns: t.header(), Rows: t.scoreRows(nil), Caption: caption,
+// its footer, rows in their ranking groups (one d each). Accuracies have
+// no bootstrap replicates, so none is marked best, only "not tested"; an
+// accuracy on an analogy set the row was tuned on (tuned_on) is marked †
+// and never ranked.
+func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption string) ScoreTable {
+	var rows []row
+	for _, g := range groups {
+		rows = append(rows, g.rows...)
+	}
+	t := table{rows, cols}
+	covered, perCell := t.coverage()
+	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.header(), Caption: caption,
 		Footer: []TextRow{{Name: "questions covered", Cells: covered}}}
+	for _, g := range groups {
+		for _, r := range g.rows {
+			sr := ScoreRow{Name: r.label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)), Unranked: make([]bool, len(cols))}
+			for j, col := range cols {
+				c := r.cell(col.metric)
+				if v, ok := r.Metrics[col.coverage]; ok && perCell[j] {
+					c.note(percent(v, 1))
+				}
+				if p.tunedOn(r.Record, records.ParseMetric(col.metric).Set) {
+					c.note("†")
+					c.unranked = true
+					st.Legend = tunedLegend
+				}
+				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
+			}
+			st.Rows = append(st.Rows, sr)
+		}
+	}
+	return st
 }
 
 // htmlID makes a set key usable in an element id ("my.q.txt" → "my-q-txt").
@@ -98,22 +129,18 @@ func htmlID(s string) string {
 
 // pearsonBlocks are the Pearson r tables next to the Spearman ones,
 // collapsed: r is the secondary statistic (gensim's evaluate_word_pairs
-// reports both).
-func pearsonBlocks(rows []row, sets []string) []Block {
+// reports both). They rank as the Spearman tables do (groups of one d,
+// each method at its ranked similarity, in-sample cells never); r has no
+// bootstrap replicates, so no difference is tested and no r is marked
+// best.
+func (p *builder) pearsonBlocks(groups []rowGroup, sets []string) []Block {
 	var blocks []Block
 	for _, rule := range records.Rules {
-		t := table{rows, setColumns(sets, func(set string) records.Metric { return records.Pearson(rule, set) }, false)}
-		sr := t.scoreRows(nil)
-		has := false
-		for _, r := range sr {
-			for _, v := range r.Scores {
-				has = has || !math.IsNaN(v)
-			}
+		g := p.grid(groups, sets, func(set string) records.Metric { return records.Pearson(rule, set) })
+		if g.empty() {
+			continue
 		}
-		if has {
-			blocks = append(blocks, ScoreTable{ID: "pearson-" + string(rule), RowHeader: "Trial", Columns: t.header(), Rows: sr,
-				Caption: fmt.Sprintf("Pearson r, %s rule", rule)})
-		}
+		blocks = append(blocks, g.scoreTable("pearson-"+string(rule), fmt.Sprintf("Pearson r, %s rule; %s, the other in small type", rule, p.simText()), false, nil))
 	}
 	if len(blocks) == 0 {
 		return nil

@@ -19,6 +19,20 @@ type XY struct{ X, Y, Err float64 }
 type LineSeries struct {
 	Name   string
 	Points []XY // drawn in the order given
+	// Muted draws the line grey and dashed: shown, not competing (e.g. a
+	// series scored on the set it was tuned on).
+	Muted bool
+}
+
+// mutedColor is the colour of a muted series.
+const mutedColor = "#9a9a9a"
+
+// seriesColor is the colour of the chart's series i.
+func (c LineChart) seriesColor(i int) string {
+	if c.Series[i].Muted {
+		return mutedColor
+	}
+	return palette[i%len(palette)]
 }
 
 // LineChart draws lines on value axes, either of which may be logarithmic
@@ -208,7 +222,7 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		seriesAt(opt, i)["markLine"] = map[string]any{
 			"symbol": []any{"none", "none"}, "silent": true,
 			"label":     map[string]any{"show": false},
-			"lineStyle": map[string]any{"color": palette[i%len(palette)], "type": "solid", "width": 1.5},
+			"lineStyle": map[string]any{"color": c.seriesColor(i), "type": "solid", "width": 1.5},
 			"data":      b,
 		}
 	}
@@ -256,10 +270,13 @@ func (c LineChart) addSeries(lc *charts.Line) (bars [][]any, dropped int) {
 				})
 			}
 		}
-		color := palette[i%len(palette)]
+		color, style := c.seriesColor(i), ""
+		if s.Muted {
+			style = "dashed"
+		}
 		lc.AddSeries(s.Name, data,
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
-			charts.WithLineStyleOpts(opts.LineStyle{Color: color, Width: 2}),
+			charts.WithLineStyleOpts(opts.LineStyle{Color: color, Width: 2, Type: style}),
 			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
 				ss.Symbol = symbols[i%len(symbols)]
 				ss.SymbolSize = 7

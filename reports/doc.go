@@ -2,9 +2,12 @@
 // the run's records (kcalab/records) alone:
 //
 //   - Word similarity (records with "spearman.zero.<set>" / "spearman.skip.<set>"
-//     metrics): a trials × sets table of Spearman ρ per OOV rule, best red and
-//     second magenta per column, coverage per set, and the paper's published
-//     numbers as an unranked reference group.
+//     metrics): a headline computed from them, then a trials × sets table of
+//     Spearman ρ per OOV rule, ranked by one rule for every page (fair.go,
+//     significance.go): within groups of one dimension d, each method at
+//     its own similarity, a win only where the paired bootstrap says so,
+//     in-sample cells never; coverage per set, and the paper's published
+//     numbers as an unranked reference group in the zero-rule table.
 //   - Sweeps: ρ (zero rule) against data.window, svd.rank or data.fraction
 //     when one takes ≥ 3 values, one small chart per set, one line per
 //     combination of the other varying settings.
@@ -42,9 +45,9 @@
 //     ECharts options.
 //
 // Sections are ordered by what the run is for (Report.Lead, or
-// orderSections' rule); long tables are collapsed; measured trials' scores
-// are never ranked. Every chart has a toolbox (PNG, SVG, data view) and
-// every table a CSV download in a data: URL.
+// orderSections' rule); long tables are collapsed. Every chart has a
+// toolbox (PNG, SVG, data view) and every table a CSV download in a data:
+// URL.
 //
 // Pages are built from Sections holding Blocks (Paragraph, List, Table,
 // ScoreTable, LineChart, ScatterMap, Bar, Row); callers may add their own.

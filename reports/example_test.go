@@ -60,7 +60,9 @@ func ExampleRank() {
 	// Output: best second best -
 }
 
-// Extra sections carry the charts and tables of later experiments.
+// Extra sections carry the charts and tables of later experiments. A
+// score table without bootstrap replicates tests nothing: its two highest
+// scores are shown as such ("untested"), never as wins.
 func ExampleSection() {
 	s := reports.Section{ID: "timing", Title: "Time against training size", Blocks: []reports.Block{
 		reports.LineChart{ID: "svd-time", Title: "SVD time", XName: "Tokens", YName: "Seconds", LogX: true, LogY: true,
@@ -70,31 +72,44 @@ func ExampleSection() {
 	}}
 	var page bytes.Buffer
 	err := reports.Write(&page, reports.Report{Title: "Timing", Sections: []reports.Section{s}, ECharts: reports.CDNScript()})
-	fmt.Println(err, strings.Contains(page.String(), `<td class="num best">0.720</td>`))
+	fmt.Println(err, strings.Contains(page.String(), `<td class="num untested">0.720</td>`))
 	// Output: <nil> true
 }
 
 // Word trials get the score tables on their own: the caller passes the
 // records and the methods they name (the command passes schema.Methods()).
-// The paper's numbers follow as a reference group.
+// Each ρ shows its 95% bootstrap interval and, small, its score at the
+// other similarity; a row is best only when no row is significantly above
+// it (here the resamples move both trials alike, so 0.700 against 0.641 is
+// a clear difference). The paper's numbers follow as a reference group.
 func ExampleWrite_wordTrials() {
-	rec := func(id, table string, men float64) records.Record {
+	rec := func(id, table string, men float64, own float64) records.Record {
+		reps := make([]float64, 200)
+		for b := range reps {
+			reps[b] = men + 0.03*math.Sin(float64(b)) + own*math.Cos(float64(3*b))
+		}
+		key := "spearman.zero.men"
 		return records.Record{ID: id, Status: "ok",
-			Settings: map[string]any{"method": "lca", "data.table": table},
-			Metrics: map[string]float64{"spearman.zero.men": men, "spearman.skip.men": men + 0.01,
-				"coverage.men": 0.997, "pairs.men": 3000}}
+			Settings: map[string]any{"method": "lca", "data.table": table, "svd.rank": 300},
+			Metrics: map[string]float64{key: men, "spearman.cosine.zero.men": men - 0.02, "spearman.skip.men": men + 0.01,
+				"coverage.men": 0.997, "pairs.men": 3000},
+			Bootstrap: &records.Bootstrap{B: 200, Scores: map[string]string{key: records.EncodeReplicates(reps, men)}}}
 	}
 	var page bytes.Buffer
 	err := reports.Write(&page, reports.Report{Title: "LCA", ECharts: reports.CDNScript(),
-		Records: []records.Record{rec("a", "flat", 0.641), rec("b", "skip", 0.644)},
-		Methods: []schema.MethodInfo{{Name: "lca", Label: "LCA", Inputs: schema.CorpusInput, Axes: true}}})
+		Records: []records.Record{rec("a", "flat", 0.641, 0.01), rec("b", "skip", 0.700, 0.005)},
+		Methods: []schema.MethodInfo{{Name: "lca", Label: "LCA", Inputs: schema.CorpusInput, Axes: true, Similarity: records.SimDot}}})
 	fmt.Println("error:", err)
 	p := page.String()
-	fmt.Println(strings.Contains(p, `<tr><th>LCA · skip</th><td class="num best">0.644</td></tr>`))
+	fmt.Println(strings.Contains(p, `<tr class="group"><th colspan="2">d = 300</th></tr>`))
+	fmt.Println(strings.Contains(p, `<tr><th>LCA · flat</th><td class="num second">0.641 <small class="ci">±0.044</small> <small>cos 0.621</small></td></tr>`))
+	fmt.Println(strings.Contains(p, `<tr><th>LCA · skip</th><td class="num best">0.700 <small class="ci">±0.042</small> <small>cos 0.680</small></td></tr>`))
 	fmt.Println(strings.Contains(p, `<td class="num">99.7% of 3000</td>`))
 	fmt.Println(strings.Contains(p, `<tr><th>LCA N^skip</th><td class="num">0.672</td></tr>`))
 	// Output:
 	// error: <nil>
+	// true
+	// true
 	// true
 	// true
 	// true

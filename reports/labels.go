@@ -138,8 +138,9 @@ func (p *builder) groupDisplay(key string) string {
 }
 
 // groupVarying returns, per group, the settings (but the label keys,
-// "method" and skip) that vary among the records of the group, in label
-// order.
+// "method", tuned_on and skip) that vary among the records of the group,
+// in label order. tuned_on never tells two trials apart (it is not part
+// of a trial's id) and tables mark what it says by themselves (†).
 func groupVarying(recs []records.Record, keys []string, skip map[string]bool) map[string][]string {
 	byGroup := map[string][]records.Record{}
 	for i, rec := range recs {
@@ -150,7 +151,7 @@ func groupVarying(recs []records.Record, keys []string, skip map[string]bool) ma
 		_, varying := settingsSplit(group)
 		var ks []string
 		for _, k := range varying {
-			if !labelKeys[k] && k != schema.KeyMethod && !skip[k] {
+			if !labelKeys[k] && k != schema.KeyMethod && k != keyTunedOn && !skip[k] {
 				ks = append(ks, k)
 			}
 		}

@@ -69,8 +69,9 @@ func indexOf(xs []string, x string) int {
 }
 
 // isMeasuredTrial reports whether a trial measures time and memory (a
-// scaling trial): its scores are a by-product, at sizes chosen for the
-// measurement, and are never ranked against the methods'.
+// scaling trial): what the page leads with, and whose neighbours it
+// leaves out. Its scores are ranked like any other's (ranking groups keep
+// sizes and dimensions apart).
 func isMeasuredTrial(rec records.Record) bool {
 	return isMeasured(rec) || measuredInChild(rec)
 }
@@ -92,10 +93,13 @@ type paperMatch struct {
 }
 
 // pickPaperTrials finds, among the scored trials, per paper row the
-// finished one that stands for it: mapping[row] (a label or a trial id)
-// or the row's own name as a label; among several trials with that label,
-// the one with the largest svd.rank (the paper used d = 8000), the first
-// on ties.
+// finished trials that stand for it: mapping[row] (a label or a trial id)
+// or the row's own name as a label. Rows are compared only at one
+// dimension d, so of a row's trials the one at the common d is taken: the
+// d at which the most paper rows have a trial (on ties the largest,
+// nearest the paper's d = 8000); a row with no trial there takes its
+// trial with the largest d (and is ranked in a group of its own). Among
+// several trials of a row at one d, the first.
 func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []string) {
 	target := map[string]string{}
 	for _, m := range mapping {
@@ -104,19 +108,43 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 		}
 	}
 	finished := scored.where(hasStatus("ok"))
-	var out []paperMatch
-	var missing []string
-	for _, pr := range paperRows {
+	cands := make([][]trial, len(paperRows))
+	rowsAt := map[float64]int{}
+	for i, pr := range paperRows {
 		want := pr.Name
 		if t, ok := target[pr.Name]; ok {
 			want = t
 		}
-		named := finished.where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want })
-		if named.len() == 0 {
+		cands[i] = finished.where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want }).trials
+		seen := map[float64]bool{}
+		for _, t := range cands[i] {
+			if d := dimOf(t.Record); !seen[d] {
+				seen[d] = true
+				rowsAt[d]++
+			}
+		}
+	}
+	common, most := math.NaN(), 0
+	for d, n := range rowsAt {
+		if n > most || (n == most && d > common) {
+			common, most = d, n
+		}
+	}
+	var out []paperMatch
+	var missing []string
+	for i, pr := range paperRows {
+		if len(cands[i]) == 0 {
 			missing = append(missing, pr.Name)
 			continue
 		}
-		out = append(out, paperMatch{row: pr, trial: largestRank(named.trials)})
+		pick := largestDim(cands[i])
+		for _, t := range cands[i] {
+			if dimOf(t.Record) == common {
+				pick = t
+				break
+			}
+		}
+		out = append(out, paperMatch{row: pr, trial: pick})
 	}
 	return out, missing
 }
@@ -129,6 +157,18 @@ func largestRank(ts []trial) trial {
 		a, _ := number(best.Settings["svd.rank"])
 		b, _ := number(t.Settings["svd.rank"])
 		if b > a {
+			best = t
+		}
+	}
+	return best
+}
+
+// largestDim is the trial with the largest dimension d (dimOf), the first
+// on ties.
+func largestDim(ts []trial) trial {
+	best := ts[0]
+	for _, t := range ts[1:] {
+		if dimOf(t.Record) > dimOf(best.Record) {
 			best = t
 		}
 	}
@@ -193,10 +233,13 @@ func signed(v float64, digits int) string {
 
 // paperSection is the paper's Table 3 with our numbers: one row per paper
 // method (the trial standing for it, with its settings), our ρ (zero rule,
-// as the paper) and in each cell the published value and Δ; the other
+// as the paper) and in each cell the published value and Δ, ranked as
+// every score table is (groups of one d, each method at its ranked
+// similarity, in-sample cells never, a win only where the paired
+// bootstrap says so), under a headline computed from them; the other
 // scored trials follow. nil when no trial stands for a paper row.
 func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
-	scored := p.project(recs, hasMetric(records.ScoreMetric), not(isMeasuredTrial))
+	scored := p.project(recs, hasMetric(records.ScoreMetric))
 	matches, missing := pickPaperTrials(scored, mapping)
 	var sets []string
 	for _, s := range wordSets(scored.records()) {
@@ -207,21 +250,18 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 	if len(matches) == 0 || len(sets) == 0 {
 		return nil
 	}
-	cols := setColumns(sets, scoreOf(records.RuleZero), false)
 	s := &Section{ID: "paper", Title: "The paper's table"}
-	t, inSample := p.paperTable(matches, cols, sets)
-	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
-	legend := "Red and magenta rank our values per column among the paper's rows"
-	if inSample {
-		legend += "; † marks a score on the set the SCA trial was tuned on (in-sample, as the paper's SCA rows): shown, never ranked"
+	g, t := p.paperTable(matches, sets)
+	if h := p.groupHeadline(g, mainGroup(g), records.RuleZero, ""); h != "" {
+		s.Blocks = append(s.Blocks, Headline{h})
 	}
-	s.Blocks = append(s.Blocks, Paragraph(legend+"."))
+	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
 	if len(missing) > 0 {
 		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+
 			" (a trial stands for a row when its label is the row's name, or by the spec's report.paper_rows)."))
 	}
 	// Every other scored trial, ranked among themselves; replicates (seeds)
-	// are one row: their mean, ± their spread.
+	// are one row: their mean, with their spread.
 	used := map[string]bool{}
 	for _, m := range matches {
 		used[m.ID] = true
@@ -229,60 +269,41 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 	rest := scored.where(func(rec records.Record) bool { return !used[rec.ID] })
 	if rest.len() > 0 {
 		rows := rest.rows(true)
-		o := ScoreTable{ID: "paper-others", RowHeader: "Trial", Columns: table{cols: cols}.header(),
-			Rows:    table{rows, cols}.scoreRows(p.paperCells(rows, sets, nil, nil)),
-			Caption: "The other trials (zero rule), ranked among themselves"}
+		og := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
+		o := og.scoreTable("paper-others", "The other trials (zero rule; "+p.simText()+", the other in small type), ranked among themselves", false, nil)
 		s.Blocks = append(s.Blocks, collapse(len(o.Rows), fmt.Sprintf("The other %d trials (dimension sweep, folds, …)", len(o.Rows)), o)...)
 	}
 	return s
 }
 
 // paperTable is one row per matched paper row: the trial (its label and
-// settings) and, in each cell, the published value and Δ.
-func (p *builder) paperTable(matches []paperMatch, cols []column, sets []string) (t ScoreTable, inSample bool) {
+// settings) and, in each cell, the published value and Δ; and the grid
+// its headline reads, its rows named by the paper's rows alone.
+func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, ScoreTable) {
 	published := map[string]ScoreRow{}
 	for _, r := range PaperScores(sets) {
 		published[r.Name] = r
 	}
 	rows := make([]row, len(matches))
-	pub := make([]ScoreRow, len(matches))
+	short := make([]row, len(matches)) // named by the paper's rows alone, for the headline
+	pub := map[string]ScoreRow{}       // by trial id
 	for i, m := range matches {
 		label := givenName(m.Record)
 		if label == "" {
 			label = m.ID
 		}
 		rows[i] = row{trial: m.trial, label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", n: 1}
-		pub[i] = published[m.row.Name]
+		short[i] = row{trial: m.trial, label: m.row.Name, n: 1}
+		pub[m.ID] = published[m.row.Name]
 	}
-	t = ScoreTable{ID: "paper-table", RowHeader: "Paper method: our trial (its settings)", Columns: table{cols: cols}.header(),
-		Rows:    table{rows, cols}.scoreRows(p.paperCells(rows, sets, pub, &inSample)),
-		Caption: "The paper's Table 3: our Spearman ρ (zero rule), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published"}
-	return t, inSample
-}
-
-// paperCells notes a cell of the paper's tables: the published value and
-// Δ when the row stands for a paper row (pub, one per row, or nil), † and
-// no mark on the set an in-sample trial was tuned on (then *inSample is
-// set, when not nil), the replicates' spread.
-func (p *builder) paperCells(rows []row, sets []string, pub []ScoreRow, inSample *bool) func(i, j int, c *cell) {
-	trained := make([]string, len(rows))
-	for i, r := range rows {
-		trained[i] = p.inSampleSet(r.Record)
-	}
-	return func(i, j int, c *cell) {
-		if pub != nil {
-			v := pub[i].Scores[j]
+	g := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
+	t := g.scoreTable("paper-table", "The paper's Table 3: our Spearman ρ (zero rule; "+p.simText()+", the other in small type), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published", false,
+		func(gi, i, j int, c *cell) {
+			v := pub[g.groups[gi].rows[i].ID].Scores[j]
 			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.value-v, 3))
-		}
-		if sets[j] == trained[i] {
-			c.note("†")
-			c.unranked = true
-			if inSample != nil {
-				*inSample = true
-			}
-		}
-		c.note(c.spread())
-	}
+		})
+	t.RowHeader = "Paper method: our trial (its settings)"
+	return p.grid(p.groupByDim(short), sets, scoreOf(records.RuleZero)), t
 }
 
 // paperIntro says what the paper's table compares: our corpus (the first
@@ -305,14 +326,22 @@ func paperIntro(first records.Record) string {
 
 // pairsSection puts each Go method next to its reference implementation
 // (method external), matched by label: "SGNS (Go)" and "SGNS (gensim)"
-// share "SGNS". nil when no such pair exists.
+// share "SGNS". Per set: each one's ρ (zero rule) at its ranked
+// similarity (when neither record has scores there, both at the other
+// similarity: records older than scoring at both), their difference with the 95% interval of its paired
+// bootstrap and what it says (a difference only where the interval
+// excludes 0), coverage and training times, whose ratio is printed only
+// when the two were measured alike (timesCompare); a headline says per
+// pair on which sets they differ. nil when no such pair exists.
 func (b *builder) pairsSection(recs []records.Record) *Section {
 	scored := b.project(recs, hasMetric(records.ScoreMetric))
 	sets := wordSets(scored.records())
 	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
-		Header:  []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Coverage Go / reference", "Training s Go", "Training s reference"},
-		Numeric: []bool{false, false, false, false, true, true, true, true, true, true}}
+		Header: []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Δρ 95% interval", "Difference",
+			"Coverage Go / reference", "Training s Go", "Training s reference", "Training time Go / reference"},
+		Numeric: []bool{false, false, false, false, true, true, true, true, false, true, true, true, true}}
 	var alone []string
+	var head Headline
 	named := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" })
 	for _, g := range named.groupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
 		goTrial, refs := b.splitReference(g.trials)
@@ -325,15 +354,19 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			continue
 		}
 		for _, ref := range refs {
-			t.Rows = append(t.Rows, pairRows(g.key, goTrial.Record, ref.Record, sets)...)
+			rows, h := b.pairRows(g.key, goTrial.Record, ref.Record, sets)
+			t.Rows = append(t.Rows, rows...)
+			head = append(head, h)
 		}
 	}
 	if len(t.Rows) == 0 {
 		return nil
 	}
 	s := &Section{ID: "pairs", Title: "Go against the reference implementations"}
-	s.Blocks = append(s.Blocks, Paragraph("Each Go trainer next to the reference implementation run at the same settings (trials matched by label: “X (Go)” with “X (…)” of method external). "+
-		"Δρ > 0: the Go version scores higher. Training time is the trial's “train” stage in seconds (one thread each); the skip rule's scores are in the score tables."), t)
+	s.Blocks = append(s.Blocks, head, Paragraph("Each Go trainer next to the reference implementation run at the same settings (trials matched by label: “X (Go)” with “X (…)” of method external), "+
+		"each at its ranked similarity ("+b.simText()+"). Δρ > 0: the Go version scores higher; it is a difference only when the 95% interval of the paired bootstrap (the same resamples of the set's pairs for both) excludes 0, else a tie. "+
+		"Training time is the trial's “train” stage in seconds (one thread each); their ratio is given only for two trials measured in one run and alike (both in a measured child process, or neither). "+
+		"The skip rule's scores are in the score tables."), t)
 	if len(alone) > 0 {
 		sort.Strings(alone)
 		s.Blocks = append(s.Blocks, Paragraph("Without a counterpart: "+strings.Join(alone, ", ")+"."))
@@ -365,30 +398,112 @@ func (b *builder) splitReference(ts []trial) (goTrial *trial, refs []*trial) {
 	return goTrial, refs
 }
 
-// pairRows compare a Go trial with a reference one, a row per set.
-func pairRows(name string, goRec, ref records.Record, sets []string) [][]string {
+// pairRows compare a Go trial with a reference one, a row per set, and
+// say in a sentence what the comparison found: on which sets one is
+// significantly above the other (the pair is compared only at one d and
+// one similarity; otherwise the sentence says why not).
+func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string) ([][]string, string) {
+	goName, refName := givenName(goRec), givenName(ref)
+	simG, simR := b.rankSim(goRec), b.rankSim(ref)
+	fallback := ""
+	if simG == simR && !hasScoreAt(goRec, sets, simG) && !hasScoreAt(ref, sets, simR) && hasScoreAt(goRec, sets, otherSim(simG)) && hasScoreAt(ref, sets, otherSim(simR)) {
+		// Records older than scoring at both similarities: the two are
+		// still compared alike, at the one both have.
+		fallback = fmt.Sprintf("at %s (no %s scores in these records)", simPhrase(otherSim(simG)), simG)
+		simG, simR = otherSim(simG), otherSim(simR)
+	}
+	why := ""
+	switch {
+	case dimOf(goRec) != dimOf(ref):
+		why = fmt.Sprintf("not compared: d = %s against d = %s", formatValue(dimOf(goRec)), formatValue(dimOf(ref)))
+	case simG != simR:
+		why = fmt.Sprintf("not compared: %s against %s similarity", simG, simR)
+	}
+	ratio := "—"
+	if gt, ok := goRec.Timings["train"]; ok {
+		if rt, ok := ref.Timings["train"]; ok && rt > 0 {
+			if same, w := timesCompare([]records.Record{goRec}, []records.Record{ref}); same {
+				ratio = sig(gt/rt, 3)
+			} else {
+				ratio = w
+			}
+		}
+	}
+	vs := verdictSets{}
 	var rows [][]string
 	for _, set := range sets {
-		g, r := metric(goRec, records.Score(records.RuleZero, set).Key()), metric(ref, records.Score(records.RuleZero, set).Key())
-		rows = append(rows, []string{name, setDisplay(set), givenName(goRec), givenName(ref),
-			formatScore(g, 3), formatScore(r, 3), signed(g-r, 3),
+		m := records.Score(records.RuleZero, set)
+		g := row{trial: trial{Record: goRec}, n: 1}.estimate(m.At(simG, ownSim(goRec)).Key())
+		r := row{trial: trial{Record: ref}, n: 1}.estimate(m.At(simR, ownSim(ref)).Key())
+		interval, verdictText := "—", why
+		if why == "" {
+			v := compare(g, r, 3)
+			if finite(g.value) && finite(r.value) {
+				vs[v] = append(vs[v], setDisplay(set))
+			}
+			if lo, hi, _ := records.Difference(g.value, r.value, g.reps, r.reps); v != notTested && finite(lo) && finite(hi) {
+				interval = "[" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
+			}
+			verdictText = map[verdict]string{above: "Go higher", below: "reference higher", tie: "tie", notTested: "not tested"}[v]
+			if !finite(g.value) || !finite(r.value) {
+				verdictText = "—"
+			}
+		}
+		rows = append(rows, []string{name, setDisplay(set), goName, refName,
+			formatScore(g.value, 3), formatScore(r.value, 3), signed(g.value-r.value, 3), interval, verdictText,
 			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
-			timing(goRec, "train"), timing(ref, "train")})
+			timing(goRec, "train"), timing(ref, "train"), ratio})
 	}
-	return rows
+	how := "each at its own similarity"
+	switch {
+	case fallback != "":
+		how = fallback
+	case b.similarity == SimilarityDot || b.similarity == SimilarityCosine:
+		how = b.simText()
+	}
+	head := fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), how)
+	if why != "" {
+		return rows, head + goName + " against " + refName + ": " + why + "."
+	}
+	return rows, head + pairClause(goName, refName, vs) + "."
+}
+
+// hasScoreAt says the record has a Spearman ρ (zero rule) on one of the
+// sets at similarity sim.
+func hasScoreAt(rec records.Record, sets []string, sim records.Similarity) bool {
+	for _, set := range sets {
+		if _, ok := rec.Metrics[records.Score(records.RuleZero, set).At(sim, ownSim(rec)).Key()]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// simPhrase names a similarity in a sentence: "the dot product", "cosine".
+func simPhrase(s records.Similarity) string {
+	if s == records.SimDot {
+		return "the dot product"
+	}
+	return string(s)
 }
 
 // timing prints a stage's seconds: whole seconds with separators from 100 s
-// on ("1,021"), 3 significant digits below.
+// on ("1,021"), 3 significant digits below; for a trial measured
+// repeatedly, its process's wall-time range follows.
 func timing(rec records.Record, stage string) string {
 	v, ok := rec.Timings[stage]
+	s := "—"
 	switch {
 	case !ok:
-		return "—"
 	case v >= 100:
-		return thousands(v)
+		s = thousands(v)
+	default:
+		s = sig(v, 3)
 	}
-	return sig(v, 3)
+	if lo, hi, ok := wallRange(rec); ok {
+		s += " (process wall " + sig(lo, 3) + "–" + sig(hi, 3) + " s over repeats)"
+	}
+	return s
 }
 
 // ---- -check ----

@@ -46,31 +46,39 @@ func TestSectionOrder(t *testing.T) {
 	assert.ErrorContains(t, Write(&strings.Builder{}, r), "nowhere")
 }
 
-// TestPaperRows: a label picks the largest dimension, an id pins a trial,
-// in-sample cells and measured trials are never ranked.
+// TestPaperRows: the rows are taken at the dimension most of them have
+// (a row without a trial there takes its largest), an id pins a trial,
+// the rows are ranked in groups of one d, and in-sample cells never are.
 func TestPaperRows(t *testing.T) {
 	recs := paperRecords()
-	m, missing := pickPaperTrials(tb().project(recs, hasMetric(records.ScoreMetric), not(isMeasuredTrial)), []string{"SCA+MEN=SCA+MEN in-sample"})
+	m, missing := pickPaperTrials(tb().project(recs, hasMetric(records.ScoreMetric)), []string{"SCA+MEN=SCA+MEN in-sample"})
 	require.Len(t, m, 4)
 	assert.Equal(t, []string{"SGNS", "GloVe", "tail-cut", "SCA+MEN"}, []string{m[0].row.Name, m[1].row.Name, m[2].row.Name, m[3].row.Name})
-	assert.Equal(t, "t2", m[2].ID, "of two tail-cut trials, the one at d = 1000")
+	assert.Equal(t, "t1", m[2].ID, "of two tail-cut trials, the one at d = 300, where SGNS and GloVe are too")
+	assert.Equal(t, "t3", m[3].ID, "SCA has no trial at d = 300: its largest")
 	assert.Contains(t, missing, "CBOW")
-	m, _ = pickPaperTrials(tb().project(recs, hasMetric(records.ScoreMetric), not(isMeasuredTrial)), []string{"tail-cut=t1"})
-	assert.Equal(t, "t1", m[2].ID, "an id pins the trial")
+	m, _ = pickPaperTrials(tb().project(recs, hasMetric(records.ScoreMetric)), []string{"tail-cut=t2"})
+	assert.Equal(t, "t2", m[2].ID, "an id pins the trial")
 
 	sec := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
 	require.NotNil(t, sec)
-	stab := sec.Blocks[1].(ScoreTable)
+	require.IsType(t, Headline{}, sec.Blocks[0], "the section opens with what its numbers say")
+	stab := sec.Blocks[2].(ScoreTable)
+	assert.Equal(t, []string{"d = 300", "d = 300", "d = 300", "d = 1000"}, []string{stab.Rows[0].Group, stab.Rows[1].Group, stab.Rows[2].Group, stab.Rows[3].Group})
 	sca := stab.Rows[3]
 	assert.Equal(t, []bool{false, false, true, false, false, false}, sca.Unranked, "† MEN cell of SCA+MEN is not ranked")
-	assert.Equal(t, "paper 0.770 · Δ −0.201 †", sca.Notes[2])
+	assert.Equal(t, "cos 0.529 † paper 0.770 · Δ −0.201", sca.Notes[2])
 	assert.Equal(t, "SGNS: SGNS (d = 300, W = 10, epochs = 5 (default))", stab.Rows[0].Name)
 	assert.Equal(t, "GloVe: GloVe (d = 300, W = 15 (default), epochs = 25 (default))", stab.Rows[1].Name)
 
 	page := string(render(t, paperReport(stubScript(t))))
-	assert.NotContains(t, page, `best">0.900`, "a measured trial's scores are never marked")
-	assert.NotContains(t, page, `second">0.900`)
-	assert.Contains(t, page, `<td class="num">0.569 <small>paper 0.770 · Δ −0.201 †</small></td>`)
+	assert.Empty(t, markedTuned(page), "a † cell is never marked")
+	assert.Contains(t, page, `<td class="num">0.569 <small class="ci">±0.063</small> <small>cos 0.529 † paper 0.770 · Δ −0.201</small></td>`)
+	rows, order, _ := tableRows(t, page, "paper-table")
+	require.Len(t, order, 4)
+	assert.Equal(t, [2]string{"0.498", "best"}, rows[order[2]][0], "tail-cut, 0.498 at d = 300, is significantly above SGNS's 0.306")
+	assert.Equal(t, [2]string{"0.475", ""}, rows[order[3]][0], "SCA at d = 1000 is alone in its group: nothing to rank it against")
+	assert.Contains(t, string(sec.Blocks[0].(Headline)[0]), "At d = 300, zero rule, each method at its own similarity: the paper's ordering")
 
 	t.Run("replicates are one row of the other trials", func(t *testing.T) {
 		recs := paperRecords()
@@ -93,11 +101,11 @@ func TestPaperRows(t *testing.T) {
 			return ScoreTable{}
 		}
 		before := others(recs)
-		i := slices.IndexFunc(recs, func(r records.Record) bool { return r.ID == "t1" })
+		i := slices.IndexFunc(recs, func(r records.Record) bool { return r.ID == "t2" })
 		require.GreaterOrEqual(t, i, 0)
 		for rep := 1; rep <= 2; rep++ {
 			r := recs[i]
-			r.ID = fmt.Sprintf("t1r%d", rep)
+			r.ID = fmt.Sprintf("t2r%d", rep)
 			r.Settings = maps.Clone(r.Settings)
 			r.Settings["replicate"] = float64(rep)
 			r.Metrics = maps.Clone(r.Metrics)
@@ -110,25 +118,79 @@ func TestPaperRows(t *testing.T) {
 		for _, row := range after.Rows {
 			notes = append(notes, strings.Join(row.Notes, "|"))
 		}
-		assert.Contains(t, strings.Join(notes, "\n"), "± 0.01 (n = 3)", "the MEN cell's spread over the seeds")
+		assert.Contains(t, strings.Join(notes, "\n"), "sd 0.01 over 3 seeds", "the MEN cell's spread over the seeds")
+		k := slices.IndexFunc(after.Rows, func(r ScoreRow) bool { return strings.HasPrefix(r.Name, "tail-cut") })
+		require.GreaterOrEqual(t, k, 0)
+		// The seeds' replicates share the resamples: their mean per resample
+		// is the bootstrap of the mean, centred on it.
+		reps := after.Rows[k].Replicates[2]
+		require.Len(t, reps, resamples)
+		mean := 0.0
+		for _, x := range reps {
+			mean += x / resamples
+		}
+		assert.InDelta(t, after.Rows[k].Scores[2], mean, 0.01)
 	})
 }
 
+// TestPairs: per set, each trial's ρ, the paired bootstrap interval of
+// their difference and what it says; a time ratio only for trials
+// measured in one run; a headline per pair.
 func TestPairs(t *testing.T) {
 	sec := tb().pairsSection(pairsRecords())
 	require.NotNil(t, sec)
-	stab := sec.Blocks[1].(Table)
+	head := sec.Blocks[0].(Headline)
+	assert.Equal(t, Headline{
+		"SGNS, d = 300, zero rule, each at its own similarity: SGNS (Go) and SGNS (gensim) tie on Sim, Rel, MEN, M.Turk, Rare, S999.",
+		"fastText, d = 300, zero rule, each at its own similarity: fastText (CLI) is significantly above fastText (Go) on Rare; ties on Sim, Rel, MEN, M.Turk, S999.",
+	}, head)
+	stab := sec.Blocks[2].(Table)
 	assert.Len(t, stab.Rows, 12, "two pairs × six sets")
-	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "98.5% / 98.5%", "1,021", "2,407"}, stab.Rows[6])
-	assert.Contains(t, sec.Blocks[2].(Paragraph), "GloVe (Go)")
+	assert.Equal(t, []string{"SGNS", "Rel", "SGNS (Go)", "SGNS (gensim)", "0.450", "0.440", "+0.010", "[−0.018, +0.038]", "tie", "98.8% / 98.8%", "322", "426", "0.754"}, stab.Rows[1],
+		"one run: the ratio of the training times")
+	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "[−0.043, +0.013]", "tie", "98.5% / 98.5%", "1,021", "2,407", whyOtherRuns}, stab.Rows[6])
+	assert.Equal(t, "reference higher", stab.Rows[10][8], "fastText on Rare: 0.12 against 0.19")
+	assert.Contains(t, sec.Blocks[3].(Paragraph), "GloVe (Go)")
 	assert.Nil(t, tb().pairsSection(methodRecords()), "no external trial: no pairs")
+
+	t.Run("old records: not tested, no ratio", func(t *testing.T) {
+		recs := pairsRecords()
+		for i := range recs {
+			recs[i].Bootstrap, recs[i].Run = nil, nil
+		}
+		sec := tb().pairsSection(recs)
+		assert.Equal(t, "SGNS, d = 300, zero rule, each at its own similarity: SGNS (Go) and SGNS (gensim) tie on Sim; not tested on Rel, MEN, M.Turk, Rare, S999.",
+			sec.Blocks[0].(Headline)[0], "equal as printed is a tie; any other difference needs replicates")
+		row := sec.Blocks[2].(Table).Rows[1]
+		assert.Equal(t, []string{"—", "not tested", whyNoRun}, []string{row[7], row[8], row[12]})
+	})
+	t.Run("records at the dot product alone: compared there, alike", func(t *testing.T) {
+		recs := pairsRecords()
+		for i := range recs {
+			m := map[string]float64{}
+			for k, v := range recs[i].Metrics {
+				switch p := records.ParseMetric(k); {
+				case p.Kind == records.ScoreMetric && p.Sim == records.SimDot:
+					m[p.At(records.SimDot, records.SimDot).Key()] = v
+				case p.Kind != records.ScoreMetric:
+					m[k] = v
+				}
+			}
+			recs[i].Metrics, recs[i].Bootstrap = m, nil
+			recs[i].Settings = with(recs[i].Settings, "eval.similarity", "dot")
+		}
+		sec := tb().pairsSection(recs)
+		assert.Equal(t, "SGNS, d = 300, zero rule, at the dot product (no cosine scores in these records): SGNS (Go) and SGNS (gensim) tie on Sim; not tested on Rel, MEN, M.Turk, Rare, S999.",
+			sec.Blocks[0].(Headline)[0])
+		assert.Equal(t, "0.373", sec.Blocks[2].(Table).Rows[0][4], "SGNS (Go) on Sim at the dot product: 0.413 − 0.04")
+	})
 }
 
 func TestCheckSection(t *testing.T) {
 	r := checkReport(stubScript(t))
 	sec := checkSection(r.Check, r.Records)
 	require.NotNil(t, sec)
-	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "2 of 29 numbers FAIL")
+	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "2 of 53 numbers FAIL", "the fixtures score at both similarities")
 	items := records.CheckDetails(r.Check.Reference, r.Records, r.Check.Tolerance)
 	var fails []string
 	for _, it := range items {

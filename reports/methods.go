@@ -10,10 +10,13 @@ import (
 // in.
 type builder struct {
 	methods map[string]schema.MethodInfo
+	// similarity is the page's Report.Similarity: which similarity score
+	// tables rank at (see rankSim).
+	similarity string
 }
 
 func newBuilder(r Report) *builder {
-	p := &builder{methods: make(map[string]schema.MethodInfo, len(r.Methods))}
+	p := &builder{methods: make(map[string]schema.MethodInfo, len(r.Methods)), similarity: r.Similarity}
 	for _, m := range r.Methods {
 		p.methods[m.Name] = m
 	}

@@ -12,21 +12,21 @@ import (
 // testMethods describe the methods the fixtures name, as the command passes
 // the registered ones in Report.Methods.
 var testMethods = []schema.MethodInfo{
-	{Name: "ca", Label: "CA", Inputs: schema.TableInput | schema.CorpusInput, Axes: true},
-	{Name: "lca", Label: "LCA", Inputs: schema.TableInput | schema.CorpusInput, Axes: true},
-	{Name: "gini", Label: "Gini", Inputs: schema.TableInput | schema.CorpusInput},
-	{Name: "kca", Label: "KCA", Inputs: schema.CorpusInput, Axes: true},
-	{Name: "sca", Label: "SCA", Inputs: schema.CorpusInput, Axes: true, InSampleSet: func(s schema.Settings) string {
+	{Name: "ca", Label: "CA", Inputs: schema.TableInput | schema.CorpusInput, Axes: true, Similarity: records.SimDot},
+	{Name: "lca", Label: "LCA", Inputs: schema.TableInput | schema.CorpusInput, Axes: true, Similarity: records.SimDot},
+	{Name: "gini", Label: "Gini", Inputs: schema.TableInput | schema.CorpusInput, Similarity: records.SimDot},
+	{Name: "kca", Label: "KCA", Inputs: schema.CorpusInput, Axes: true, Similarity: records.SimDot},
+	{Name: "sca", Label: "SCA", Inputs: schema.CorpusInput, Axes: true, Similarity: records.SimDot, InSampleSet: func(s schema.Settings) string {
 		if s.SCA.Mode != "in-sample" {
 			return ""
 		}
 		return s.SCA.Set
 	}},
-	{Name: "sgns", Label: "SGNS", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}},
-	{Name: "cbow", Label: "CBOW", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}},
-	{Name: "glove", Label: "GloVe", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "15", "train.epochs": "25"}},
-	{Name: "fasttext", Label: "fastText", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}},
-	{Name: "external", Label: "external", Inputs: schema.CorpusInput, Reference: true},
+	{Name: "sgns", Label: "SGNS", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine},
+	{Name: "cbow", Label: "CBOW", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine},
+	{Name: "glove", Label: "GloVe", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "15", "train.epochs": "25"}, Similarity: records.SimCosine},
+	{Name: "fasttext", Label: "fastText", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine},
+	{Name: "external", Label: "external", Inputs: schema.CorpusInput, Reference: true, Similarity: records.SimCosine},
 	{Name: "corpusstats", Label: "corpus statistics", Inputs: schema.CorpusInput},
 }
 

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"encoding/json"
 	"fmt"
 	"kcalab/records"
 	"math"
@@ -152,9 +153,10 @@ func byKey(gs []group) []group {
 // replicate's.
 type row struct {
 	trial
-	label string
-	n     int                // trials folded into the row (1: none)
-	sd    map[string]float64 // sample SD per metric, where ≥ 2 replicates had it
+	label   string
+	n       int                // trials folded into the row (1: none)
+	sd      map[string]float64 // sample SD per metric, where ≥ 2 replicates had it
+	members []records.Record   // the trials folded into the row, when n ≥ 2
 }
 
 // rows lays the trials out as table rows, one per trial or, when fold is
@@ -174,8 +176,13 @@ func (pr projection) rows(fold bool) []row {
 				first[t.ID] = t.Num
 			}
 		}
-		for _, m := range records.MergeReplicates(pr.records()) {
-			out = append(out, row{trial: trial{Record: m.Record, Num: first[m.Record.ID]}, n: m.N, sd: m.SD})
+		members := replicateGroups(pr.records())
+		for i, m := range records.MergeReplicates(pr.records()) {
+			r := row{trial: trial{Record: m.Record, Num: first[m.Record.ID]}, n: m.N, sd: m.SD}
+			if m.N > 1 {
+				r.members = members[i]
+			}
+			out = append(out, r)
 		}
 	}
 	recs, nums := make([]records.Record, len(out)), make([]int, len(out))
@@ -184,6 +191,32 @@ func (pr projection) rows(fold bool) []row {
 	}
 	for i, l := range pr.b.trialLabels(recs, nums) {
 		out[i].label = l
+	}
+	return out
+}
+
+// replicateGroups groups records as records.MergeReplicates does (by
+// spec and settings, the replicate number aside), in the order its groups
+// first appear, so group i holds the trials folded into its result i.
+func replicateGroups(recs []records.Record) [][]records.Record {
+	var out [][]records.Record
+	index := map[string]int{}
+	for _, rec := range recs {
+		s := make(map[string]any, len(rec.Settings))
+		for k, v := range rec.Settings {
+			if k != records.KeyReplicate {
+				s[k] = v
+			}
+		}
+		b, _ := json.Marshal(records.Normalize(s)) // encoding/json sorts map keys
+		k := rec.Spec + "\x00" + string(b)
+		i, ok := index[k]
+		if !ok {
+			i = len(out)
+			index[k] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], rec)
 	}
 	return out
 }
@@ -216,16 +249,18 @@ func (r row) cell(key string) cell {
 	return c
 }
 
-// spread is what a cell says of its replicates: "± sd (n = N)", or
-// "(n = N)" when the value has no spread; "" for a single trial.
+// spread is what a cell says of its replicates (trials differing only in
+// their seed): "sd 0.02 over 3 seeds", or "3 seeds" when the value has no
+// spread; "" for a single trial. (A ± in a score table is the bootstrap
+// interval over the set's pairs, a different spread.)
 func (c cell) spread() string {
 	switch {
 	case c.n < 2:
 		return ""
 	case c.hasSD:
-		return fmt.Sprintf("± %s (n = %d)", sig(c.sd, 2), c.n)
+		return fmt.Sprintf("sd %s over %d seeds", sig(c.sd, 2), c.n)
 	}
-	return fmt.Sprintf("(n = %d)", c.n)
+	return fmt.Sprintf("%d seeds", c.n)
 }
 
 // note adds a note after the cell's others; "" adds nothing.

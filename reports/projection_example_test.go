@@ -41,7 +41,7 @@ func Example_projection() {
 		}
 	}
 	// Output:
-	// row #1 CA · W=2, MEN: 0.61 ± 0.014 (n = 2)
+	// row #1 CA · W=2, MEN: 0.61 sd 0.014 over 2 seeds
 	// row #3 CA · W=5, MEN: 0.70
 	// line CA at W = 2: 0.61 ± 0.014
 	// line CA at W = 5: 0.70 ± 0.000

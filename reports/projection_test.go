@@ -112,11 +112,11 @@ func TestRowsFold(t *testing.T) {
 	assert.InDelta(t, 0.61, c.value, 1e-12)
 	assert.True(t, c.hasSD)
 	assert.InDelta(t, math.Sqrt(0.0002), c.sd, 1e-12)
-	assert.Equal(t, "± 0.014 (n = 2)", c.spread())
+	assert.Equal(t, "sd 0.014 over 2 seeds", c.spread())
 	assert.Equal(t, "", pr.rows(true)[1].cell(key).spread(), "a single trial says nothing of spread")
 	none := pr.rows(true)[0].cell("no.such.metric")
 	assert.True(t, math.IsNaN(none.value))
-	assert.Equal(t, "(n = 2)", none.spread(), "folded but no value: the count alone")
+	assert.Equal(t, "2 seeds", none.spread(), "folded but no value: the count alone")
 }
 
 // A failed replicate still belongs to its group: folding keys on the
@@ -142,8 +142,8 @@ func TestTableCoverage(t *testing.T) {
 		perCell bool
 		note    string
 	}{
-		{"same", recs[:2], "90.0%", false, "† ± 0.014 (n = 2)"},
-		{"varies", recs[:3], "varies: see cells (of 3000)", true, "90.0% † ± 0.014 (n = 2)"},
+		{"same", recs[:2], "90.0%", false, "† sd 0.014 over 2 seeds"},
+		{"varies", recs[:3], "varies: see cells (of 3000)", true, "90.0% † sd 0.014 over 2 seeds"},
 		{"none", []records.Record{{ID: "x", Settings: map[string]any{"method": "ca"}, Metrics: map[string]float64{"spearman.zero.men": 0.1}}}, "—", false, "†"},
 	}
 	for _, c := range cases {
@@ -211,17 +211,40 @@ func TestLinesPoints(t *testing.T) {
 	}
 }
 
-// A measured trial's row is never ranked, however the scored trials
-// before it fold.
+// A measured trial's row is ranked like any other (it differs only in how
+// its time was taken), in the group of its dimension, however the scored
+// trials before it fold.
 func TestScoreRowsMeasuredAfterFold(t *testing.T) {
 	sec := tb().scoreSection(projRecords())
 	require.NotNil(t, sec)
-	zero := sec.Blocks[1].(ScoreTable)
-	var names []string
+	zero := findScoreTable(t, sec.Blocks, "scores-zero")
+	var names, groups []string
 	for _, r := range zero.Rows {
-		names = append(names, r.Name)
+		names, groups = append(names, r.Name), append(groups, r.Group)
 	}
-	assert.Equal(t, []string{"CA · d=100", "CA · d=300", "CA · d=300 · measure.process=true (measured: not ranked)", "SGNS"}, names)
-	assert.Equal(t, []bool{false}, zero.Rows[3].Unranked)
-	assert.Equal(t, []bool{true}, zero.Rows[2].Unranked)
+	assert.Equal(t, []string{"CA · d=100", "CA · d=300", "CA · d=300 · measure.process=true", "SGNS"}, names)
+	assert.Equal(t, []string{"d = 100", "d = 300", "d = 300", "d = 300"}, groups)
+	assert.Equal(t, []bool{false}, zero.Rows[2].Unranked)
+}
+
+// findScoreTable is the score table with the id among blocks (inside a
+// Details too).
+func findScoreTable(t *testing.T, blocks []Block, id string) ScoreTable {
+	t.Helper()
+	for _, b := range blocks {
+		switch b := b.(type) {
+		case ScoreTable:
+			if b.ID == id {
+				return b
+			}
+		case Details:
+			for _, in := range b.Blocks {
+				if st, ok := in.(ScoreTable); ok && st.ID == id {
+					return st
+				}
+			}
+		}
+	}
+	t.Fatalf("no score table %s", id)
+	return ScoreTable{}
 }

@@ -95,6 +95,8 @@ func (r *renderer) block(b Block) error {
 	switch b := b.(type) {
 	case Paragraph:
 		return r.exec(tplParagraph, string(b))
+	case Headline:
+		return r.exec(tplHeadline, []string(b))
 	case List:
 		return r.exec(tplList, []string(b))
 	case Links:
@@ -156,8 +158,17 @@ func (r *renderer) table(t Table) error {
 
 type scoreCell struct {
 	Text  string
+	CI    string // the 95% interval's half-width, when tested
 	Class string
 	Note  string
+}
+
+// scoreGroup is a run of rows of one ranking group, as the template draws
+// it: its name above its rows.
+type scoreGroup struct {
+	Name  string
+	Rows  []ScoreRow
+	Cells [][]scoreCell
 }
 
 func (r *renderer) scoreTable(t ScoreTable) error {
@@ -171,41 +182,81 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 	}
 	digits, _ := t.digits()
 	cells := scoreCells(t.Rows, digits)
-	col := make([]float64, len(t.Rows))
-	for j := range t.Columns {
-		for i, row := range t.Rows {
-			col[i] = row.Scores[j]
-			if row.Unranked != nil && row.Unranked[j] {
-				col[i] = math.NaN() // shown, never marked
+	var groups []scoreGroup
+	used := map[Mark]bool{}
+	for _, g := range rowGroups(t.Rows) {
+		col := make([]float64, len(g))
+		reps := make([][]float64, len(g))
+		for j := range t.Columns {
+			for k, i := range g {
+				row := t.Rows[i]
+				col[k], reps[k] = row.Scores[j], nil
+				if row.Replicates != nil {
+					reps[k] = row.Replicates[j]
+				}
+				if row.Unranked != nil && row.Unranked[j] {
+					col[k], reps[k] = math.NaN(), nil // shown, never marked
+				}
+			}
+			for k, m := range RankSignificant(col, reps, digits, t.LowerIsBetter) {
+				cells[g[k]][j].Class = markClass[m]
+				used[m] = true
 			}
 		}
-		for i, m := range Rank(col, digits, t.LowerIsBetter) {
-			switch m {
-			case Best:
-				cells[i][j].Class = "best"
-			case Second:
-				cells[i][j].Class = "second"
-			}
+		sg := scoreGroup{Name: t.Rows[g[0]].Group}
+		for _, i := range g {
+			sg.Rows, sg.Cells = append(sg.Rows, t.Rows[i]), append(sg.Cells, cells[i])
 		}
+		groups = append(groups, sg)
 	}
 	ref := scoreCells(t.Reference, digits)
 	better := "higher"
 	if t.LowerIsBetter {
 		better = "lower"
 	}
-	if err := r.exec(tplScoreTable, map[string]any{"T": t, "Cells": cells, "Ref": ref, "Better": better}); err != nil {
+	intervals := false
+	for _, row := range cells {
+		for _, c := range row {
+			intervals = intervals || c.CI != ""
+		}
+	}
+	named := len(groups) > 1 || (len(groups) == 1 && groups[0].Name != "")
+	if err := r.exec(tplScoreTable, map[string]any{"T": t, "Groups": groups, "Named": named, "Ref": ref, "Better": better,
+		"Untested": used[Untested], "Intervals": intervals}); err != nil {
 		return err
 	}
 	return r.csvLink(t.ID, scoreCSV(t, cells, ref))
 }
 
-// scoreCells are the rows' scores as shown, with their notes.
+// markClass is the class of a cell with a mark.
+var markClass = map[Mark]string{Best: "best", Second: "second", Untested: "untested"}
+
+// rowGroups splits the rows into runs of one Group (check has made sure a
+// group's rows are contiguous), as row indices.
+func rowGroups(rows []ScoreRow) [][]int {
+	var out [][]int
+	for i, row := range rows {
+		if i == 0 || row.Group != rows[i-1].Group {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], i)
+	}
+	return out
+}
+
+// scoreCells are the rows' scores as shown, with their intervals and
+// notes.
 func scoreCells(rows []ScoreRow, digits int) [][]scoreCell {
 	cells := make([][]scoreCell, len(rows))
 	for i, row := range rows {
 		cells[i] = make([]scoreCell, len(row.Scores))
 		for j, v := range row.Scores {
 			cells[i][j].Text = formatScore(v, digits)
+			if row.Replicates != nil {
+				if hw := (estimate{value: v, reps: row.Replicates[j]}).halfWidth(); finite(hw) {
+					cells[i][j].CI = "±" + strconv.FormatFloat(hw, 'f', digits, 64)
+				}
+			}
 			if row.Notes != nil {
 				cells[i][j].Note = row.Notes[j]
 			}
@@ -215,27 +266,46 @@ func scoreCells(rows []ScoreRow, digits int) [][]scoreCell {
 }
 
 // scoreCSV is the table as shown, for its CSV: a reader pasting it into a
-// sheet sees the numbers of the page, notes included.
+// sheet sees the numbers of the page, intervals and notes included, and
+// each row's group when the table has groups.
 func scoreCSV(t ScoreTable, cells, ref [][]scoreCell) [][]string {
-	rows := [][]string{append([]string{t.RowHeader}, t.Columns...)}
+	grouped := false
+	for _, row := range t.Rows {
+		grouped = grouped || row.Group != ""
+	}
+	head := append([]string{t.RowHeader}, t.Columns...)
+	if grouped {
+		head = append([]string{"Group"}, head...)
+	}
+	rows := [][]string{head}
 	text := func(c scoreCell) string {
-		if c.Note != "" {
-			return c.Text + " " + c.Note
+		s := c.Text
+		if c.CI != "" {
+			s += " " + c.CI
 		}
-		return c.Text
+		if c.Note != "" {
+			s += " " + c.Note
+		}
+		return s
+	}
+	lead := func(group, name string) []string {
+		if grouped {
+			return []string{group, name}
+		}
+		return []string{name}
 	}
 	for i, row := range t.Rows {
-		line := []string{row.Name}
+		line := lead(row.Group, row.Name)
 		for _, c := range cells[i] {
 			line = append(line, text(c))
 		}
 		rows = append(rows, line)
 	}
 	for _, f := range t.Footer {
-		rows = append(rows, append([]string{f.Name}, f.Cells...))
+		rows = append(rows, append(lead("", f.Name), f.Cells...))
 	}
 	for i, row := range t.Reference {
-		line := []string{row.Name + " (" + t.ReferenceTitle + ")"}
+		line := lead("", row.Name+" ("+t.ReferenceTitle+")")
 		for _, c := range ref[i] {
 			line = append(line, text(c))
 		}
@@ -383,6 +453,8 @@ var (
 `)
 	tplParagraph = mustTpl("p", `<p>{{.}}</p>
 `)
+	tplHeadline = mustTpl("headline", `{{range .}}<p class="headline">{{.}}</p>
+{{end}}`)
 	tplLinks = mustTpl("links", `<ul class="files">
 {{range .}}<li>{{.Text}}: {{if .Href}}<a href="{{.Href}}">{{.Path}}</a>{{else}}{{.Path}}{{end}}</li>
 {{end}}</ul>
@@ -402,10 +474,11 @@ var (
 	tplScoreTable = mustTpl("scores", `<table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
 {{with .T.Caption}}<caption>{{.}}</caption>
 {{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num">{{.}}</th>{{end}}</tr></thead>
-<tbody>
-{{range $i, $row := .T.Rows}}<tr><th>{{$row.Name}}</th>{{range index $.Cells $i}}<td class="num{{with .Class}} {{.}}{{end}}">{{.Text}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
+{{range $g := .Groups}}<tbody>
+{{if $.Named}}<tr class="group"><th colspan="{{inc (len $.T.Columns)}}">{{$g.Name}}</th></tr>
+{{end}}{{range $i, $row := $g.Rows}}<tr><th>{{$row.Name}}</th>{{range index $g.Cells $i}}<td class="num{{with .Class}} {{.}}{{end}}">{{.Text}}{{with .CI}} <small class="ci">{{.}}</small>{{end}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
-{{if .T.Footer}}<tbody class="footer">
+{{end}}{{if .T.Footer}}<tbody class="footer">
 {{range .T.Footer}}<tr><th>{{.Name}}</th>{{range .Cells}}<td class="num">{{.}}</td>{{end}}</tr>
 {{end}}</tbody>
 {{end}}{{if .T.Reference}}<tbody class="reference">
@@ -413,7 +486,7 @@ var (
 {{range $i, $row := .T.Reference}}<tr><th>{{$row.Name}}</th>{{range index $.Ref $i}}<td class="num">{{.Text}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
 {{end}}</table>
-<p class="legend">Per column: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better; scores equal as shown tie and share the mark{{if .T.Reference}}; reference rows are not ranked{{end}}).</p>
+<p class="legend">Per column{{if .Named}} and group{{end}}: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better): a score is best when it is not significantly below the top one (the 95% interval of their paired bootstrap difference holds 0, or they print the same), so ties share the mark; second best is the same among the rest{{if .Untested}}; <span class="untested">grey, italic</span>: among the two highest as shown, but not tested (no bootstrap replicates), so no win is claimed{{end}}{{if .Intervals}}; ± is the score's 95% bootstrap interval{{end}}{{if .T.Reference}}; reference rows are not ranked{{end}}.{{with .T.Legend}} {{.}}{{end}}</p>
 `)
 	tplDetailsOpen = mustTpl("details", `<details class="more"{{if .Open}} open{{end}}><summary>{{.Summary}}</summary>
 `)
@@ -447,6 +520,9 @@ table.data tbody th { text-align: left; font-weight: normal; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .best { color: #e00000; font-weight: 700; }
 .second { color: #c000c0; font-weight: 700; }
+.untested { background: #eeeeee; font-style: italic; }
+tr.group th { background: #f3f3f3; font-weight: 600; }
+p.headline { background: #f4f8ff; border-left: 4px solid #1f5fbf; padding: 6px 10px; }
 tbody.reference th[colspan] { background: #f3f3f3; font-style: italic; }
 tbody.reference td, tbody.reference th { color: #555; }
 tbody.footer td, tbody.footer th { color: #555; font-size: 13px; background: #fafafa; }

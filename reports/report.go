@@ -60,6 +60,12 @@ type Report struct {
 	// Check, when not nil, adds the -check comparison of Records with a
 	// reference.
 	Check *Check
+	// Similarity says at which similarity score tables rank word trials
+	// (a spec's report.similarity): SimilarityDeclared ("" too) ranks each
+	// method at the one it declares (schema.MethodInfo.Similarity) and
+	// shows the other beside it; SimilarityDot or SimilarityCosine ranks
+	// every method at that one.
+	Similarity string
 	// Methods describe the methods the records name: their labels, the set
 	// an in-sample trial was tuned on, whether their word vectors are CA
 	// axes, what their zero settings mean. The command passes
@@ -162,6 +168,11 @@ func validate(r Report) (template.HTMLAttr, error) {
 	}
 	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
 		return "", fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
+	}
+	switch r.Similarity {
+	case "", SimilarityDeclared, SimilarityDot, SimilarityCosine:
+	default:
+		return "", fmt.Errorf("reports: Report.Similarity %q: want %s, %s or %s", r.Similarity, SimilarityDeclared, SimilarityDot, SimilarityCosine)
 	}
 	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
 		return "", fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))

@@ -310,35 +310,60 @@ func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Tabl
 	return t
 }
 
-// ratioPoint is the means, at one size, of a backend's finished trials.
-type ratioPoint struct{ wall, rss float64 }
+// ratioPoint is the means, at one size, of a backend's finished trials,
+// and those trials.
+type ratioPoint struct {
+	wall, rss float64
+	trials    []records.Record
+}
 
 // finishedMeans is a line's finished trials' mean wall time and memory per
-// known size (a trial missing either makes that mean NaN).
+// known size (a trial missing either makes that mean NaN), with the
+// trials.
 func finishedMeans(l line) map[float64]ratioPoint {
+	finished := func(t trial, x float64) bool { return t.Status == "ok" && finite(x) }
 	at := func(m string) []XY {
-		pts, _ := l.points(func(t trial, x float64) (float64, bool) { return metric(t.Record, m), t.Status == "ok" && finite(x) })
+		pts, _ := l.points(func(t trial, x float64) (float64, bool) { return metric(t.Record, m), finished(t, x) })
 		return pts
 	}
 	out := map[float64]ratioPoint{}
 	rss := at(metricRSS)
 	for k, w := range at(metricWall) {
-		out[w.X] = ratioPoint{w.Y, rss[k].Y}
+		out[w.X] = ratioPoint{wall: w.Y, rss: rss[k].Y}
+	}
+	for k, t := range l.trials {
+		if p, ok := out[l.xs[k]]; ok && finished(t, l.xs[k]) {
+			p.trials = append(p.trials, t.Record)
+			out[l.xs[k]] = p
+		}
 	}
 	return out
 }
 
 // ratioRow compares backend d with o at the largest size where both
-// finished: no row when neither finished anywhere.
+// finished and their times compare (timesCompare: one run, alike); when
+// they finished together only at sizes whose times do not compare, the row
+// says why at the largest. No row when neither finished anywhere. Over
+// repeated measurements (measure.repeat > 1) the time ratio's range
+// follows it: the smallest and largest ratio the repeats allow.
 func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax scalingAxis) [][]string {
-	best := math.Inf(-1)
+	best, anyBoth, why := math.Inf(-1), math.Inf(-1), ""
 	for x, p := range d {
-		if q, ok := o[x]; ok && finite(p.wall) && finite(q.wall) && x > best {
-			best = x
+		q, ok := o[x]
+		if !ok || !finite(p.wall) || !finite(q.wall) {
+			continue
+		}
+		if ok, w := timesCompare(p.trials, q.trials); ok {
+			best = math.Max(best, x)
+		} else if x > anyBoth {
+			anyBoth, why = x, w
 		}
 	}
 	if math.IsInf(best, -1) {
-		if len(o) > 0 || len(d) > 0 {
+		switch {
+		case !math.IsInf(anyBoth, -1):
+			return [][]string{{name, ax.text(anyBoth), why, "—", paper}}
+		case len(o) > 0 || len(d) > 0:
 			return [][]string{{name, "no size where both finished", "—", "—", paper}}
 		}
 		return nil
@@ -349,11 +374,40 @@ func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax 
 	if tr > 0 {
 		timeText += " (" + speedup(1/tr) + ")"
 	}
+	if lo, hi, ok := ratioRange(p.trials, q.trials); ok {
+		timeText += " [" + sig(lo, 3) + "–" + sig(hi, 3) + " over repeats]"
+	}
 	memText := "—"
 	if finite(p.rss) && finite(q.rss) && q.rss > 0 {
 		memText = percent(p.rss/q.rss, 1) + " of " + other + "'s"
 	}
 	return [][]string{{name, ax.text(best), timeText, memText, paper}}
+}
+
+// ratioRange is the range of a time ratio over repeated measurements: the
+// smallest numerator minimum over the largest denominator maximum, to the
+// reverse; false unless every trial has a range (measure.repeat > 1).
+func ratioRange(num, den []records.Record) (lo, hi float64, ok bool) {
+	nlo, nhi, ok1 := wallSpan(num)
+	dlo, dhi, ok2 := wallSpan(den)
+	if !ok1 || !ok2 || dlo <= 0 || dhi <= 0 {
+		return 0, 0, false
+	}
+	return nlo / dhi, nhi / dlo, true
+}
+
+// wallSpan is the smallest minimum and largest maximum wall time of
+// trials with repeats; false when one has none.
+func wallSpan(recs []records.Record) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, rec := range recs {
+		l, h, ok := wallRange(rec)
+		if !ok {
+			return 0, 0, false
+		}
+		lo, hi = math.Min(lo, l), math.Max(hi, h)
+	}
+	return lo, hi, len(recs) > 0
 }
 
 // ratioComparison is one row kind of the ratio table: backend against

@@ -19,6 +19,17 @@ type ScoreRow struct {
 	// shown but never take a mark, e.g. a score on the set a trial was
 	// tuned on: it is not comparable with held-out scores.
 	Unranked []bool
+	// Replicates, when not nil, holds per score its bootstrap replicates
+	// over resamples every row of the column shares (records.Bootstrap),
+	// or nil for a score that has none. A score with replicates shows its
+	// 95% interval and is ranked by RankSignificant; one without is never
+	// marked best or second, only "not tested".
+	Replicates [][]float64
+	// Group names the row's ranking group: a score is ranked only against
+	// the scores of rows of its group (e.g. vectors of one dimension d),
+	// and the table names each group above its rows. Rows of one group
+	// must be contiguous; "" is a group too.
+	Group string
 }
 
 // TextRow is a row of plain text cells, one per column.
@@ -28,9 +39,11 @@ type TextRow struct {
 }
 
 // ScoreTable is a methods × columns table of scores (e.g. Spearman ρ per
-// word-similarity set) in which, per column, the best score is red and the
-// second best magenta. Reference rows (e.g. published numbers) follow in a
-// group of their own and take no part in the ranking.
+// word-similarity set) in which, per column and group of rows, the best
+// scores are red and the second best magenta by RankSignificant: a score
+// wins only where a paired bootstrap says so. Reference rows (e.g.
+// published numbers) follow in a group of their own and take no part in
+// the ranking.
 type ScoreTable struct {
 	ID             string // optional; unique in the page when set
 	Caption        string
@@ -46,6 +59,8 @@ type ScoreTable struct {
 	// ranked as shown, so two scores that print the same tie.
 	Digits        int
 	LowerIsBetter bool
+	// Legend is said after the marks' legend (e.g. what † means).
+	Legend string
 }
 
 // Mark is the highlight of one score in its column.
@@ -55,6 +70,9 @@ const (
 	NoMark Mark = iota
 	Best        // red
 	Second      // magenta
+	// Untested is a score among the two highest as shown that cannot be
+	// tested (no bootstrap replicates): shown as such, never as a win.
+	Untested
 )
 
 func (t ScoreTable) digits() (int, error) {
@@ -79,6 +97,18 @@ func (t ScoreTable) check() error {
 			if r.Notes != nil && len(r.Notes) != len(r.Scores) {
 				return fmt.Errorf("score table %q: row %q has %d notes for %d scores", t.Caption, r.Name, len(r.Notes), len(r.Scores))
 			}
+			if r.Replicates != nil && len(r.Replicates) != len(r.Scores) {
+				return fmt.Errorf("score table %q: row %q has %d replicate lists for %d scores", t.Caption, r.Name, len(r.Replicates), len(r.Scores))
+			}
+		}
+	}
+	done := map[string]bool{}
+	for i, r := range t.Rows {
+		if i > 0 && r.Group != t.Rows[i-1].Group {
+			done[t.Rows[i-1].Group] = true
+		}
+		if done[r.Group] {
+			return fmt.Errorf("score table %q: the rows of group %q are not contiguous (row %q)", t.Caption, r.Group, r.Name)
 		}
 	}
 	for _, r := range t.Footer {

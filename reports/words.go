@@ -5,6 +5,7 @@ import (
 	"kcalab/records"
 	"kcalab/schema"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,8 +23,9 @@ func isScoreMetric(k string) bool {
 	return false
 }
 
-// wordSets returns the sets the records were scored on: the registered ones
-// in the paper's column order, then any others alphabetically.
+// wordSets returns the sets the records were scored on: the registered
+// ones in the paper's column order, then any others alphabetically; then
+// their test parts and their dev parts (eval.parts), in the same order.
 func wordSets(recs []records.Record) []string {
 	seen := map[string]bool{}
 	for _, rec := range recs {
@@ -33,19 +35,46 @@ func wordSets(recs []records.Record) []string {
 			}
 		}
 	}
-	var out []string
+	var whole []string
 	for _, s := range wordsim.Names() {
 		if seen[s] {
-			out = append(out, s)
-			delete(seen, s)
+			whole = append(whole, s)
 		}
 	}
-	return append(out, sortedKeys(seen)...)
+	var others []string
+	for s := range seen {
+		if set, part := records.SplitSetPart(s); part == "" && !slices.Contains(whole, set) {
+			others = append(others, s)
+		}
+	}
+	slices.Sort(others)
+	whole = append(whole, others...)
+	out := slices.Clone(whole)
+	for _, part := range []string{records.PartTest, records.PartDev} {
+		for _, s := range whole {
+			if k := records.SetPart(s, part); seen[k] {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// wholeSets keeps the whole sets of set keys, not their parts.
+func wholeSets(sets []string) []string {
+	return slices.DeleteFunc(slices.Clone(sets), func(s string) bool { _, part := records.SplitSetPart(s); return part != "" })
 }
 
 // setDisplay is a set's column header: the paper's name for the registered
-// sets ("M.Turk"), the short name otherwise.
-func setDisplay(name string) string { return schema.SetLabel(name) }
+// sets ("M.Turk"), the short name otherwise; a part of a set adds its
+// part ("Rare test").
+func setDisplay(name string) string {
+	set, part := records.SplitSetPart(name)
+	if part != "" {
+		return schema.SetLabel(set) + " " + part
+	}
+	return schema.SetLabel(name)
+}
 
 func metric(rec records.Record, k string) float64 {
 	if v, ok := rec.Metrics[k]; ok {
@@ -65,22 +94,65 @@ func coverageText(cov, pairs float64, withPairs bool) string {
 }
 
 // scoreSection builds the word-similarity tables, or nil when no record has
-// Spearman metrics.
+// Spearman metrics: a headline computed from them, then Spearman ρ under
+// the zero and under the skip rule (two tables: the rules never mix), rows
+// in ranking groups of one dimension d (groupByDim), each method at its
+// ranked similarity with the other in small type; the sets' test and dev
+// parts (eval.parts) in tables of their own; then Pearson r.
 func (p *builder) scoreSection(recs []records.Record) *Section {
 	scored := p.project(recs, hasMetric(records.ScoreMetric))
 	if scored.len() == 0 {
 		return nil
 	}
 	rows := scored.rows(true)
+	groups := p.groupByDim(rows)
 	sets := wordSets(rowRecords(rows))
-	zero, skip, inSample := p.scoreTables(rows, sets)
+	fams := setFamilies(sets)
+	grid := func(f setFamily, rule records.Rule) scoreGrid { return p.grid(groups, f.sets, scoreOf(rule)) }
 	s := &Section{ID: "word-scores", Title: "Word similarity"}
-	s.Blocks = append(s.Blocks, Paragraph(scoreIntro(scored, rows, sets)))
-	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %d trials × %d sets", len(rows), len(sets)), zero, skip)...)
-	s.Blocks = append(s.Blocks, pearsonBlocks(rows, sets)...)
-	if inSample {
-		s.Blocks = append(s.Blocks, Paragraph("†: the SCA trial was trained on this set's pairs (sca.mode = in-sample), as the paper's SCA rows were; its score there is not a held-out score."))
+	main := mainGroup(grid(fams[0], records.RuleZero))
+	var head Headline
+	var more List
+	for _, f := range fams {
+		if f.part == records.PartDev {
+			continue // where designs are tuned: nothing to claim
+		}
+		for _, rule := range records.Rules {
+			g := grid(f, rule)
+			for gi := range groups {
+				h := p.groupHeadline(g, gi, rule, f.scope)
+				switch {
+				case h == "":
+				case gi == main:
+					head = append(head, h)
+				default:
+					more = append(more, h)
+				}
+			}
+		}
 	}
+	if len(head) > 0 {
+		s.Blocks = append(s.Blocks, head)
+	}
+	s.Blocks = append(s.Blocks, Paragraph(p.scoreIntro(p.grid(groups, sets, scoreOf(records.RuleZero)), rows, fams[0].sets)))
+	var blocks []Block
+	if len(more) > 0 {
+		blocks = append(blocks, Paragraph("The other groups:"), more)
+	}
+	for _, rule := range records.Rules {
+		blocks = append(blocks, p.spearmanTable(grid(fams[0], rule), rule, fams[0]))
+	}
+	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %d trials × %d sets", len(rows), len(fams[0].sets)), blocks...)...)
+	if len(fams) > 1 {
+		var parts []Block
+		for _, f := range fams[1:] {
+			for _, rule := range records.Rules {
+				parts = append(parts, p.spearmanTable(grid(f, rule), rule, f))
+			}
+		}
+		s.Blocks = append(s.Blocks, Details{Summary: "The sets' test and dev parts (eval.parts): a design tuned on a dev part is compared on the test part", Blocks: parts})
+	}
+	s.Blocks = append(s.Blocks, p.pearsonBlocks(groups, sets)...)
 	if unscored := p.project(recs, not(hasMetric(records.ScoreMetric)), not(hasStatus("ok"))); unscored.len() > 0 {
 		var parts []string
 		for _, g := range byKey(unscored.groupBy(func(_ int, t trial) string { return t.Status })) {
@@ -89,6 +161,59 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("%d trial(s) have no scores (%s); see the trials table.", unscored.len(), strings.Join(parts, ", "))))
 	}
 	return s
+}
+
+// setFamily is one kind of a table's columns: the whole sets, or one part
+// of each (eval.parts).
+type setFamily struct {
+	part  string // "", records.PartTest or records.PartDev
+	scope string // what a headline calls it: "", "test parts", "dev parts"
+	sets  []string
+}
+
+// setFamilies splits set keys (wordSets' order) into the whole sets, then
+// their test parts and their dev parts when there are any.
+func setFamilies(sets []string) []setFamily {
+	out := []setFamily{{}}
+	for _, s := range sets {
+		_, part := records.SplitSetPart(s)
+		i := slices.IndexFunc(out, func(f setFamily) bool { return f.part == part })
+		if i < 0 {
+			i = len(out)
+			out = append(out, setFamily{part: part, scope: part + " parts"})
+		}
+		out[i].sets = append(out[i].sets, s)
+	}
+	return out
+}
+
+// spearmanTable is the table of Spearman ρ under a rule on a family of
+// sets; the zero rule's on the whole sets carries the paper's published
+// scores (full text8, zero rule) as an unranked reference group, the skip
+// rule's never does: the paper scored under the zero rule only.
+func (p *builder) spearmanTable(g scoreGrid, rule records.Rule, f setFamily) ScoreTable {
+	caption := "Spearman ρ, zero rule: a pair with an out-of-vocabulary word scores 0 and stays in"
+	if rule == records.RuleSkip {
+		caption = "Spearman ρ, skip rule (gensim's): pairs with an out-of-vocabulary word are dropped"
+	}
+	if f.scope != "" {
+		caption += ", on the sets' " + f.scope
+	}
+	caption += "; " + p.simText() + ", the other in small type"
+	id := "scores-" + string(rule)
+	if f.part != "" {
+		id += "-" + f.part
+	}
+	t := g.scoreTable(id, caption, true, nil)
+	if rule == records.RuleZero && f.part == "" {
+		for _, s := range g.sets {
+			if isPaperSet(s) {
+				t.ReferenceTitle, t.Reference = "Published (paper's table: full text8, zero rule) — not ranked", PaperScores(g.sets)
+				break
+			}
+		}
+	}
+	return t
 }
 
 // setColumns are the columns of scores of a metric family (Score or
@@ -110,64 +235,81 @@ func scoreOf(rule records.Rule) func(string) records.Metric {
 	return func(set string) records.Metric { return records.Score(rule, set) }
 }
 
-// scoreTables are the Spearman tables under the zero and the skip rule:
-// the coverage once in a footer (or per cell when it varies), a † on a
-// trial's in-sample set, the replicates' spread, the paper's published
-// scores as an unranked reference group, and measured (scaling) trials
-// listed but never ranked: their sizes are chosen for the measurement,
-// not to compete.
-func (p *builder) scoreTables(rows []row, sets []string) (zero, skip ScoreTable, inSample bool) {
-	trained := make([]string, len(rows))
-	for i, r := range rows {
-		trained[i] = p.inSampleSet(r.Record)
-	}
-	decorate := func(i, j int, c *cell) {
-		if sets[j] == trained[i] {
-			c.note("†")
-			inSample = true
-		}
-		c.note(c.spread())
-		c.unranked = isMeasuredTrial(rows[i].Record)
-	}
-	var ref []ScoreRow
-	for _, s := range sets {
-		if isPaperSet(s) {
-			ref = PaperScores(sets)
-			break
-		}
-	}
-	footer, _ := table{rows, setColumns(sets, scoreOf(records.RuleZero), true)}.coverage()
-	of := func(rule records.Rule, caption string) ScoreTable {
-		t := table{rows, setColumns(sets, scoreOf(rule), true)}
-		sr := t.scoreRows(decorate)
-		for i, r := range rows {
-			if isMeasuredTrial(r.Record) {
-				sr[i].Name += " (measured: not ranked)"
-			}
-		}
-		return ScoreTable{ID: "scores-" + string(rule), RowHeader: "Trial", Columns: t.header(), Rows: sr, Caption: caption,
-			Footer: []TextRow{{Name: "pairs covered", Cells: footer}}, ReferenceTitle: "Published (paper's table: full text8, zero rule) — not ranked", Reference: ref}
-	}
-	zero = of(records.RuleZero, "Spearman ρ, zero rule: a pair with an out-of-vocabulary word scores 0 and stays in")
-	skip = of(records.RuleSkip, "Spearman ρ, skip rule (gensim's): pairs with an out-of-vocabulary word are dropped")
-	return zero, skip, inSample
-}
-
-// scoreIntro says what the score tables hold: their size, the settings of
-// every trial the schema names for the introduction, and how many trials
-// are measured (scaling) trials.
-func scoreIntro(scored projection, rows []row, sets []string) string {
-	intro := fmt.Sprintf("Spearman ρ between the sets' human scores and the word vectors' similarity, %d trial(s) × %d set(s). "+
+// scoreIntro says what the score tables hold: their size, how they rank
+// (groups of one d; each method's similarity, named per similarity from
+// the rows), the settings of every trial the schema names for the
+// introduction, and what some rows lack: bootstrap replicates, a score at
+// their ranked similarity, vocabulary rows for every word.
+func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
+	intro := fmt.Sprintf("Spearman ρ between the sets' human scores and the word vectors' similarity, %d trial(s) × %d set(s), "+
+		"ranked only among rows of one dimension d learned from the same data (the groups), never on a set a row was tuned on. "+
 		"Coverage is the share of a set's pairs with both words in the vocabulary; under the zero rule the others count as similarity 0, under the skip rule they are left out.",
 		len(rows), len(sets))
+	bySim := map[records.Similarity][]string{}
+	for _, gg := range g.groups {
+		for _, r := range gg.rows {
+			sim := p.rankSim(r.Record)
+			name := p.methodLabel(formatValue(r.Settings[schema.KeyMethod]))
+			if !slices.Contains(bySim[sim], name) {
+				bySim[sim] = append(bySim[sim], name)
+			}
+		}
+	}
+	var simParts []string
+	for _, sim := range []records.Similarity{records.SimDot, records.SimCosine} {
+		if len(bySim[sim]) > 0 {
+			simParts = append(simParts, map[records.Similarity]string{records.SimDot: "the dot product", records.SimCosine: "cosine"}[sim]+" for "+strings.Join(bySim[sim], ", "))
+		}
+	}
+	how := "as its own users compare its vectors"
+	if p.similarity == SimilarityDot || p.similarity == SimilarityCosine {
+		how = "as the spec's report.similarity says"
+	}
+	intro += " Each score is at the similarity it is ranked at (" + strings.Join(simParts, "; ") + ", " + how + "); the other similarity's follows it in small type."
 	common, _ := settingsSplit(rowRecords(rows))
 	for _, kv := range common {
-		if set, ok := schema.LookupSetting(kv[0]); ok && set.Intro != "" {
+		if set, ok := schema.LookupSetting(kv[0]); ok && set.Intro != "" && kv[0] != "eval.similarity" {
 			intro += " " + set.Intro + ": " + kv[1] + "."
 		}
 	}
-	if n := scored.where(isMeasuredTrial).len(); n > 0 {
-		intro += fmt.Sprintf(" %d trial(s) measure time and memory (scaling trials): their scores are listed but never ranked with the methods'.", n)
+	var untested, missing, composed []string
+	untestedRows := 0
+	for _, gg := range g.groups {
+		for i, r := range gg.rows {
+			name := r.label
+			if n := givenName(r.Record); n != "" && len(n) < len(name) {
+				name = n // short: the label a reader finds in the table
+			}
+			anyTested, anyMissing := false, false
+			for _, c := range gg.cells[i] {
+				anyTested = anyTested || c.tested()
+				anyMissing = anyMissing || (!finite(c.value) && finite(c.other))
+			}
+			if !anyTested {
+				untestedRows++
+			}
+			if !anyTested && !slices.Contains(untested, name) {
+				untested = append(untested, name)
+			}
+			if anyMissing && !slices.Contains(missing, name) {
+				missing = append(missing, name)
+			}
+			if n, ok := r.Metrics[records.MetricComposed]; ok && n > 0 {
+				composed = append(composed, fmt.Sprintf("%s (%s)", name, formatValue(n)))
+			}
+		}
+	}
+	switch {
+	case untestedRows == len(rows):
+		intro += " No row has bootstrap replicates in its record: no difference is tested, so no score is marked best."
+	case len(untested) > 0:
+		intro += " Rows without bootstrap replicates in their records are not tested and never marked best: " + strings.Join(untested, ", ") + "."
+	}
+	if len(missing) > 0 {
+		intro += " Rows without a score at the similarity they are ranked at (records older than scoring at both) show — there, the other similarity's in small type: " + strings.Join(missing, ", ") + "."
+	}
+	if len(composed) > 0 {
+		intro += " Evaluation words given vectors composed from character n-grams rather than vocabulary rows (their coverage counts them): " + strings.Join(composed, ", ") + "."
 	}
 	return intro
 }
@@ -244,21 +386,38 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
 	// decade or more on a log one.
 	logX := sk.SweepLog && lo > 0 && hi/lo >= 10
 	var row Row
-	averaged := false
-	for j, set := range wordSets(pr.records()) {
+	averaged, tuned := false, false
+	for j, set := range wholeSets(wordSets(pr.records())) {
 		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", sk.SweepID, j+1), Title: setDisplay(set),
 			XName: sk.SweepAxis, YName: "Spearman ρ (zero rule)", LogX: logX, Width: 440, Height: 300}
 		for _, l := range lines {
-			pts, many := l.points(metricAt(records.Score(records.RuleZero, set).Key()))
+			pts, many := l.points(p.rankedScore(records.Score(records.RuleZero, set)))
 			averaged = averaged || many
-			c.Series = append(c.Series, LineSeries{Name: l.name, Points: pts})
+			ls := LineSeries{Name: l.name, Points: pts}
+			if slices.ContainsFunc(l.trials, func(t trial) bool { return p.tunedOn(t.Record, set) }) {
+				ls.Name, ls.Muted, tuned = ls.Name+" †", true, true
+			}
+			c.Series = append(c.Series, ls)
 		}
 		row = append(row, c)
 	}
 	axis := sk.SweepAxis
 	sub := &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
-	sub.Blocks = append(sub.Blocks, Paragraph(sweepText(sk, names, averaged)), row)
+	text := sweepText(sk, names, averaged) + " Each trial at the similarity its scores are ranked at (" + p.simText() + ")."
+	if tuned {
+		text += " A line marked † was tuned on the chart's set (in-sample there): drawn grey and dashed, not compared."
+	}
+	sub.Blocks = append(sub.Blocks, Paragraph(text), row)
 	return sub
+}
+
+// rankedScore is a points value: a trial's score m at its ranked
+// similarity (rankSim), when it has it.
+func (p *builder) rankedScore(m records.Metric) func(trial, float64) (float64, bool) {
+	return func(t trial, _ float64) (float64, bool) {
+		v, ok := t.Metrics[m.At(p.rankSim(t.Record), ownSim(t.Record)).Key()]
+		return v, ok
+	}
 }
 
 // orRho names a line that has nothing else to say by what it draws.

@@ -54,7 +54,8 @@ var (
 	smallCoverage = [6]float64{200.0 / 203, 249.0 / 252, 2990.0 / 3000, 261.0 / 287, 602.0 / 2034, 996.0 / 999}
 )
 
-// methodRecords: the nine methods of the paper's table, six sets each.
+// methodRecords: the nine methods of the paper's table, six sets each,
+// with bootstrap replicates (harnessLike).
 func methodRecords() []records.Record {
 	b := baseSettings()
 	trained := func(m string) map[string]any {
@@ -86,7 +87,7 @@ func methodRecords() []records.Record {
 			Timings: map[string]float64{"table": 4.2, "svd": 11.5 + float64(i), "eval": 0.4, "total": 16.3 + float64(i)},
 		}
 	}
-	return recs
+	return harnessLike(recs, 0.01)
 }
 
 // sweepRecords: the window sweep of the paper's discussion, three tables ×
@@ -125,8 +126,9 @@ func sweepRecords() []records.Record {
 }
 
 // scalingRecords: Figures 2 and 3, three backends × five corpus fractions,
-// each measured three times in a child process; dense goes over its time
-// budget at the fourth size and over its memory budget at the fifth.
+// each measured three times in a child process, all in one run; dense
+// goes over its time budget at the fourth size and over its memory budget
+// at the fifth.
 func scalingRecords() []records.Record {
 	b := with(baseSettings(), "method", "lca", "data.table", "flat", "svd.rank", 300.0,
 		"measure.process", true, "measure.repeat", 3.0, "budget.seconds", 600.0, "budget.memory_mb", 8000.0)
@@ -172,7 +174,7 @@ func scalingRecords() []records.Record {
 			recs = append(recs, rec)
 		}
 	}
-	return recs
+	return withRun(recs, "run-1")
 }
 
 func wordReport(title string, recs []records.Record, s Script) Report {

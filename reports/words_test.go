@@ -7,7 +7,6 @@ import (
 	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,8 +15,8 @@ import (
 )
 
 // tableRows parses the rows of one rendered score table (by id) into row
-// name → cells, each cell its text and class ("best", "second" or ""), and
-// the names of the rows in the reference group.
+// name → cells, each cell its text and class ("best", "second",
+// "untested" or ""), and the names of the rows in the reference group.
 func tableRows(t *testing.T, page, id string) (rows map[string][][2]string, order, reference []string) {
 	t.Helper()
 	start := strings.Index(page, `id="`+id+`"`)
@@ -27,8 +26,8 @@ func tableRows(t *testing.T, page, id string) (rows map[string][][2]string, orde
 		table = table[:f] + table[f+strings.Index(table[f:], "</tbody>"):]
 	}
 	ref := strings.Index(table, `<tbody class="reference">`)
-	rowRE := regexp.MustCompile(`<tr><th>([^<]*)</th>((?:<td[^>]*>[^<]*(?:<small>[^<]*</small>)?</td>)+)</tr>`)
-	cellRE := regexp.MustCompile(`<td class="num( best| second)?">([^< ]*)`)
+	rowRE := regexp.MustCompile(`<tr><th>([^<]*)</th>((?:<td[^>]*>[^<]*(?: ?<small[^>]*>[^<]*</small>)*</td>)+)</tr>`)
+	cellRE := regexp.MustCompile(`<td class="num( best| second| untested)?">([^< ]*)`)
 	rows = map[string][][2]string{}
 	for _, m := range rowRE.FindAllStringSubmatchIndex(table, -1) {
 		name := html.UnescapeString(table[m[2]:m[3]])
@@ -45,64 +44,133 @@ func tableRows(t *testing.T, page, id string) (rows map[string][][2]string, orde
 	return rows, order, reference
 }
 
-// TestScoreMarks checks the red/magenta marks of the zero-rule table
-// against the fixture's numbers, worked out here independently of Rank, and
-// that the published rows, though higher, are never marked.
+// TestScoreMarks checks the marks of the zero-rule table against the
+// fixture's numbers, worked out here from the paired bootstrap directly
+// (records.Difference) rather than by RankSignificant: per group of one d
+// and column, best is every ranked score whose difference from the group's
+// top has a 95% interval holding 0 (or that prints the same), second the
+// same among the rest. In-sample (†) cells and the published rows, though
+// higher, are never marked.
 func TestScoreMarks(t *testing.T) {
 	recs := methodRecords()
 	page := string(render(t, wordReport("t", recs, CDNScript())))
 	rows, order, reference := tableRows(t, page, "scores-zero")
-	require.Equal(t, []string{"CBOW", "SGNS", "GloVe", "fastText", "tail-cut", "LCA · flat", "LCA · skip",
-		"SCA · MEN · in-sample", "SCA · M.Turk · folds"}, order)
+	// Groups: the baselines at d = 300, the LCA and SCA rows at d = 500,
+	// the tail cut alone at d = 1000 (each group's rows in page order).
+	require.Equal(t, []string{"CBOW", "SGNS", "GloVe", "fastText", "LCA · flat", "LCA · skip", "SCA · MEN · in-sample", "SCA · M.Turk · folds", "tail-cut"}, order)
 	require.Len(t, reference, 9)
+	byName := map[string]records.Record{}
+	names := tb().trialLabels(recs, []int{1, 2, 3, 4, 5, 6, 7, 8, 9})
+	for i, rec := range recs {
+		byName[names[i]] = rec
+	}
+	groups := [][]string{order[:4], order[4:8], order[8:]}
 	for j, s := range fixtureSets {
-		// The best and second-best distinct values at 3 decimals.
-		var shown []string
-		for _, rec := range recs {
-			shown = append(shown, strconv.FormatFloat(rec.Metrics[records.Score(records.RuleZero, s.name).Key()], 'f', 3, 64))
+		key := records.Score(records.RuleZero, s.name).Key()
+		est := func(name string) (float64, []float64) {
+			rec := byName[name]
+			reps, ok := rec.Bootstrap.Replicates(key, rec.Metrics[key])
+			require.True(t, ok, "%s: %s", name, key)
+			return rec.Metrics[key], reps
 		}
-		distinct := slices.Clone(shown)
-		slices.Sort(distinct)
-		distinct = slices.Compact(distinct)
-		best, second := distinct[len(distinct)-1], distinct[len(distinct)-2]
-		for i, name := range order {
-			cell := rows[name][j]
-			assert.Equal(t, shown[i], cell[0], "%s / %s", name, s.name)
-			want := ""
-			switch shown[i] {
-			case best:
-				want = "best"
-			case second:
-				want = "second"
+		for _, g := range groups {
+			var ranked []string
+			for _, name := range g {
+				if !(name == "SCA · MEN · in-sample" && s.name == "men") {
+					ranked = append(ranked, name)
+				}
 			}
-			assert.Equal(t, want, cell[1], "mark of %s on %s (%s; best %s, second %s)", name, s.name, shown[i], best, second)
+			tierOf := func(cands []string) map[string]bool {
+				if len(cands) == 0 {
+					return nil
+				}
+				top := ""
+				for _, c := range cands {
+					if v, _ := est(c); top == "" || roundTo(v, 3) > roundTo(metric(byName[top], key), 3) {
+						top = c
+					}
+				}
+				out := map[string]bool{}
+				tv, tr := est(top)
+				for _, c := range cands {
+					v, r := est(c)
+					_, _, sign := records.Difference(tv, v, tr, r)
+					if roundTo(v, 3) == roundTo(tv, 3) || sign != 1 {
+						out[c] = true
+					}
+				}
+				return out
+			}
+			want := map[string]string{}
+			if len(ranked) > 1 {
+				best := tierOf(ranked)
+				var rest []string
+				for _, c := range ranked {
+					if best[c] {
+						want[c] = "best"
+					} else {
+						rest = append(rest, c)
+					}
+				}
+				for c := range tierOf(rest) {
+					want[c] = "second"
+				}
+			}
+			for _, name := range g {
+				assert.Equal(t, want[name], rows[name][j][1], "mark of %s on %s", name, s.name)
+			}
 		}
 		for _, name := range reference {
 			assert.Equal(t, "", rows["ref:"+name][j][1], "published row %s is marked on %s", name, s.name)
 		}
 	}
-	// The published SCA+MEN on MEN (0.770) beats every trial, yet the red
-	// mark stays with the best trial; 0.7124 and 0.7121 tie as 0.712.
-	assert.Equal(t, [2]string{"0.770", ""}, rows["ref:SCA+MEN"][2])
-	assert.Equal(t, [2]string{"0.731", "best"}, rows["SCA · MEN · in-sample"][2])
-	for _, name := range []string{"tail-cut", "LCA · skip", "SCA · M.Turk · folds"} {
-		assert.Equal(t, [2]string{"0.712", "best"}, rows[name][0], name)
-	}
+	assert.Equal(t, [2]string{"0.731", ""}, rows["SCA · MEN · in-sample"][2], "in-sample: shown, never ranked")
+	assert.Equal(t, [2]string{"0.104", ""}, rows["tail-cut"][4], "alone at d = 1000: nothing to rank it against")
+	assert.Equal(t, [2]string{"0.641", "best"}, rows["SGNS"][0], "SGNS 0.641 and fastText 0.633 tie")
+	assert.Equal(t, [2]string{"0.633", "best"}, rows["fastText"][0])
+	assert.Equal(t, [2]string{"0.402", "second"}, rows["GloVe"][0])
+	assert.Empty(t, markedTuned(page))
+
+	skip, _, skipRef := tableRows(t, page, "scores-skip")
+	assert.Empty(t, skipRef, "the paper's zero-rule rows never appear under the skip rule")
+	assert.Len(t, skip, 9)
 }
 
+// TestScoreSection: a headline, then the tables; the coverage, the other
+// similarity, † and the replicates in the cells.
 func TestScoreSection(t *testing.T) {
 	recs := methodRecords()
 	s := tb().scoreSection(recs)
 	require.NotNil(t, s)
-	zero := s.Blocks[1].(ScoreTable)
-	skip := s.Blocks[2].(ScoreTable)
+	head := s.Blocks[0].(Headline)
+	// fastText's mean (0.449) is the highest at d = 300, SGNS's (0.435)
+	// next; MEN 0.611 against 0.528 and Rel 0.590 against 0.622 differ by
+	// more than the paired interval's half-width (about 0.028).
+	assert.Equal(t, Headline{
+		"At d = 300, zero rule, each method at its own similarity: fastText is significantly above SGNS on MEN; SGNS above fastText on Rel; ties on Sim, M.Turk, Rare, S999.",
+		"At d = 300, skip rule, each method at its own similarity: fastText is significantly above SGNS on MEN; SGNS above fastText on Rel; ties on Sim, M.Turk, Rare, S999.",
+	}, head, "the group with the most methods; only baselines there: the two best rows of different methods")
+	zero := findScoreTable(t, s.Blocks, "scores-zero")
+	skip := findScoreTable(t, s.Blocks, "scores-skip")
 	assert.Equal(t, []string{"Sim", "Rel", "MEN", "M.Turk", "Rare", "S999"}, zero.Columns)
 	assert.Equal(t, []string{"98.5% of 203", "98.8% of 252", "99.7% of 3000", "varies: see cells (of 287)", "varies: see cells (of 2034)", "99.7% of 999"},
 		zero.Footer[0].Cells, "coverage common to all trials goes in the footer")
-	assert.Equal(t, []string{"", "", "", "90.9%", "29.6%", ""}, zero.Rows[2].Notes, "GloVe's own coverage where it differs")
-	assert.Equal(t, []string{"", "", "†", "96.9%", "41.2%", ""}, zero.Rows[7].Notes, "in-sample SCA flagged on its training set")
+	assert.Equal(t, []string{"dot 0.362", "dot 0.401", "dot 0.359", "90.9% dot 0.432", "29.6% dot 0.047", "dot 0.052"}, zero.Rows[2].Notes,
+		"GloVe, ranked at cosine: its own coverage where it differs, its dot product score")
+	assert.Equal(t, []string{"cos 0.665", "cos 0.597", "cos 0.691 †", "96.9% cos 0.569", "41.2% cos 0.078", "cos 0.157"}, zero.Rows[6].Notes, "in-sample SCA flagged on its training set")
+	assert.Equal(t, []bool{false, false, true, false, false, false}, zero.Rows[6].Unranked)
+	assert.Equal(t, tunedLegend, zero.Legend)
+	assert.Len(t, zero.Rows[0].Replicates[0], resamples)
 	assert.InDelta(t, recs[0].Metrics["spearman.skip.rare"], skip.Rows[0].Scores[4], 0)
 	assert.Equal(t, PaperScores(paperSets), zero.Reference)
+	assert.Empty(t, skip.Reference, "the paper scored under the zero rule only")
+	other := s.Blocks[3].(List)
+	// At d = 500 SCA folds has the highest mean (0.493), LCA · flat the
+	// highest of another method (0.491): no difference exceeds 0.022.
+	assert.Equal(t, List{
+		"At d = 500, zero rule, each method at its own similarity: SCA · M.Turk · folds and LCA · flat tie on Sim, Rel, MEN, M.Turk, Rare, S999.",
+		"At d = 500, skip rule, each method at its own similarity: SCA · M.Turk · folds and LCA · flat tie on Sim, Rel, MEN, M.Turk, Rare, S999.",
+	}, other, "the other groups' headlines, next to the tables")
 
 	t.Run("user set and missing scores", func(t *testing.T) {
 		recs := []records.Record{
@@ -111,10 +179,10 @@ func TestScoreSection(t *testing.T) {
 		}
 		s := tb().scoreSection(recs)
 		require.NotNil(t, s)
-		zero := s.Blocks[1].(ScoreTable)
+		zero := findScoreTable(t, s.Blocks, "scores-zero")
 		assert.Equal(t, []string{"MEN", "mine"}, zero.Columns, "registered sets first, user sets after")
 		assert.True(t, math.IsNaN(zero.Reference[0].Scores[1]), "the paper has no score on a user set")
-		assert.True(t, math.IsNaN(s.Blocks[2].(ScoreTable).Rows[0].Scores[0]), "no skip-rule metric: no score")
+		assert.True(t, math.IsNaN(findScoreTable(t, s.Blocks, "scores-skip").Rows[0].Scores[0]), "no skip-rule metric: no score")
 		assert.Equal(t, Paragraph("1 trial(s) have no scores (1 error); see the trials table."), s.Blocks[len(s.Blocks)-1])
 	})
 	assert.Nil(t, tb().scoreSection(fisherRecords(t)), "no Spearman metrics: no section")
@@ -233,11 +301,42 @@ func TestScalingSection(t *testing.T) {
 	assert.Contains(t, string(s.Blocks[3].(Paragraph)), "DSSVD was 100 times faster than SVD with numPy and 10 times faster than randomized SVD.")
 	ratios := s.Blocks[4].(Table)
 	assert.Equal(t, [][]string{
-		// 1.52 / 190.4 at the largest size dense finished; 190 / 5150 MB.
-		{"dssvd / dense", "V = 25,371", "0.00798 (125× faster)", "3.7% of dense's", "100× faster; 10% of the memory"},
+		// 1.52 / 190.4 at the largest size dense finished; 190 / 5150 MB;
+		// over the three repeats, 1.474/197.9 to 1.581/184.7.
+		{"dssvd / dense", "V = 25,371", "0.00798 (125× faster) [0.00744–0.00856 over repeats]", "3.7% of dense's", "100× faster; 10% of the memory"},
 		// 7.1 / 70.4 at the largest size; 390 / 1830 MB.
-		{"dssvd / randomized", "V = 62,154", "0.101 (9.92× faster)", "21.3% of randomized's", "10× faster; 20% of the memory"},
+		{"dssvd / randomized", "V = 62,154", "0.101 (9.92× faster) [0.0941–0.108 over repeats]", "21.3% of randomized's", "10× faster; 20% of the memory"},
 	}, ratios.Rows)
+
+	t.Run("a ratio only of times measured alike", func(t *testing.T) {
+		ratiosOf := func(recs []records.Record) [][]string {
+			s := tb().scalingSection(recs)
+			require.NotNil(t, s)
+			for _, b := range s.Blocks {
+				if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
+					return tb.Rows
+				}
+			}
+			t.Fatal("no ratio table")
+			return nil
+		}
+		recs := scalingRecords()
+		for i := range recs {
+			if recs[i].Settings["svd.backend"] == "dssvd" && recs[i].Settings["data.fraction"] == 1.0 {
+				recs[i].Run = &records.RunInfo{ID: "run-2"}
+			}
+		}
+		rows := ratiosOf(recs)
+		assert.Equal(t, []string{"dssvd / randomized", "V = 40,186", "0.104 (9.66× faster) [0.0966–0.111 over repeats]", "24.3% of randomized's", "10× faster; 20% of the memory"}, rows[1],
+			"the largest size measured in one run")
+		for i := range recs {
+			if recs[i].Settings["svd.backend"] == "dssvd" {
+				recs[i].Run = nil
+			}
+		}
+		rows = ratiosOf(recs)
+		assert.Equal(t, []string{"dssvd / dense", "V = 25,371", whyNoRun, "—", "100× faster; 10% of the memory"}, rows[0], "records without a run id: no ratio, and why")
+	})
 
 	t.Run("fraction axis without vocab", func(t *testing.T) {
 		recs := scalingRecords()
@@ -279,7 +378,7 @@ func TestScalingSection(t *testing.T) {
 				}
 				recs = append(recs, records.Record{ID: fmt.Sprintf("k%d%d", k, rep), Spec: "svd-scaling", Status: "ok", Settings: settings,
 					Metrics: map[string]float64{"wall_s": 10 + float64(rep), "max_rss_mb": 400, "vocab": []float64{40186, 62154}[k],
-						records.MetricSVDResidual: 1e-9}})
+						records.MetricSVDResidual: 1e-9}, Run: &records.RunInfo{ID: "run-1"}})
 			}
 		}
 		s := tb().scalingSection(recs)
@@ -353,10 +452,10 @@ func TestScoreReplicates(t *testing.T) {
 	}
 	sec := tb().scoreSection([]records.Record{rec("a", 0, 0.50), rec("b", 1, 0.52), rec("c", 2, 0.54)})
 	require.NotNil(t, sec)
-	zero := sec.Blocks[1].(ScoreTable)
+	zero := findScoreTable(t, sec.Blocks, "scores-zero")
 	require.Len(t, zero.Rows, 1)
 	assert.InDelta(t, 0.52, zero.Rows[0].Scores[0], 1e-12)
-	assert.Equal(t, "± 0.02 (n = 3)", zero.Rows[0].Notes[0])
+	assert.Equal(t, "cos — sd 0.02 over 3 seeds", zero.Rows[0].Notes[0], "no cosine score recorded; the spread over the seeds")
 }
 
 // With lapack trials in the run, the paper's "100× faster than numPy's
@@ -368,7 +467,7 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 		f := []float64{0.0625, 0.125, 0.25}[k]
 		recs = append(recs, records.Record{ID: fmt.Sprintf("l%d", k), Spec: "svd-scaling", Status: "ok",
 			Settings: with(recs[0].Settings, "svd.backend", "lapack", "data.fraction", f),
-			Metrics:  map[string]float64{"wall_s": w, "max_rss_mb": 900, "vocab": []float64{9812, 15904, 25371}[k]}})
+			Metrics:  map[string]float64{"wall_s": w, "max_rss_mb": 900, "vocab": []float64{9812, 15904, 25371}[k]}, Run: &records.RunInfo{ID: "run-1"}})
 	}
 	s := tb().scalingSection(recs)
 	require.NotNil(t, s)
@@ -382,5 +481,5 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 	assert.Contains(t, ratios.Caption, "LAPACK")
 	assert.Contains(t, ratios.Rows, []string{"dssvd / lapack", "V = 25,371", "0.0503 (19.9× faster)", "21.1% of lapack's", "100× faster; 10% of the memory"},
 		"1.52 s against LAPACK's 30.2 s, at the largest size both finished")
-	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 25,371", "0.00798 (125× faster)", "3.7% of dense's", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
+	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 25,371", "0.00798 (125× faster) [0.00744–0.00856 over repeats]", "3.7% of dense's", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
 }

@@ -1,0 +1,278 @@
+package reports
+
+import (
+	"fmt"
+	"kcalab/records"
+	"strings"
+)
+
+// Headline is what a comparison's numbers say, one sentence each, at the
+// top of its section. Its sentences are computed from the records (see
+// groupHeadline and pairRows), never written by hand, so they say
+// what the run measured whichever way it fell.
+type Headline []string
+
+func (Headline) block() {}
+
+// The rules a headline states, for one ranking group of a score grid
+// (vectors of one d from one data, one statistic under one rule, each row
+// at its ranked similarity), over the group's ranked cells (in-sample
+// cells never count):
+//
+//   - A group speaks only when it holds ranked rows of at least two
+//     methods; when none of its cells has bootstrap replicates it says
+//     only that nothing is tested. Rows whose records hold scores at the
+//     other similarity alone (older records) are named as such.
+//   - The paper's ordering: the paper's CA rows are the rows whose method
+//     gives CA axes compared by the dot product (isCAFamily: tail-cut KCA,
+//     LCA, SCA); the baselines are all other rows. On a set where both
+//     kinds have a ranked cell, the ordering holds when the best CA row
+//     (highest ρ there) is significantly above the best baseline (paired
+//     bootstrap, compare), is reversed when significantly below, and ties
+//     otherwise; without replicates it is not tested. The sentence counts
+//     the sets of each kind.
+//   - The leading pair: with both kinds present, the CA row and the
+//     baseline row of highest mean over their ranked cells; with one kind,
+//     the row of highest mean and the best row of another method; rows
+//     with bootstrap replicates first, rows without only when no row of
+//     the kind has any. The two
+//     are compared set by set (compare) and the one above on more sets is
+//     named first: "A is significantly above B on …; B above A on …; ties
+//     on …; not tested on …".
+
+// verdictSets collects set names by verdict.
+type verdictSets map[verdict][]string
+
+// groupHeadline says what ranking group gi of the grid says under rule
+// (on scope: "" for the whole sets, "test parts" for their test parts),
+// or "" when the group holds fewer than two methods or nothing is ranked.
+func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope string) string {
+	gg := g.groups[gi]
+	methods := map[string]bool{}
+	var ca, base []int
+	var unscored []string // rows with scores only at the other similarity
+	bySim := map[records.Similarity]bool{}
+	tested := false
+	for i, r := range gg.rows {
+		if !finiteAny(gg.cells[i]) {
+			if otherAny(gg.cells[i]) {
+				unscored = append(unscored, r.label)
+				bySim[gg.cells[i][0].sim] = true
+			}
+			continue
+		}
+		tested = tested || anyTested(gg.cells[i])
+		methods[formatValue(r.Settings["method"])] = true
+		if p.isCAFamily(r.Record) {
+			ca = append(ca, i)
+		} else {
+			base = append(base, i)
+		}
+	}
+	if len(methods) < 2 {
+		return ""
+	}
+	var clauses []string
+	switch {
+	case !tested:
+		clauses = append(clauses, "nothing is tested (no row has bootstrap replicates), so no difference is claimed")
+	case len(ca) > 0 && len(base) > 0:
+		vs := verdictSets{}
+		for j, set := range g.sets {
+			a, b := bestAt(gg, ca, j), bestAt(gg, base, j)
+			if a < 0 || b < 0 {
+				continue
+			}
+			v := compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
+			vs[v] = append(vs[v], setDisplay(set))
+		}
+		clauses = append(clauses, orderingClause(vs))
+	}
+	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
+		clauses = append(clauses, pairClause(gg.rows[a].label, gg.rows[b].label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
+	}
+	if len(unscored) > 0 {
+		var sims []string
+		for _, s := range []records.Similarity{records.SimDot, records.SimCosine} {
+			if bySim[s] {
+				sims = append(sims, string(s))
+			}
+		}
+		clauses = append(clauses, fmt.Sprintf("%s: no score at %s, the similarity %s ranked at, in %s records (older than scoring at both)",
+			strings.Join(unscored, ", "), strings.Join(sims, " or "), map[bool]string{true: "they are", false: "it is"}[len(unscored) > 1], map[bool]string{true: "their", false: "its"}[len(unscored) > 1]))
+	}
+	if scope != "" {
+		scope = ", " + scope
+	}
+	return fmt.Sprintf("At %s, %s rule%s, %s: %s.", gg.label, rule, scope, p.simText(), strings.Join(clauses, "; "))
+}
+
+// otherAny says some cell has a score at the other similarity.
+func otherAny(cells []gridCell) bool {
+	for _, c := range cells {
+		if finite(c.other) {
+			return true
+		}
+	}
+	return false
+}
+
+// finiteAny says some cell has a ranked value.
+func finiteAny(cells []gridCell) bool {
+	for _, c := range cells {
+		if c.ranked() {
+			return true
+		}
+	}
+	return false
+}
+
+// bestAt is, among the rows, the one with the highest ranked value on set
+// j (the first on ties); -1 for none.
+func bestAt(gg gridGroup, rows []int, j int) int {
+	best := -1
+	for _, i := range rows {
+		if c := gg.cells[i][j]; c.ranked() && (best < 0 || c.value > gg.cells[best][j].value) {
+			best = i
+		}
+	}
+	return best
+}
+
+// bestMean is, among the rows, the one with the highest mean over its
+// ranked cells (the first on ties), skipping rows of the method skip; a
+// row with bootstrap replicates is preferred to one without, so that the
+// pair compared is one that can be tested when there is one. -1 for none.
+func bestMean(gg gridGroup, rows []int, skip string) int {
+	best := -1
+	for _, tested := range []bool{true, false} {
+		for _, i := range rows {
+			if (skip != "" && formatValue(gg.rows[i].Settings["method"]) == skip) || (tested && !anyTested(gg.cells[i])) {
+				continue
+			}
+			m := meanRanked(gg.cells[i])
+			if finite(m) && (best < 0 || m > meanRanked(gg.cells[best])) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+	}
+	return best
+}
+
+// anyTested says some ranked cell has bootstrap replicates.
+func anyTested(cells []gridCell) bool {
+	for _, c := range cells {
+		if c.ranked() && c.tested() {
+			return true
+		}
+	}
+	return false
+}
+
+// leadingPair is the pair a group's headline compares (see the rules
+// above).
+func leadingPair(gg gridGroup, ca, base []int) (a, b int) {
+	if len(ca) > 0 && len(base) > 0 {
+		return bestMean(gg, ca, ""), bestMean(gg, base, "")
+	}
+	all := append(append([]int(nil), ca...), base...)
+	a = bestMean(gg, all, "")
+	if a < 0 {
+		return -1, -1
+	}
+	return a, bestMean(gg, all, formatValue(gg.rows[a].Settings["method"]))
+}
+
+// comparePerSet compares two rows' ranked cells set by set.
+func comparePerSet(sets []string, a, b []gridCell) verdictSets {
+	vs := verdictSets{}
+	for j, set := range sets {
+		if a[j].ranked() && b[j].ranked() {
+			v := compare(a[j].estimate, b[j].estimate, 3)
+			vs[v] = append(vs[v], setDisplay(set))
+		}
+	}
+	return vs
+}
+
+// orderingClause says on how many sets the paper's ordering holds.
+func orderingClause(vs verdictSets) string {
+	n := len(vs[above]) + len(vs[below]) + len(vs[tie]) + len(vs[notTested])
+	if n == len(vs[notTested]) {
+		return "the paper's ordering (its CA rows above the neural baselines) is not tested on any set (the best rows have no bootstrap replicates)"
+	}
+	s := fmt.Sprintf("the paper's ordering (the best CA row significantly above the best baseline) holds on %d of %d sets%s", len(vs[above]), n, setList(vs[above]))
+	if len(vs[below]) > 0 {
+		s += fmt.Sprintf(", is reversed on %d%s", len(vs[below]), setList(vs[below]))
+	}
+	if len(vs[tie]) > 0 {
+		s += fmt.Sprintf(", ties on %d%s", len(vs[tie]), setList(vs[tie]))
+	}
+	if len(vs[notTested]) > 0 {
+		s += fmt.Sprintf(", is not tested on %d%s", len(vs[notTested]), setList(vs[notTested]))
+	}
+	return s
+}
+
+// setList is " (Sim, MEN)", or "" for none.
+func setList(sets []string) string {
+	if len(sets) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(sets, ", ") + ")"
+}
+
+// pairClause says how two rows compare set by set, the one above on more
+// sets first.
+func pairClause(a, b string, vs verdictSets) string {
+	if len(vs[below]) > len(vs[above]) {
+		a, b = b, a
+		vs[above], vs[below] = vs[below], vs[above]
+	}
+	tested := len(vs[above]) + len(vs[below]) + len(vs[tie])
+	switch {
+	case tested == 0 && len(vs[notTested]) == 0:
+		return a + " and " + b + " share no ranked set"
+	case tested == 0:
+		return a + " against " + b + ": not tested (no bootstrap replicates)"
+	case len(vs[above]) == 0 && len(vs[below]) == 0:
+		s := a + " and " + b + " tie on " + strings.Join(vs[tie], ", ")
+		if len(vs[notTested]) > 0 {
+			s += "; not tested on " + strings.Join(vs[notTested], ", ")
+		}
+		return s
+	}
+	var parts []string
+	if len(vs[above]) > 0 {
+		parts = append(parts, a+" is significantly above "+b+" on "+strings.Join(vs[above], ", "))
+	}
+	if len(vs[below]) > 0 {
+		parts = append(parts, b+" above "+a+" on "+strings.Join(vs[below], ", "))
+	}
+	if len(vs[tie]) > 0 {
+		parts = append(parts, "ties on "+strings.Join(vs[tie], ", "))
+	}
+	if len(vs[notTested]) > 0 {
+		parts = append(parts, "not tested on "+strings.Join(vs[notTested], ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// mainGroup is the grid's group a section's headline speaks of first: the
+// one with the most methods, then the most rows, the first on ties.
+func mainGroup(g scoreGrid) int {
+	best, bm, br := 0, -1, -1
+	for gi, gg := range g.groups {
+		methods := map[string]bool{}
+		for _, r := range gg.rows {
+			methods[formatValue(r.Settings["method"])] = true
+		}
+		if len(methods) > bm || (len(methods) == bm && len(gg.rows) > br) {
+			best, bm, br = gi, len(methods), len(gg.rows)
+		}
+	}
+	return best
+}

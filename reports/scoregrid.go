@@ -1,0 +1,154 @@
+package reports
+
+import (
+	"kcalab/records"
+	"math"
+	"strings"
+)
+
+// scoreGrid is one statistic under one rule (Spearman ρ under the zero
+// rule, …) on a page's sets, its rows in ranking groups (groupByDim), each
+// cell read at its row's ranked similarity (rankSim): what a score table
+// shows and what its headline says, from one place.
+type scoreGrid struct {
+	sets   []string
+	of     func(set string) records.Metric // the statistic on a set, at a trial's own similarity
+	groups []gridGroup
+}
+
+// gridGroup is a ranking group's rows and their cells.
+type gridGroup struct {
+	rowGroup
+	cells [][]gridCell // per row, per set
+}
+
+// gridCell is one score as every ranking reads it.
+type gridCell struct {
+	estimate                    // at the row's ranked similarity
+	sim      records.Similarity // that similarity
+	other    float64            // the score at the other similarity; NaN when not recorded
+	tuned    bool               // in-sample: the row's design was tuned on this set
+}
+
+// ranked says the cell takes part in rankings and headlines: it has a
+// value and is not in-sample.
+func (c gridCell) ranked() bool { return finite(c.value) && !c.tuned }
+
+// grid reads the cells of a statistic (of: the metric on a set at a
+// trial's own similarity) for the groups' rows on sets.
+func (p *builder) grid(groups []rowGroup, sets []string, of func(set string) records.Metric) scoreGrid {
+	g := scoreGrid{sets: sets, of: of}
+	for _, rg := range groups {
+		gg := gridGroup{rowGroup: rg, cells: make([][]gridCell, len(rg.rows))}
+		for i, r := range rg.rows {
+			sim, own := p.rankSim(r.Record), ownSim(r.Record)
+			gg.cells[i] = make([]gridCell, len(sets))
+			for j, set := range sets {
+				m := of(set)
+				gg.cells[i][j] = gridCell{
+					estimate: r.estimate(m.At(sim, own).Key()),
+					sim:      sim,
+					other:    metric(r.Record, m.At(otherSim(sim), own).Key()),
+					tuned:    p.tunedOn(r.Record, set),
+				}
+			}
+		}
+		g.groups = append(g.groups, gg)
+	}
+	return g
+}
+
+// rows are every row of the grid, in its order.
+func (g scoreGrid) rows() []row {
+	var out []row
+	for _, gg := range g.groups {
+		out = append(out, gg.rows...)
+	}
+	return out
+}
+
+// empty says no cell of the grid has a value at either similarity.
+func (g scoreGrid) empty() bool {
+	for _, gg := range g.groups {
+		for _, cs := range gg.cells {
+			for _, c := range cs {
+				if finite(c.value) || finite(c.other) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// scoreTable lays the grid out as a ScoreTable: one row per grid row, in
+// its group; each cell its score at the ranked similarity with its
+// bootstrap replicates, and in small type its coverage where the
+// coverage varies among the rows (withCoverage), the other similarity's
+// score, † and no rank when in-sample, the seed replicates' spread, then
+// whatever decorate adds (group gi, row i, set j). The footer holds the
+// coverage common to all rows.
+func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate func(gi, i, j int, c *cell)) ScoreTable {
+	all := table{g.rows(), setColumns(g.sets, g.of, withCoverage)}
+	footer, perCell := all.coverage()
+	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: all.header(), Caption: caption}
+	if withCoverage {
+		st.Footer = []TextRow{{Name: "pairs covered", Cells: footer}}
+	}
+	tuned := false
+	for gi, gg := range g.groups {
+		for i, r := range gg.rows {
+			sr := ScoreRow{Name: r.label, Group: gg.label, Scores: make([]float64, len(g.sets)), Notes: make([]string, len(g.sets)),
+				Unranked: make([]bool, len(g.sets)), Replicates: make([][]float64, len(g.sets))}
+			for j := range g.sets {
+				gc := gg.cells[i][j]
+				c := cell{value: gc.value, n: r.n}
+				if withCoverage && perCell[j] {
+					if v, ok := r.Metrics[all.cols[j].coverage]; ok {
+						c.note(percent(v, 1))
+					}
+				}
+				if finite(gc.value) || finite(gc.other) {
+					c.note(simName(otherSim(gc.sim)) + " " + formatScore(gc.other, 3))
+				}
+				if gc.tuned {
+					c.note("†")
+					c.unranked = true
+					tuned = true
+				}
+				key := g.of(g.sets[j]).At(gc.sim, ownSim(r.Record)).Key()
+				c.sd, c.hasSD = r.sd[key]
+				c.note(c.spread())
+				if decorate != nil {
+					decorate(gi, i, j, &c)
+				}
+				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
+				sr.Replicates[j] = gc.reps
+			}
+			st.Rows = append(st.Rows, sr)
+		}
+	}
+	if tuned {
+		st.Legend = tunedLegend
+	}
+	return st
+}
+
+// tunedLegend says what † means wherever a table has one.
+const tunedLegend = "†: in-sample: the row's design was tuned on this set (or part of it: its tuned_on, or SCA trained on its pairs, sca.mode = in-sample); shown, never ranked."
+
+// meanRanked is the mean of a row's ranked cells, NaN without any: how a
+// headline picks a group's representative rows.
+func meanRanked(cells []gridCell) float64 {
+	sum, n := 0.0, 0
+	for _, c := range cells {
+		if c.ranked() {
+			sum += c.value
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}

@@ -1,0 +1,191 @@
+package reports
+
+import (
+	"kcalab/records"
+	"math"
+	"slices"
+)
+
+// The comparison rule of every ranked score on a page is benchstat's: two
+// scores on one set differ only when the 95% interval of their paired
+// bootstrap difference excludes 0. A record's bootstrap replicates are ρ
+// over resamples of the set's pairs that every trial shares (they depend
+// only on the set), so replicate b of two rows is ρ on one multiset of
+// pairs, and their differences over b are the paired bootstrap of the
+// difference (records.Difference). A score without replicates (a record
+// older than the bootstrap, a Pearson r, an analogy accuracy) cannot be
+// tested: it is shown, and never claimed to win.
+
+// estimate is a score as a comparison sees it: its value and its
+// bootstrap replicates over the set's shared resamples (nil: not tested).
+type estimate struct {
+	value float64
+	reps  []float64
+}
+
+// tested says the estimate has a value and replicates to test it with.
+func (e estimate) tested() bool { return finite(e.value) && len(e.reps) > 0 }
+
+// halfWidth is the half-width of the estimate's 95% normal bootstrap
+// interval (records.Interval), NaN when it is not tested.
+func (e estimate) halfWidth() float64 {
+	if !e.tested() {
+		return math.NaN()
+	}
+	lo, hi, _ := records.Interval(e.value, e.reps)
+	return (hi - lo) / 2
+}
+
+// verdict is what a paired comparison says of a score a against b.
+type verdict int
+
+const (
+	notTested verdict = iota // either has no replicates (or they do not pair)
+	tie                      // the difference's interval holds 0, or they print the same
+	above                    // a is significantly higher
+	below                    // a is significantly lower
+)
+
+// compare tests a against b: equal as printed with digits decimals they
+// tie (a table could not show the difference); else both need replicates
+// of one length (the same resamples), and the difference counts only when
+// its 95% interval excludes 0.
+func compare(a, b estimate, digits int) verdict {
+	if !finite(a.value) || !finite(b.value) {
+		return notTested
+	}
+	if roundTo(a.value, digits) == roundTo(b.value, digits) {
+		return tie
+	}
+	if !a.tested() || !b.tested() || len(a.reps) != len(b.reps) {
+		return notTested
+	}
+	switch _, _, sign := records.Difference(a.value, b.value, a.reps, b.reps); sign {
+	case 1:
+		return above
+	case -1:
+		return below
+	}
+	return tie
+}
+
+// RankSignificant marks a column of scores by benchstat's rule. replicates
+// holds each score's bootstrap replicates over resamples the column's
+// scores share, or nil (replicates may be nil: none has any). Among the
+// scores with replicates, the top one is the highest as shown (lowest
+// when lowerIsBetter); Best marks every score not significantly below it
+// (records.Difference: the 95% interval of the paired difference holds 0,
+// or the two print the same with digits decimals), so ties share the mark
+// and the top row is never alone by luck. Second marks, among the rest,
+// the top one and every score not significantly below it. A score without
+// replicates takes no part in that: when it is among the two highest
+// distinct values as shown of the whole column (and the column shows two
+// values at least) it is marked Untested, so a reader sees where it stands
+// without a claim that it wins. NaN and ±Inf
+// are never marked, nor is a score alone in its column (there is nothing
+// to rank it against).
+func RankSignificant(scores []float64, replicates [][]float64, digits int, lowerIsBetter bool) []Mark {
+	sign := 1.0
+	if lowerIsBetter {
+		sign = -1
+	}
+	est := make([]estimate, len(scores))
+	var tested []int
+	for i, s := range scores {
+		est[i].value = sign * s
+		if i < len(replicates) && len(replicates[i]) > 0 {
+			est[i].reps = make([]float64, len(replicates[i]))
+			for b, x := range replicates[i] {
+				est[i].reps[b] = sign * x
+			}
+		}
+		if est[i].tested() {
+			tested = append(tested, i)
+		}
+	}
+	// Replicates pair only when they have one length: the top's decides,
+	// and a score whose replicates differ is not tested.
+	if top := topOf(est, tested, digits); top >= 0 {
+		tested = slices.DeleteFunc(tested, func(i int) bool { return len(est[i].reps) != len(est[top].reps) })
+	}
+	marks := make([]Mark, len(scores))
+	finiteN := 0
+	for _, s := range scores {
+		if finite(s) {
+			finiteN++
+		}
+	}
+	if finiteN < 2 {
+		return marks // nothing to compare with
+	}
+	best := tier(est, tested, digits)
+	for _, i := range best {
+		marks[i] = Best
+	}
+	rest := slices.DeleteFunc(slices.Clone(tested), func(i int) bool { return slices.Contains(best, i) })
+	for _, i := range tier(est, rest, digits) {
+		marks[i] = Second
+	}
+	// Untested scores: where they stand by value alone, when the values
+	// differ at all.
+	byValue := Rank(scores, digits, lowerIsBetter)
+	if !slices.Contains(byValue, Second) {
+		return marks
+	}
+	for i := range scores {
+		if !slices.Contains(tested, i) && (byValue[i] == Best || byValue[i] == Second) {
+			marks[i] = Untested
+		}
+	}
+	return marks
+}
+
+// topOf is the index among cands of the highest value as shown, the first
+// on ties; -1 for none.
+func topOf(est []estimate, cands []int, digits int) int {
+	top := -1
+	for _, i := range cands {
+		if top < 0 || roundTo(est[i].value, digits) > roundTo(est[top].value, digits) {
+			top = i
+		}
+	}
+	return top
+}
+
+// tier is the top of cands and every candidate not significantly below
+// it.
+func tier(est []estimate, cands []int, digits int) []int {
+	top := topOf(est, cands, digits)
+	if top < 0 {
+		return nil
+	}
+	var out []int
+	for _, i := range cands {
+		if i == top || compare(est[top], est[i], digits) != above {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// meanReplicates averages replicate lists per resample (the bootstrap of a
+// mean over seed replicates, each scored on the same resamples); nil when
+// any list is missing or their lengths differ.
+func meanReplicates(lists [][]float64) []float64 {
+	if len(lists) == 0 {
+		return nil
+	}
+	out := make([]float64, len(lists[0]))
+	for _, l := range lists {
+		if len(l) == 0 || len(l) != len(out) {
+			return nil
+		}
+		for b, x := range l {
+			out[b] += x
+		}
+	}
+	for b := range out {
+		out[b] /= float64(len(lists))
+	}
+	return out
+}
