@@ -17,6 +17,7 @@ import (
 type page struct {
 	Title   string
 	Meta    []string
+	Warn    []string          // what a reader must know before trusting a comparison on the page
 	Results map[string]string // link to the results file: Path, Href; nil for none
 	TOC     []tocEntry
 	Body    template.HTML
@@ -391,15 +392,17 @@ var (
 {{range .}}<li>{{.}}</li>
 {{end}}</ul>
 `)
-	tplTable = mustTpl("table", `<table class="data"{{with .T.ID}} id="{{.}}"{{end}}>
+	// Tables scroll inside a box of their own: a wide table never widens
+	// the page, whose body must not scroll sideways.
+	tplTable = mustTpl("table", `<div class="scroll"><table class="data"{{with .T.ID}} id="{{.}}"{{end}}>
 {{with .T.Caption}}<caption>{{.}}</caption>
 {{end}}<thead><tr>{{range $j, $h := .T.Header}}<th{{if index $.Num $j}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .T.Rows}}<tr>{{range $j, $c := .}}<td{{if index $.Num $j}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 `)
-	tplScoreTable = mustTpl("scores", `<table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
+	tplScoreTable = mustTpl("scores", `<div class="scroll"><table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
 {{with .T.Caption}}<caption>{{.}}</caption>
 {{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num">{{.}}</th>{{end}}</tr></thead>
 <tbody>
@@ -412,14 +415,14 @@ var (
 <tr><th colspan="{{inc (len .T.Columns)}}">{{.T.ReferenceTitle}}</th></tr>
 {{range $i, $row := .T.Reference}}<tr><th>{{$row.Name}}</th>{{range index $.Ref $i}}<td class="num">{{.Text}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
-{{end}}</table>
+{{end}}</table></div>
 <p class="legend">Per column: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better; scores equal as shown tie and share the mark{{if .T.Reference}}; reference rows are not ranked{{end}}).</p>
 `)
 	tplDetailsOpen = mustTpl("details", `<details class="more"{{if .Open}} open{{end}}><summary>{{.Summary}}</summary>
 `)
 	tplCSV = mustTpl("csv", `<p class="csv"><a download="{{.Name}}" href="{{.Href}}">Download CSV</a></p>
 `)
-	tplChart = mustTpl("chart", `<figure class="chart-box">
+	tplChart = mustTpl("chart", `<figure class="chart-box scroll">
 {{with .Title}}<figcaption>{{.}}</figcaption>
 {{end}}<div class="chart" id="{{.ID}}" style="width:{{.W}}px;height:{{.H}}px"></div>
 {{range .Notes}}<p class="note">{{.}}</p>
@@ -433,10 +436,13 @@ var (
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; margin: 0 auto; max-width: 1500px; padding: 0 24px 48px; line-height: 1.4; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; margin: 0 auto; max-width: 1500px; padding: 0 24px 48px; line-height: 1.4; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.data td, table.data th { overflow-wrap: normal; }
 h1 { margin: 24px 0 4px; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }
 .meta { color: #555; margin: 0 0 12px; }
+.warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 4px 8px; }
 nav.toc { background: #f6f6f6; padding: 8px 16px; display: inline-block; }
 nav.toc ul { margin: 4px 0; padding-left: 20px; }
 table.data { border-collapse: collapse; margin: 12px 0; font-size: 14px; }
@@ -469,6 +475,7 @@ footer { margin-top: 36px; color: #777; font-size: 13px; }
 <header>
 <h1>{{.Title}}</h1>
 {{range .Meta}}<p class="meta">{{.}}</p>
+{{end}}{{range .Warn}}<p class="meta warn">⚠ {{.}}</p>
 {{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a></p>
 {{end}}</header>
 {{.Body}}

@@ -117,9 +117,11 @@ func Write(w io.Writer, r Report) error {
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
+	_, warn := provenanceLines(r.Records)
 	pg := page{
 		Title:  r.Title,
 		Meta:   p.meta(r),
+		Warn:   warn,
 		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
 		About:  r.ECharts.about,
 		Inline: template.JS(r.ECharts.inline),
@@ -230,7 +232,9 @@ func (p *builder) meta(r Report) []string {
 	if r.Spec != "" {
 		m = append(m, "Spec: "+r.Spec)
 	}
-	return append(m, line)
+	m = append(m, line)
+	prov, _ := provenanceLines(r.Records)
+	return append(m, prov...)
 }
 
 func joinSettings(kv [][2]string) string {
@@ -254,18 +258,22 @@ func timingKeys(recs []records.Record) []string {
 	return keys
 }
 
-// metricText prints a metric: counts (vocab, nnz, tokens) in full with
-// thousands separators, anything else to 4 significant digits.
+// metricText prints a metric in plain notation: from 1,000 on a whole
+// number with thousands separators (a count, megabytes, seconds: the
+// digits past the point say nothing there), below that 4 significant
+// digits.
 func metricText(v float64) string {
-	if finite(v) && v == math.Trunc(v) && math.Abs(v) >= 1e4 && math.Abs(v) < 1e15 {
+	if finite(v) && math.Abs(v) >= 1000 && math.Abs(v) < 1e15 {
 		return thousands(v)
 	}
 	return sig(v, 4)
 }
 
 // trialsSection is the table of every trial, one row each: the settings
-// that vary, status, the metrics that are not scores, stage times; then
-// the files the trials wrote and the machines they ran on.
+// that vary, status, the metrics that are not scores, stage times and
+// where and when it ran (see provenances); a column that says the same in
+// every row is said once above the table instead. Then the files the
+// trials wrote.
 func (p *builder) trialsSection(recs []records.Record) Section {
 	s := Section{ID: "trials", Title: "Trials"}
 	if len(recs) == 0 {
@@ -274,26 +282,84 @@ func (p *builder) trialsSection(recs []records.Record) Section {
 	}
 	common, varying := settingsSplit(recs)
 	if len(common) > 0 {
-		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(common)+"."))
+		kv := make([][2]string, len(common))
+		for i, c := range common {
+			kv[i] = [2]string{c[0], p.settingShown(recs[0], c[0], recs[0].Settings[c[0]])}
+		}
+		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(kv)+"."))
 	}
 	mkeys, scores := trialMetricKeys(recs)
 	if scores {
 		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
 	}
-	t := trialsTable(p.project(recs), varying, mkeys, timingKeys(recs))
-	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics and stage times", len(t.Rows)), t)...)
-	s.Blocks = append(s.Blocks, filesBlock(recs)...)
-	envs := p.project(recs, func(rec records.Record) bool { return rec.Env != nil }).groupBy(func(_ int, t trial) string {
-		return fmt.Sprintf("%s · %s · GOMAXPROCS %d", t.Env.GoVersion, t.Env.CPU, t.Env.GOMAXPROCS)
-	})
-	if len(envs) > 0 {
-		var l List
-		for _, g := range byKey(envs) {
-			l = append(l, fmt.Sprintf("%s (%d trial(s))", g.key, len(g.trials)))
+	t, constant := dropConstant(p.trialsTable(p.project(recs), varying, mkeys, timingKeys(recs)), 2)
+	var same [][2]string
+	for _, c := range constant {
+		// Provenance nobody recorded is said once, in the page header.
+		if c[1] != "unknown" && c[1] != "—" {
+			same = append(same, c)
 		}
-		s.Blocks = append(s.Blocks, Paragraph("Ran on:"), l)
 	}
+	if len(same) > 0 {
+		s.Blocks = append(s.Blocks, Paragraph("The same in every row: "+joinSettings(same)+"."))
+	}
+	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics, stage times and where they ran", len(t.Rows)), t)...)
+	s.Blocks = append(s.Blocks, filesBlock(recs)...)
 	return s
+}
+
+// settingShown prints a setting as its spec means it: a 0 that stands for
+// the method's own default (train.dim = 0 is SGNS's 300) is "default
+// (300)", a list is written as in YAML.
+func (p *builder) settingShown(rec records.Record, key string, v any) string {
+	if n, ok := number(v); ok && n == 0 {
+		if d, ok := p.method(rec).ZeroMeans[key]; ok {
+			return "default (" + d + ")"
+		}
+	}
+	return formatValue(v)
+}
+
+// dropConstant removes the columns from keep on whose cells are equal in
+// every row of a table of two or more rows, and returns them as (header,
+// cell) pairs: a column that never changes is one sentence, not a stripe
+// of repeats that widens the table.
+func dropConstant(t Table, keep int) (Table, [][2]string) {
+	if len(t.Rows) < 2 {
+		return t, nil
+	}
+	var same [][2]string
+	var cols []int
+	for j := range t.Header {
+		constant := j >= keep
+		for _, r := range t.Rows[1:] {
+			if !constant || r[j] != t.Rows[0][j] {
+				constant = false
+				break
+			}
+		}
+		if constant {
+			same = append(same, [2]string{t.Header[j], t.Rows[0][j]})
+			continue
+		}
+		cols = append(cols, j)
+	}
+	if len(same) == 0 {
+		return t, nil
+	}
+	out := Table{ID: t.ID, Caption: t.Caption}
+	for _, j := range cols {
+		out.Header = append(out.Header, t.Header[j])
+		out.Numeric = append(out.Numeric, j < len(t.Numeric) && t.Numeric[j])
+	}
+	for _, r := range t.Rows {
+		row := make([]string, len(cols))
+		for k, j := range cols {
+			row[k] = r[j]
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out, same
 }
 
 // trialMetricKeys are the metric columns of the trials table, and whether
@@ -322,9 +388,9 @@ func trialMetricKeys(recs []records.Record) (keys []string, scores bool) {
 }
 
 // trialsTable is one row per trial: its number, id, the varying settings,
-// status (with error and warnings), the metrics mkeys and the stage times
-// tkeys.
-func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
+// status (with error and warnings), the metrics mkeys, the stage times
+// tkeys, and where and when it ran.
+func (p *builder) trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 	t := Table{ID: "trials-table", Header: []string{"#", "ID"}}
 	t.Header = append(t.Header, varying...)
 	t.Header = append(t.Header, "Status")
@@ -337,10 +403,17 @@ func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 	for j := len(t.Header) - len(mkeys) - len(tkeys); j < len(t.Header); j++ {
 		t.Numeric[j] = true
 	}
-	for _, tr := range pr.trials {
+	t.Header = append(t.Header, "Ran (UTC)", "Code", "Machine", "Ran alone?")
+	t.Numeric = append(t.Numeric, false, false, false, false)
+	prov := provenances(pr.records())
+	for i, tr := range pr.trials {
 		row := []string{strconv.Itoa(tr.Num), tr.ID}
 		for _, k := range varying {
-			row = append(row, settingText(tr.Settings, k))
+			if v, ok := tr.Settings[k]; ok {
+				row = append(row, p.settingShown(tr.Record, k, v))
+			} else {
+				row = append(row, "—")
+			}
 		}
 		status := tr.Status
 		if tr.Error != "" {
@@ -355,22 +428,16 @@ func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 		}
 		for _, k := range tkeys {
 			if v, ok := tr.Timings[k]; ok {
-				row = append(row, sig(v, 3))
+				row = append(row, metricText(v))
 			} else {
 				row = append(row, "—")
 			}
 		}
+		pv := prov[i]
+		row = append(row, orDash(pv.date), pv.code, pv.machine, pv.alone)
 		t.Rows = append(t.Rows, row)
 	}
 	return t
-}
-
-// settingText prints a setting for a table cell, "—" when absent.
-func settingText(settings map[string]any, k string) string {
-	if v, ok := settings[k]; ok {
-		return formatValue(v)
-	}
-	return "—"
 }
 
 // metricCell prints a metric for the trials table with its range over
