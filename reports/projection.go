@@ -319,6 +319,7 @@ type line struct {
 	name   string
 	trials []trial
 	xs     []float64
+	color  string // "" = the chart's next palette colour
 }
 
 // lines groups the trials into chart lines by name (groupBy), each trial

@@ -126,7 +126,19 @@ func provenanceLines(recs []records.Record) (lines, warnings []string) {
 		return nil, nil
 	}
 	ps := provenances(recs)
-	codes, machines := counted(ps, func(p provenance) string { return p.code }), counted(ps, func(p provenance) string { return p.machine })
+	codes := counted(ps, func(p provenance) string { return p.code })
+	// A record without run information names no host: it is counted
+	// among the code versions as such, not as a machine of its own.
+	var known []provenance
+	for i, p := range ps {
+		if recs[i].Run != nil {
+			known = append(known, p)
+		}
+	}
+	machines := counted(known, func(p provenance) string { return p.machine })
+	if len(machines) == 0 {
+		machines = []keyCount{{key: "unknown", n: len(ps)}}
+	}
 	first, last := "", ""
 	for _, p := range ps {
 		if p.day == "" {

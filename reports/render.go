@@ -318,6 +318,43 @@ const chartScript = `"use strict";
   ];
   var state = {total: specs.length, drawn: 0, missing: typeof echarts === "undefined"};
   var svgIcon = "path://M4,2H16L20,6V22H4Z M8,12H16 M8,16H16";
+  // Tick labels of a log axis: plain from 0.001 to 999,999 ("0.01",
+  // "10,000"), else as 1e-10 or 2.5e+6; ECharts would print
+  // 0.0000000001. A function cannot travel in the option's JSON, so the
+  // page adds it to every log axis before drawing.
+  function logLabel(v) {
+    var a = Math.abs(v);
+    if (v === 0 || (a >= 1e-3 && a < 1e6)) {
+      return v.toLocaleString("en-US", {maximumSignificantDigits: 6});
+    }
+    var e = Math.floor(Math.log10(a) + 1e-9);
+    var m = Math.round(v / Math.pow(10, e) * 1000) / 1000;
+    return m + "e" + (e < 0 ? "" : "+") + e;
+  }
+  // An axis drawn on log10 exponents (kcalabExp) is labelled 10^v, and
+  // its chart's tooltip shows the point's values rather than exponents.
+  function expLabel(v) { return logLabel(Math.pow(10, v)); }
+  function prepare(o) {
+    var exp = [false, false];
+    ["xAxis", "yAxis"].forEach(function (k, d) {
+      [].concat(o[k] || []).forEach(function (a) {
+        if (a.type === "log" || a.kcalabExp) {
+          a.axisLabel = a.axisLabel || {};
+          a.axisLabel.formatter = a.kcalabExp ? expLabel : logLabel;
+          exp[d] = exp[d] || !!a.kcalabExp;
+        }
+      });
+    });
+    if ((exp[0] || exp[1]) && o.tooltip) {
+      o.tooltip.formatter = function (p) {
+        var v = p.value || [];
+        var x = exp[0] ? Math.pow(10, v[0]) : v[0], y = exp[1] ? Math.pow(10, v[1]) : v[1];
+        return echarts.format.encodeHTML(p.seriesName) + "<br>" +
+          echarts.format.encodeHTML(logLabel(x) + ", " + Number(y).toPrecision(3));
+      };
+    }
+    return o;
+  }
   // Draws the chart again with ECharts' SVG renderer, off screen, and
   // downloads that: the page itself draws on a canvas.
   function saveSVG(s, el) {
@@ -327,7 +364,7 @@ const chartScript = `"use strict";
     var c = echarts.init(box, null, {renderer: "svg"});
     var o = JSON.parse(JSON.stringify(s.option));
     delete o.toolbox;
-    c.setOption(o);
+    c.setOption(prepare(o));
     var a = document.createElement("a");
     a.href = c.getDataURL({type: "svg"});
     a.download = s.id + ".svg";
@@ -355,7 +392,7 @@ const chartScript = `"use strict";
         state.drawn++;
       }
     });
-    chart.setOption(s.option);
+    chart.setOption(prepare(s.option));
   });
 })();
 `
