@@ -174,6 +174,9 @@ func legendRows(names []string, w int) int {
 	return rows
 }
 
+// maxSymbols is the most points a line shows with a symbol each.
+const maxSymbols = 60
+
 // legendRowHeight is the height of one legend row in pixels.
 const legendRowHeight = 22
 
@@ -342,7 +345,9 @@ func (c LineChart) addSeries(lc *charts.Line, colors []string) (bars [][]any, dr
 			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
 				ss.Symbol = symbols[i%len(symbols)]
 				ss.SymbolSize = 7
-				ss.ShowSymbol = opts.Bool(true)
+				// A line of many points (a spectrum) is a curve: symbols
+				// would merge into a thick smear.
+				ss.ShowSymbol = opts.Bool(len(data) <= maxSymbols)
 			}),
 		)
 	}

@@ -11,44 +11,69 @@ import (
 
 // Section names a spec's report.lead may give, in the order sections
 // appear when nothing decides otherwise.
-var sectionOrder = []string{"paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "calibration", "words", "ca", "trials"}
+var sectionOrder = []string{"paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
+
+// autoOrder is the order of the sections that do not lead when
+// report.lead is auto: the scores first, then the paper's table and the
+// reference pairs when they did not lead.
+var autoOrder = []string{"check", "scores", "paper", "pairs", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
 
 // longTable is the row count above which a table is collapsed: a reader
 // should reach the charts without scrolling past it.
 const longTable = 12
 
+// leads says which sections answer the page's question when report.lead
+// is auto: the paper's table when the spec maps its rows or trials stand
+// for a third of them, the reference pairs when at least half the scored
+// trials have a counterpart, the analogies when every scored trial
+// answered them. A section that is present but does not lead keeps its
+// place in sectionOrder after the scores.
+type leads struct{ paper, pairs, analogies bool }
+
 // orderSections puts the page's sections in the order of what the spec is
-// for: the named lead first; otherwise (auto) the paper's table, reference
-// pairs and check when present, time and memory when every scored trial is
-// measured (a scaling spec), the sweeps when the score table is long (a
-// sweep spec), then the rest in sectionOrder.
-// scored is the page's trials with scores.
-func orderSections(lead string, secs map[string]*Section, scored projection) []Section {
-	order := append([]string(nil), sectionOrder...)
-	moveFirst := func(name string, after int) {
-		i := indexOf(order, name)
-		if i < 0 {
-			return
-		}
-		order = append(order[:i], order[i+1:]...)
-		order = append(order[:after], append([]string{name}, order[after:]...)...)
-	}
+// for: the named lead first; otherwise (auto) the check, then the
+// sections that lead (leads), then time and memory (the scaling figures
+// or the measurements) when every scored trial is measured, the sweeps
+// when the score table is long and nothing else leads, then the rest in
+// sectionOrder. scored is the page's trials with scores. The first
+// section's opening table is shown open: a page never starts with a
+// section that is empty until clicked.
+func orderSections(lead string, secs map[string]*Section, scored projection, l leads) []Section {
+	var order []string
+	base := sectionOrder
 	if lead == "" || lead == "auto" {
+		base = autoOrder
 		ranked := scored.where(not(isMeasuredTrial)).len()
-		front := 0
-		for _, n := range []string{"paper", "pairs", "check"} {
-			if secs[n] != nil {
-				front++
+		front := []string{"check"}
+		if l.analogies {
+			front = append(front, "analogies")
+		}
+		if l.paper {
+			front = append(front, "paper")
+		}
+		if l.pairs {
+			front = append(front, "pairs")
+		}
+		n := 0
+		for _, f := range front {
+			if secs[f] != nil {
+				n++
 			}
 		}
 		switch {
-		case secs["scaling"] != nil && ranked == 0:
-			moveFirst("scaling", 3)
-		case secs["sweeps"] != nil && ranked > longTable && front == 0:
-			moveFirst("sweeps", 3)
+		case ranked == 0 && (secs["scaling"] != nil || secs["measured"] != nil):
+			front = append(front, "scaling", "measured", "spectra")
+		case secs["sweeps"] != nil && ranked > longTable && n == 0:
+			front = append(front, "sweeps")
 		}
+		order = append(order, front...)
 	} else {
-		moveFirst(lead, 0)
+		order = append(order, lead)
+	}
+	for _, n := range base {
+		if indexOf(order, n) < 0 {
+			order = append(order, n)
+		}
 	}
 	var out []Section
 	for _, n := range order {
@@ -56,7 +81,30 @@ func orderSections(lead string, secs map[string]*Section, scored projection) []S
 			out = append(out, *s)
 		}
 	}
+	if len(out) > 0 {
+		out[0] = openFirst(out[0])
+	}
 	return out
+}
+
+// openFirst opens the section's first block when it is collapsed.
+func openFirst(s Section) Section {
+	if len(s.Blocks) == 0 {
+		return s
+	}
+	blocks := append([]Block(nil), s.Blocks...)
+	for i, b := range blocks {
+		switch b := b.(type) {
+		case Paragraph, List:
+			continue
+		case Details:
+			b.Open = true
+			blocks[i] = b
+		}
+		break
+	}
+	s.Blocks = blocks
+	return s
 }
 
 func indexOf(xs []string, x string) int {
@@ -459,7 +507,7 @@ func checkSection(c *Check, recs []records.Record) *Section {
 const farOut = 8
 
 // framePoints returns the map's points within farOut median distances of
-// the origin, and the words left out, with their coordinates.
+// the origin, and the words left out.
 func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 	d := make([]float64, len(wm.Words))
 	for j := range wm.Words {
@@ -472,7 +520,7 @@ func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 	var far []string
 	for j, w := range wm.Words {
 		if limit > 0 && d[j] > limit {
-			far = append(far, fmt.Sprintf("%s (%s, %s)", w, sig(wm.X[j], 3), sig(wm.Y[j], 3)))
+			far = append(far, w)
 			continue
 		}
 		pts = append(pts, Labeled{Label: w, X: wm.X[j], Y: wm.Y[j]})
@@ -494,7 +542,9 @@ func (p *builder) wordViewsSection(recs []records.Record) *Section {
 	return s
 }
 
-// wordMapBlocks draw the word map of the first trial that has a whole one.
+// wordMapBlocks draw the word map of the page's representative trial
+// (mapTrial). A map whose words fall on a few points says so instead of
+// drawing a dot.
 func (p *builder) wordMapBlocks(all projection) []Block {
 	withMap := all.where(func(rec records.Record) bool {
 		wm := rec.WordsMap
@@ -503,16 +553,127 @@ func (p *builder) wordMapBlocks(all projection) []Block {
 	if withMap.len() == 0 {
 		return nil
 	}
-	t := withMap.trials[0]
+	t, degenerate := mapTrial(withMap)
+	// Labelled as a row among the trials with a map, so that the label
+	// says what sets it apart (its table and window in a sweep).
 	wm, label := t.WordsMap, p.soloLabel(t)
+	for _, r := range withMap.rows(false) {
+		if r.Num == t.Num {
+			label = r.label
+		}
+	}
 	pts, far := framePoints(wm)
-	text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, t.Num)
+	if degenerate {
+		return []Block{Paragraph(fmt.Sprintf("⚠ No word map: in every trial that recorded one, the %d most frequent words fall on a few points of axes 1 and 2 "+
+			"(in %s, trial #%d, on %d distinct places at 1/100 of the map's extent): the first two axes separate almost none of them, so a drawing would be a dot.",
+			len(wm.Words), label, t.Num, distinctPlaces(pts)))}
+	}
+	text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d: %s). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).",
+		len(wm.Words), label, t.Num, mapWhy)
 	if len(far) > 0 {
-		text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
+		shown := far
+		if len(shown) > 5 {
+			shown = shown[:5]
+		}
+		text += fmt.Sprintf(" %d word(s) lie more than %d times the median distance from the origin and are left off so that the rest can be read (%s%s).",
+			len(far), farOut, strings.Join(shown, ", "), map[bool]string{true: ", …", false: ""}[len(far) > len(shown)])
 	}
 	return []Block{Paragraph(text),
 		ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
 			Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}}}
+}
+
+// mapWhy says how mapTrial chose the trial.
+const mapWhy = "of the finished trials, the one on the most data with the most exact decomposition, the largest dimension and window"
+
+// mapTrial picks the trial whose word map stands for the page: a finished
+// one whose map is not degenerate (distinctPlaces), on the largest corpus
+// (data.fraction; a prefix of 1/64 says little of the whole), the most
+// exact decomposition (the smallest recorded residual; a trial without one
+// is not compared), of the page's first method or label (groupKeys), then
+// the largest svd.rank and data.window (a map of W = 1 shows adjacency,
+// not meaning), the first on ties. degenerate is
+// set when every candidate's map is; the trial is then the one the rule
+// picks among them all.
+func mapTrial(pr projection) (t trial, degenerate bool) {
+	finished := pr.where(hasStatus("ok"))
+	if finished.len() == 0 {
+		finished = pr
+	}
+	var good []trial
+	for _, c := range finished.trials {
+		pts, _ := framePoints(c.WordsMap)
+		if !isDegenerate(pts) {
+			good = append(good, c)
+		}
+	}
+	cands := good
+	if len(cands) == 0 {
+		cands, degenerate = finished.trials, true
+	}
+	num := func(c trial, key string, missing float64) float64 {
+		if v, ok := number(c.Settings[key]); ok {
+			return v
+		}
+		return missing
+	}
+	keys := groupKeys(pr.records())
+	group := map[string]string{}
+	for i, c := range pr.trials {
+		group[c.ID] = keys[i]
+	}
+	firstGroup := group[pr.trials[0].ID]
+	better := func(a, b trial) bool { // a before b
+		if x, y := num(a, "data.fraction", 1), num(b, "data.fraction", 1); x != y {
+			return x > y
+		}
+		// Residuals within a factor of 10 of each other are equally
+		// exact; a trial that recorded none is not compared on it.
+		if a.SVD != nil && b.SVD != nil {
+			x, y := math.Max(a.SVD.RelResidual, 1e-12), math.Max(b.SVD.RelResidual, 1e-12)
+			if x < y/10 || y < x/10 {
+				return x < y
+			}
+		}
+		if x, y := group[a.ID] == firstGroup, group[b.ID] == firstGroup; x != y {
+			return x
+		}
+		if x, y := num(a, "svd.rank", 0), num(b, "svd.rank", 0); x != y {
+			return x > y
+		}
+		return num(a, "data.window", 0) > num(b, "data.window", 0)
+	}
+	best := cands[0]
+	for _, c := range cands[1:] {
+		if better(c, best) {
+			best = c
+		}
+	}
+	return best, degenerate
+}
+
+// distinctPlaces counts the points' distinct places on a grid of 1/100 of
+// their extent.
+func distinctPlaces(pts []Labeled) int {
+	ext := 0.0
+	for _, p := range pts {
+		ext = math.Max(ext, math.Max(math.Abs(p.X), math.Abs(p.Y)))
+	}
+	if ext == 0 {
+		return min(len(pts), 1)
+	}
+	seen := map[[2]int64]bool{}
+	for _, p := range pts {
+		seen[[2]int64{int64(math.Round(100 * p.X / ext)), int64(math.Round(100 * p.Y / ext))}] = true
+	}
+	return len(seen)
+}
+
+// isDegenerate reports whether a map's points fall on fewer distinct
+// places than a quarter of them: axes 1–2 then separate almost none of
+// the words.
+func isDegenerate(pts []Labeled) bool {
+	return len(pts) >= 8 && 4*distinctPlaces(pts) < len(pts)
 }
 
 // neighbourBlocks list the probe words' neighbours of one trial per group

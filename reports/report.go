@@ -179,6 +179,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 		return nil, err
 	}
 	trials := p.trialsSection(r.Records)
+	scored := p.project(r.Records, hasMetric(records.ScoreMetric))
 	sections := orderSections(r.Lead, map[string]*Section{
 		"paper":       p.paperSection(r.Records, r.PaperRows),
 		"pairs":       p.pairsSection(r.Records),
@@ -187,12 +188,26 @@ func (p *builder) sections(r Report) ([]Section, error) {
 		"analogies":   p.analogySection(r.Records),
 		"sweeps":      p.sweepSection(r.Records),
 		"scaling":     p.scalingSection(r.Records),
+		"measured":    p.measuredSection(r.Records),
+		"spectra":     p.spectraSection(r.Records),
 		"calibration": p.calibrationSection(r.Records),
 		"words":       p.wordViewsSection(r.Records),
 		"ca":          ca,
 		"trials":      &trials,
-	}, p.project(r.Records, hasMetric(records.ScoreMetric)))
+	}, scored, p.leads(r, scored))
 	return append(sections, r.Sections...), nil
+}
+
+// leads decides which of the paper's table, the reference pairs and the
+// analogies answer the page's question (see leads).
+func (p *builder) leads(r Report, scored projection) leads {
+	var l leads
+	matched, _ := pickPaperTrials(scored.where(not(isMeasuredTrial)), r.PaperRows)
+	l.paper = len(r.PaperRows) > 0 || 3*len(matched) >= len(paperRows)
+	paired := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })
+	l.pairs = scored.len() > 0 && 2*paired.len() >= scored.len()
+	l.analogies = scored.len() > 0 && scored.where(hasMetric(records.AnalogyCoverageMetric)).len() == scored.len()
+	return l
 }
 
 var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
