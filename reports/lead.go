@@ -611,6 +611,19 @@ func mapTrial(pr projection) (t trial, degenerate bool) {
 	if len(cands) == 0 {
 		cands, degenerate = finished.trials, true
 	}
+	better := representativeOrder(pr)
+	best := cands[0]
+	for _, c := range cands[1:] {
+		if better(c, best) {
+			best = c
+		}
+	}
+	return best, degenerate
+}
+
+// representativeOrder is mapTrial's preference among the trials of pr:
+// better(a, b) when a stands for the page before b.
+func representativeOrder(pr projection) func(a, b trial) bool {
 	num := func(c trial, key string, missing float64) float64 {
 		if v, ok := number(c.Settings[key]); ok {
 			return v
@@ -622,8 +635,11 @@ func mapTrial(pr projection) (t trial, degenerate bool) {
 	for i, c := range pr.trials {
 		group[c.ID] = keys[i]
 	}
-	firstGroup := group[pr.trials[0].ID]
-	better := func(a, b trial) bool { // a before b
+	firstGroup := ""
+	if pr.len() > 0 {
+		firstGroup = group[pr.trials[0].ID]
+	}
+	return func(a, b trial) bool { // a before b
 		if x, y := num(a, "data.fraction", 1), num(b, "data.fraction", 1); x != y {
 			return x > y
 		}
@@ -643,13 +659,6 @@ func mapTrial(pr projection) (t trial, degenerate bool) {
 		}
 		return num(a, "data.window", 0) > num(b, "data.window", 0)
 	}
-	best := cands[0]
-	for _, c := range cands[1:] {
-		if better(c, best) {
-			best = c
-		}
-	}
-	return best, degenerate
 }
 
 // distinctPlaces counts the points' distinct places on a grid of 1/100 of
@@ -677,14 +686,21 @@ func isDegenerate(pts []Labeled) bool {
 }
 
 // neighbourBlocks list the probe words' neighbours of one trial per group
-// of all the trials (groupKeys), the one with the largest svd.rank;
-// measured trials' are left out.
+// of all the trials (groupKeys), the one representativeOrder prefers (on
+// the most data, most exact, largest dimension and window); measured
+// trials' are left out.
 func (p *builder) neighbourBlocks(all projection) []Block {
 	keys := groupKeys(all.records())
 	withNeighbours := all.where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, not(isMeasuredTrial))
+	better := representativeOrder(withNeighbours)
 	var tables []Block
 	for gi, g := range withNeighbours.groupBy(func(_ int, t trial) string { return keys[t.Num-1] }) {
-		t := largestRank(g.trials)
+		t := g.trials[0]
+		for _, c := range g.trials[1:] {
+			if better(c, t) {
+				t = c
+			}
+		}
 		label := p.soloLabel(t)
 		tab := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, t.Num, formatValue(t.Settings["eval.similarity"])),
 			Header: []string{"Word", "Nearest 10, most similar first"}}
@@ -696,7 +712,7 @@ func (p *builder) neighbourBlocks(all projection) []Block {
 	if len(tables) == 0 {
 		return nil
 	}
-	out := []Block{Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (the largest dimension)."), tables[0]}
+	out := []Block{Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (on the most data, most exact, largest dimension and window)."), tables[0]}
 	if len(tables) > 1 {
 		out = append(out, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
 	}

@@ -17,8 +17,11 @@ import (
 type page struct {
 	Title   string
 	Meta    []string
-	Warn    []string          // what a reader must know before trusting a comparison on the page
-	Results map[string]string // link to the results file: Path, Href; nil for none
+	Warn    []string            // what a reader must know before trusting a comparison on the page
+	Results map[string]string   // link to the results file: Path, Href; nil for none
+	Spec    map[string]string   // link to the spec file: Name, Href; nil for none
+	Index   string              // href of the index of every report; "" for none
+	Related []map[string]string // links to the reports of the specs compared with: Text, Href
 	TOC     []tocEntry
 	Body    template.HTML
 	About   string
@@ -510,10 +513,12 @@ footer { margin-top: 36px; color: #777; font-size: 13px; }
 {{end}}</head>
 <body>
 <header>
-<h1>{{.Title}}</h1>
+{{with .Index}}<p class="meta"><a href="{{.}}">← All experiments</a></p>
+{{end}}<h1>{{.Title}}</h1>
 {{range .Meta}}<p class="meta">{{.}}</p>
 {{end}}{{range .Warn}}<p class="meta warn">⚠ {{.}}</p>
-{{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a></p>
+{{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a>{{with $.Spec}} · Spec: <a href="{{.Href}}">{{.Name}}</a>{{end}}</p>
+{{end}}{{with .Related}}<p class="meta">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Text}}</a>{{end}}</p>
 {{end}}</header>
 {{.Body}}
 <footer>Charts: {{.About}}.</footer>

@@ -9,6 +9,8 @@ import (
 	"kcalab/records"
 	"kcalab/schema"
 	"math"
+	"path"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -50,6 +52,14 @@ type Report struct {
 	// ResultsFile, when set, is the results file the page shows, relative
 	// to the page (records.FileName beside it); the header links it.
 	ResultsFile string
+	// IndexFile and SpecFile, when set, are the index of every spec's
+	// report and this spec's file, relative to the page; the header links
+	// them.
+	IndexFile, SpecFile string
+	// Related are the reports of the specs this one compares with (its
+	// description names them), relative to the page; the header links
+	// them.
+	Related []Link
 	// Lead names the section the page opens with (a spec's report.lead:
 	// paper, pairs, check, scores, sweeps, scaling, words, ca, trials);
 	// "" or "auto" decides from the records (see orderSections).
@@ -132,6 +142,18 @@ func Write(w io.Writer, r Report) error {
 	if r.ResultsFile != "" {
 		l := Link{Path: r.ResultsFile}
 		pg.Results = map[string]string{"Path": l.Path, "Href": l.href()}
+	}
+	if r.IndexFile != "" {
+		pg.Index = Link{Path: r.IndexFile}.href()
+	}
+	if r.SpecFile != "" {
+		// The link shows the file's name only: the path between the page
+		// and the spec says where this copy of the site lies, nothing of
+		// the experiment.
+		pg.Spec = map[string]string{"Name": path.Base(filepath.ToSlash(r.SpecFile)), "Href": Link{Path: r.SpecFile}.href()}
+	}
+	for _, l := range r.Related {
+		pg.Related = append(pg.Related, map[string]string{"Text": l.Text, "Href": l.href()})
 	}
 	var out bytes.Buffer
 	if err := tplPage.Execute(&out, pg); err != nil {
@@ -327,6 +349,9 @@ func (p *builder) trialsSection(recs []records.Record) Section {
 // the method's own default (train.dim = 0 is SGNS's 300) is "default
 // (300)", a list is written as in YAML.
 func (p *builder) settingShown(rec records.Record, key string, v any) string {
+	if v == "" {
+		return `""`
+	}
 	if n, ok := number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {
 			return "default (" + d + ")"
