@@ -321,6 +321,8 @@ func (p *builder) paperCells(rows []row, sets []string, pub []ScoreRow, inSample
 		if pub != nil {
 			v := pub[i].Scores[j]
 			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.value-v, 3))
+			c.quantity("paper", v)
+			c.quantity("delta", c.value-v)
 		}
 		if sets[j] == trained[i] {
 			c.note("†")

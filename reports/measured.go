@@ -134,9 +134,35 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 		t.Rows = append(t.Rows, row)
 		lead = append(lead, measuredSentence(r, first, i, gap))
 	}
+	t.CSV = measuredCSV(rows)
 	s := &Section{ID: "measured", Title: "Measurements"}
 	s.Blocks = append(s.Blocks, Paragraph(strings.Join(lead, " ")), t)
 	return s
+}
+
+// measuredCSV is the measurement table for a program: plain numbers in
+// seconds, MB and bytes, full precision, one column per quantity.
+func measuredCSV(rows []row) [][]string {
+	out := [][]string{{"trial", "#", "wall_s", "cpu_s", "max_rss_mb", "budget_memory_mb", "table_file_bytes", "table_block_bytes",
+		"sigma_1", "sigma_last", "k", "rel_residual", "products", "max_abs_dsigma_over_sigma1_vs_first"}}
+	for _, r := range rows {
+		b := schema.RecordSettings(r.Settings).Budget.MemoryMB
+		line := []string{r.label, strconv.Itoa(r.Num), csvNumber(metric(r.Record, metricWall)), csvNumber(metric(r.Record, records.MetricCPU)),
+			csvNumber(metric(r.Record, metricRSS)), csvNumber(b)}
+		if r.TableFile != nil {
+			line = append(line, strconv.FormatInt(r.TableFile.FileBytes, 10), strconv.FormatInt(r.TableFile.BlockBytes, 10))
+		} else {
+			line = append(line, "", "")
+		}
+		if r.SVD != nil && len(r.SVD.S) > 0 {
+			line = append(line, csvNumber(r.SVD.S[0]), csvNumber(r.SVD.S[len(r.SVD.S)-1]), strconv.Itoa(len(r.SVD.S)),
+				csvNumber(r.SVD.RelResidual), strconv.Itoa(r.SVD.Products), csvNumber(spectrumGap(r.SVD, rows[0].SVD)))
+		} else {
+			line = append(line, "", "", "", "", "", "")
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // measuredSentence says what one measured trial cost, against the first

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -155,7 +156,18 @@ func (r *renderer) table(t Table) error {
 	if err := r.exec(tplTable, map[string]any{"T": t, "Num": num}); err != nil {
 		return err
 	}
-	return r.csvLink(t.ID, append([][]string{t.Header}, t.Rows...))
+	if t.CSV != nil {
+		return r.csvLink(t.ID, t.CSV)
+	}
+	rows := [][]string{t.Header}
+	for _, row := range t.Rows {
+		out := make([]string, len(row))
+		for j, c := range row {
+			out[j] = csvCell(c)
+		}
+		rows = append(rows, out)
+	}
+	return r.csvLink(t.ID, rows)
 }
 
 type scoreCell struct {
@@ -200,7 +212,7 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 	if err := r.exec(tplScoreTable, map[string]any{"T": t, "Cells": cells, "Ref": ref, "Better": better}); err != nil {
 		return err
 	}
-	return r.csvLink(t.ID, scoreCSV(t, cells, ref))
+	return r.csvLink(t.ID, scoreCSV(t))
 }
 
 // scoreCells are the rows' scores as shown, with their notes.
@@ -218,35 +230,117 @@ func scoreCells(rows []ScoreRow, digits int) [][]scoreCell {
 	return cells
 }
 
-// scoreCSV is the table as shown, for its CSV: a reader pasting it into a
-// sheet sees the numbers of the page, notes included.
-func scoreCSV(t ScoreTable, cells, ref [][]scoreCell) [][]string {
-	rows := [][]string{append([]string{t.RowHeader}, t.Columns...)}
-	text := func(c scoreCell) string {
-		if c.Note != "" {
-			return c.Text + " " + c.Note
+// scoreCSV is the table for a program to read: per column the score
+// and then one column per quantity its cells carry ("Sim", "Sim sd",
+// "Sim paper", "Sim delta", "Sim coverage", …, in the order they first
+// appear), "unranked" 1 for a score shown but never marked, plain
+// numbers at full precision, empty for none. Reference rows follow with
+// their group's title in the name; footers, text for a reader, are left
+// out (their numbers are the cells' quantities).
+func scoreCSV(t ScoreTable) [][]string {
+	var names []string
+	seen := map[string]bool{}
+	for _, group := range [][]ScoreRow{t.Rows, t.Reference} {
+		for _, r := range group {
+			for _, qs := range r.Quantities {
+				for _, q := range qs {
+					if !seen[q.Name] {
+						seen[q.Name] = true
+						names = append(names, q.Name)
+					}
+				}
+			}
 		}
-		return c.Text
 	}
-	for i, row := range t.Rows {
-		line := []string{row.Name}
-		for _, c := range cells[i] {
-			line = append(line, text(c))
+	unranked := false
+	for _, r := range t.Rows {
+		unranked = unranked || slices.Contains(r.Unranked, true)
+	}
+	head := []string{t.RowHeader}
+	for _, c := range t.Columns {
+		head = append(head, c)
+		for _, n := range names {
+			head = append(head, c+" "+n)
 		}
-		rows = append(rows, line)
-	}
-	for _, f := range t.Footer {
-		rows = append(rows, append([]string{f.Name}, f.Cells...))
-	}
-	for i, row := range t.Reference {
-		line := []string{row.Name + " (" + t.ReferenceTitle + ")"}
-		for _, c := range ref[i] {
-			line = append(line, text(c))
+		if unranked {
+			head = append(head, c+" unranked")
 		}
-		rows = append(rows, line)
+	}
+	line := func(name string, r ScoreRow) []string {
+		out := []string{name}
+		for j, v := range r.Scores {
+			out = append(out, csvNumber(v))
+			var qs []Quantity
+			if j < len(r.Quantities) {
+				qs = r.Quantities[j]
+			}
+			for _, n := range names {
+				cell := ""
+				for _, q := range qs {
+					if q.Name == n {
+						cell = csvNumber(q.Value)
+					}
+				}
+				out = append(out, cell)
+			}
+			if unranked {
+				flag := ""
+				if r.Unranked != nil && r.Unranked[j] {
+					flag = "1"
+				}
+				out = append(out, flag)
+			}
+		}
+		return out
+	}
+	rows := [][]string{head}
+	for _, r := range t.Rows {
+		rows = append(rows, line(r.Name, r))
+	}
+	for _, r := range t.Reference {
+		rows = append(rows, line(r.Name+" ("+t.ReferenceTitle+")", r))
 	}
 	return rows
 }
+
+// csvNumber prints a number for a CSV: the shortest digits that read back
+// as the same float64, ASCII minus, "" for none.
+func csvNumber(v float64) string {
+	if !finite(v) {
+		return ""
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64) // a count: 9781414, not 9.781414e+06
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// csvCell makes a displayed table cell machine-readable: a number printed
+// for people ("2,139,749", "−0.226", "+6.0%") becomes a plain one
+// ("2139749", "-0.226", "0.06"), a dash for none becomes empty, and any
+// other text is kept.
+func csvCell(s string) string {
+	t := strings.TrimSpace(strings.ReplaceAll(s, "−", "-"))
+	if t == "—" || t == "-" {
+		return ""
+	}
+	pct := strings.HasSuffix(t, "%")
+	n := strings.TrimPrefix(strings.TrimSuffix(t, "%"), "+")
+	n = strings.ReplaceAll(n, ",", "")
+	if !numberPattern.MatchString(n) {
+		return t
+	}
+	v, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return t
+	}
+	if pct {
+		return strconv.FormatFloat(v/100, 'g', -1, 64)
+	}
+	return n
+}
+
+var numberPattern = regexp.MustCompile(`^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$`)
 
 // csvLink writes a download link holding the table as CSV in a data: URL:
 // it works offline and without script, and the same table gives the same

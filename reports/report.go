@@ -329,7 +329,9 @@ func (p *builder) trialsSection(recs []records.Record) Section {
 	if scores {
 		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
 	}
-	t, constant := dropConstant(p.trialsTable(p.project(recs), varying, mkeys, timingKeys(recs)), 2)
+	full := p.trialsTable(p.project(recs), varying, mkeys, timingKeys(recs))
+	t, constant := dropConstant(full, 2)
+	t.CSV = trialsCSV(recs, varying, mkeys, timingKeys(recs))
 	var same [][2]string
 	for _, c := range constant {
 		// Provenance nobody recorded is said once, in the page header.
@@ -343,6 +345,80 @@ func (p *builder) trialsSection(recs []records.Record) Section {
 	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics, stage times and where they ran", len(t.Rows)), t)...)
 	s.Blocks = append(s.Blocks, filesBlock(recs)...)
 	return s
+}
+
+// trialsCSV is the trials table for a program: every trial's varying
+// settings as recorded, status, error and warnings, each metric (with its
+// range over repeats as columns of their own) and stage time at full
+// precision, and its run information, constant columns included.
+func trialsCSV(recs []records.Record, varying, mkeys, tkeys []string) [][]string {
+	var metricCols []string
+	for _, k := range mkeys {
+		metricCols = append(metricCols, k)
+		for _, suf := range []string{".min", ".max"} {
+			for _, rec := range recs {
+				if _, ok := rec.Metrics[k+suf]; ok {
+					metricCols = append(metricCols, k+suf)
+					break
+				}
+			}
+		}
+	}
+	head := append([]string{"#", "id"}, varying...)
+	head = append(head, "status", "error", "warnings")
+	head = append(head, metricCols...)
+	for _, k := range tkeys {
+		head = append(head, "time_"+k+"_s")
+	}
+	head = append(head, "run_start", "run_end", "run_id", "commit", "dirty", "host", "cpu", "gomaxprocs", "go_version", "ran_alone")
+	rows := [][]string{head}
+	prov := provenances(recs)
+	for i, rec := range recs {
+		row := []string{strconv.Itoa(i + 1), rec.ID}
+		for _, k := range varying {
+			if v, ok := rec.Settings[k]; ok {
+				row = append(row, formatValue(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		row = append(row, rec.Status, rec.Error, strings.Join(rec.Warnings, "; "))
+		for _, k := range metricCols {
+			if v, ok := rec.Metrics[k]; ok {
+				row = append(row, csvNumber(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		for _, k := range tkeys {
+			if v, ok := rec.Timings[k]; ok {
+				row = append(row, csvNumber(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		run, env := records.RunInfo{}, records.Env{}
+		if rec.Run != nil {
+			run = *rec.Run
+		}
+		if rec.Env != nil {
+			env = *rec.Env
+		}
+		dirty, procs := "", ""
+		if rec.Run != nil && run.Commit != "" {
+			dirty = strconv.FormatBool(run.Dirty)
+		}
+		if env.GOMAXPROCS > 0 {
+			procs = strconv.Itoa(env.GOMAXPROCS)
+		}
+		alone := prov[i].alone
+		if alone == "unknown" {
+			alone = ""
+		}
+		row = append(row, run.Start, run.End, run.ID, run.Commit, dirty, run.Host, env.CPU, procs, env.GoVersion, alone)
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 // settingShown prints a setting as its spec means it: a 0 that stands for

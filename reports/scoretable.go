@@ -19,6 +19,16 @@ type ScoreRow struct {
 	// shown but never take a mark, e.g. a score on the set a trial was
 	// tuned on: it is not comparable with held-out scores.
 	Unranked []bool
+	// Quantities, when not nil, holds per score the numbers its notes
+	// print (the spread over replicates, the published value, Δ, the
+	// coverage), for the CSV: one column per quantity there.
+	Quantities [][]Quantity
+}
+
+// Quantity is one named number a score cell carries besides its score.
+type Quantity struct {
+	Name  string // "sd", "n", "paper", "delta", "coverage", …
+	Value float64
 }
 
 // TextRow is a row of plain text cells, one per column.
