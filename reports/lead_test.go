@@ -214,3 +214,27 @@ func TestMapTrial(t *testing.T) {
 	require.Len(t, blocks, 1, "a warning, no map")
 	assert.Contains(t, string(blocks[0].(Paragraph)), "No word map")
 }
+
+// TestCheckSaysWhatItCompared: a value the run reused from the reference
+// is its own reference, and the verdict says so.
+func TestCheckSaysWhatItCompared(t *testing.T) {
+	ran := &records.RunInfo{Start: "2026-11-24T00:00:00Z", End: "2026-11-24T00:01:00Z", ID: "r1"}
+	rec := records.Record{ID: "a", Status: "ok", Metrics: map[string]float64{"spearman.zero.men": 0.5}, Run: ran}
+	again := rec
+	again.Run = &records.RunInfo{Start: "2026-11-25T00:00:00Z", End: "2026-11-25T00:01:00Z", ID: "r2"}
+	cases := []struct {
+		name string
+		now  records.Record
+		want string
+	}{
+		{"reused", rec, "every one of the 1 was reused from the reference, not recomputed"},
+		{"recomputed", again, "Every one was recomputed by this run."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := checkSection(&Check{Reference: []records.Record{rec}, Tolerance: 0.01, Source: "results.jsonl"}, []records.Record{c.now})
+			require.NotNil(t, s)
+			assert.Contains(t, string(s.Blocks[0].(Paragraph)), c.want)
+		})
+	}
+}
