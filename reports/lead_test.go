@@ -238,3 +238,40 @@ func TestCheckSaysWhatItCompared(t *testing.T) {
 		})
 	}
 }
+
+func TestRowsOf(t *testing.T) {
+	assert.Equal(t, "41 trials", rowsOf(41, 41))
+	assert.Equal(t, "1 trial", rowsOf(1, 1))
+	assert.Equal(t, "41 rows of 65 trials (replicates folded)", rowsOf(41, 65))
+}
+
+// TestLeadRules: the paper's table leads only when trials stand for a
+// third of its rows (or the spec maps them), a page of measured trials at
+// one size opens with their measurements, and the first section's
+// collapsed table opens.
+func TestLeadRules(t *testing.T) {
+	s := stubScript(t)
+	// One trial labelled as a paper row among others: the scores lead.
+	recs := sweepRecords()
+	recs[0].Settings = maps.Clone(recs[0].Settings)
+	recs[0].Settings["label"] = "tail-cut"
+	got := tocOf(t, wordReport("s", recs, s))
+	assert.NotEqual(t, "paper", got[0], "one paper row of nine does not lead: %v", got)
+
+	// Two measured trials at one size: the measurements lead.
+	m := scalingRecords()[:2]
+	for i := range m {
+		m[i].Settings = maps.Clone(m[i].Settings)
+		m[i].Settings["svd.backend"] = "krylov"
+		m[i].Settings["label"] = []string{"in memory", "from disk"}[i]
+		m[i].Metrics = maps.Clone(m[i].Metrics)
+		m[i].Metrics["vocab"] = 1000
+	}
+	page := string(render(t, wordReport("s", m, s)))
+	assert.Less(t, strings.Index(page, `<section id="measured">`), strings.Index(page, `<section id="trials">`))
+	assert.Contains(t, page, "from disk")
+
+	// The first section's collapsed table is shown open.
+	first := orderSections("", map[string]*Section{"scores": {ID: "word-scores", Blocks: []Block{Paragraph("p"), Details{Summary: "both"}}}}, projection{}, leads{})
+	assert.True(t, first[0].Blocks[1].(Details).Open)
+}

@@ -76,7 +76,7 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 	zero, skip, inSample := p.scoreTables(rows, sets)
 	s := &Section{ID: "word-scores", Title: "Word similarity"}
 	s.Blocks = append(s.Blocks, Paragraph(scoreIntro(scored, rows, sets)))
-	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %d trials × %d sets", len(rows), len(sets)), zero, skip)...)
+	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %s × %d sets", rowsOf(len(rows), scored.len()), len(sets)), zero, skip)...)
 	s.Blocks = append(s.Blocks, pearsonBlocks(rows, sets)...)
 	if inSample {
 		s.Blocks = append(s.Blocks, Paragraph("†: the SCA trial was trained on this set's pairs (sca.mode = in-sample), as the paper's SCA rows were; its score there is not a held-out score."))
