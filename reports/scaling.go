@@ -66,8 +66,8 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)")
 	s := &Section{ID: "scaling", Title: "Time and memory against size"}
 	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
-		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log). " +
-		"A dashed vertical line marks a size at which a trial did not finish."
+		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log axes where the values span a decade or more, linear otherwise). " +
+		"A faint dashed vertical line marks a size at which a trial did not finish."
 	if timeMany || memMany {
 		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
 	}
