@@ -478,7 +478,7 @@ func checkSection(c *Check, recs []records.Record) *Section {
 		return s
 	}
 	reused := reusedTrials(c.Reference, recs)
-	t := Table{ID: "check-table", Header: []string{"Trial", "Number", "Reference", "This run", "This run's value", "Passes when", "Result"},
+	t := Table{ID: "check-table", Header: []string{"Trial", "Number", "Reference", "This run", "This run's number was", "Passes when", "Result"},
 		Numeric: []bool{false, false, true, true, false, false, false}}
 	fails, nReused := 0, 0
 	for _, it := range items {
