@@ -327,7 +327,7 @@ func (p *builder) trialsSection(recs []records.Record) Section {
 	}
 	mkeys, scores := trialMetricKeys(recs)
 	if scores {
-		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
+		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min–max] follows a median over repeats."))
 	}
 	full := p.trialsTable(p.project(recs), varying, mkeys, timingKeys(recs))
 	t, constant := dropConstant(full, 2)
@@ -557,7 +557,7 @@ func (p *builder) trialsTable(pr projection, varying, mkeys, tkeys []string) Tab
 }
 
 // metricCell prints a metric for the trials table with its range over
-// repeats when it has one ("1.52 [1.474, 1.581]"), "—" when absent.
+// repeats when it has one ("1.52 [1.474–1.581]"), "—" when absent.
 func metricCell(m map[string]float64, k string) string {
 	v, ok := m[k]
 	if !ok {
@@ -567,7 +567,8 @@ func metricCell(m map[string]float64, k string) string {
 	lo, lok := m[k+".min"]
 	hi, hok := m[k+".max"]
 	if lok && hok {
-		cell += " [" + metricText(lo) + ", " + metricText(hi) + "]"
+		// An en dash, not a comma: the bounds may hold thousands separators.
+		cell += " [" + metricText(lo) + "–" + metricText(hi) + "]"
 	}
 	return cell
 }

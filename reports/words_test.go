@@ -327,7 +327,7 @@ func TestTrialsTableCompact(t *testing.T) {
 	}
 	col := slices.Index(tb.Header, "wall_s")
 	require.GreaterOrEqual(t, col, 0)
-	assert.Equal(t, "1.52 [1.474, 1.581]", tb.Rows[9+12][col], "dssvd at the third size")
+	assert.Equal(t, "1.52 [1.474–1.581]", tb.Rows[9+12][col], "dssvd at the third size")
 	assert.Equal(t, "40,186", tb.Rows[0][slices.Index(tb.Header, "vocab")])
 }
 
