@@ -135,6 +135,9 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 		lead = append(lead, measuredSentence(r, first, i, gap))
 	}
 	t.CSV = measuredCSV(rows)
+	// The comparisons are the answer and come first (an index quotes the
+	// first sentence); the first trial's own figures follow.
+	lead = append(lead[1:], lead[0])
 	s := &Section{ID: "measured", Title: "Measurements"}
 	s.Blocks = append(s.Blocks, Paragraph(strings.Join(lead, " ")), t)
 	return s
