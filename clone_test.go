@@ -85,6 +85,13 @@ func TestQuickstartInFreshClone(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(page), `<script src="http`)
 	assert.Contains(t, string(page), lib, "the fetched library is inlined")
+	// The run also wrote the index and every other spec's report from the
+	// committed results, all of them build outputs.
+	index, err := os.ReadFile(filepath.Join(clone, "results", "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(index), `<a href="text8-table/report.html">text8-table</a>`)
+	assert.FileExists(t, filepath.Join(clone, "results", "text8-table", "report.html"))
+	assert.Contains(t, string(page), `<a href="../index.html">`, "the report links back to the index")
 	assert.Empty(t, git(clone, "status", "--porcelain", "--untracked-files=all"), "the run dirtied the clone")
 }
 

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"kcalab/records"
 	"kcalab/schema"
+	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,12 +42,14 @@ func loadCommitted(t *testing.T, name string) (*schema.Spec, []records.Record) {
 	return spec, recs
 }
 
-var chartID = regexp.MustCompile(`<div class="chart" id="([^"]+)"`)
-
-// Every committed spec's report renders from its committed results (the
-// pages themselves are build outputs, git-ignored), the same bytes twice,
-// and draws in headless Chromium offline: every chart has a canvas with
-// ink, and the page logs no JavaScript error.
+// Every committed spec's report and the index render from the committed
+// results (the pages themselves are build outputs, git-ignored) as a run
+// writes them, the same bytes twice, and read well in headless Chromium
+// offline at 1400 px: the page logs no error, its body never scrolls
+// sideways (wide tables scroll in their own box), every chart is drawn
+// with ink and every one of its series has something to draw, every link
+// resolves (a file beside the page, or an anchor in it), and no page text
+// names a path of this machine.
 func TestCommittedReports(t *testing.T) {
 	var warn bytes.Buffer
 	// node_modules (CI) or the copy a run cached; never the network here.
@@ -54,34 +58,84 @@ func TestCommittedReports(t *testing.T) {
 	if !js.Inline() {
 		browsertest.Unavailable(t, "ECharts is not installed (npm ci in reports/) or cached (any run caches it): %s", warn.String())
 	}
-	out := t.TempDir()
-	for _, name := range committed(t) {
-		t.Run(name, func(t *testing.T) {
-			spec, recs := loadCommitted(t, name)
-			path := filepath.Join(out, name+".html")
-			require.NoError(t, reports.WriteFile(path, buildReport(spec, recs, recs, js)))
-			page, err := os.ReadFile(path)
+	site := func() string {
+		root := t.TempDir()
+		for _, name := range committed(t) {
+			b, err := os.ReadFile(filepath.Join("results", name, records.FileName))
 			require.NoError(t, err)
-			var again bytes.Buffer
-			require.NoError(t, reports.Write(&again, buildReport(spec, recs, recs, js)))
-			require.True(t, bytes.Equal(page, again.Bytes()), "the report of %s is not deterministic", name)
-			assert.NotContains(t, string(page), `<script src=`, "the page needs the network")
+			require.NoError(t, os.MkdirAll(filepath.Join(root, name), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(root, name, records.FileName), b, 0o644))
+		}
+		var stderr bytes.Buffer
+		_, err := writeSite(defaultSpecDir, root, nil, js, &stderr)
+		require.NoError(t, err, stderr.String())
+		return root
+	}
+	root, again := site(), site()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	pages := []string{indexName}
+	for _, name := range committed(t) {
+		pages = append(pages, filepath.Join(name, reportName))
+	}
+	for _, page := range pages {
+		t.Run(filepath.Dir(page), func(t *testing.T) {
+			path := filepath.Join(root, page)
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			other, err := os.ReadFile(filepath.Join(again, page))
+			require.NoError(t, err)
+			require.Equal(t, strings.ReplaceAll(string(b), root, ""), strings.ReplaceAll(string(other), again, ""), "%s is not deterministic", page)
+			assert.NotContains(t, string(b), `<script src=`, "the page needs the network")
 
-			var want []string
-			for _, m := range chartID.FindAllStringSubmatch(string(page), -1) {
-				want = append(want, m[1])
-			}
 			u, err := browsertest.FileURL(path)
 			require.NoError(t, err)
 			p := browsertest.Open(t, u, browsertest.Options{Width: 1400, Height: 1000})
-			err = p.WaitFor(`window.kcalabCharts !== undefined && window.kcalabCharts.drawn === window.kcalabCharts.total`, 60*time.Second)
+			err = p.WaitFor(`document.readyState === "complete" && (window.kcalabCharts === undefined || window.kcalabCharts.drawn === window.kcalabCharts.total)`, 60*time.Second)
 			require.NoError(t, err, "charts did not draw; page errors %q", p.Errors())
-			for _, id := range want {
+
+			wide, err := browsertest.Eval[[]int](p, `[document.documentElement.scrollWidth, document.documentElement.clientWidth]`)
+			require.NoError(t, err)
+			assert.LessOrEqual(t, wide[0], wide[1], "the page scrolls sideways at 1400 px")
+
+			text, err := browsertest.Eval[string](p, `document.body.innerText`)
+			require.NoError(t, err)
+			for _, local := range []string{root, wd, os.TempDir() + "/"} {
+				if i := strings.Index(text, local); i >= 0 {
+					t.Errorf("the page names the local path %s: …%s…", local, text[max(i-80, 0):min(i+80, len(text))])
+				}
+			}
+
+			ids, err := browsertest.Eval[[]string](p, `Array.from(document.querySelectorAll(".chart")).map(function (e) { return e.id; })`)
+			require.NoError(t, err)
+			for _, id := range ids {
+				empty, err := browsertest.Eval[[]string](p, fmt.Sprintf(`echarts.getInstanceByDom(document.getElementById(%q)).getOption().series.filter(function (s) {
+					return !((s.data && s.data.length > 0) || (s.markLine && s.markLine.data && s.markLine.data.length > 0));
+				}).map(function (s) { return s.name; })`, id))
+				require.NoError(t, err)
+				assert.Empty(t, empty, "chart %s: series with nothing to draw", id)
 				shot, err := p.ElementScreenshot("#" + id)
 				require.NoError(t, err)
 				ink, total, err := browsertest.Ink(shot)
 				require.NoError(t, err)
 				assert.Greater(t, float64(ink)/float64(total), 0.01, "chart %s looks blank", id)
+			}
+
+			hrefs, err := browsertest.Eval[[]string](p, `Array.from(document.querySelectorAll("a[href]")).map(function (a) { return a.getAttribute("href"); })`)
+			require.NoError(t, err)
+			for _, h := range hrefs {
+				switch {
+				case strings.HasPrefix(h, "data:"):
+				case strings.HasPrefix(h, "#"):
+					found, err := browsertest.Eval[bool](p, fmt.Sprintf(`document.getElementById(%q) !== null`, h[1:]))
+					require.NoError(t, err)
+					assert.True(t, found, "link %s: no such anchor", h)
+				default:
+					target, err := url.PathUnescape(h)
+					require.NoError(t, err)
+					assert.NotContains(t, h, "://", "link %s leaves the page's files", h)
+					assert.FileExists(t, filepath.Join(filepath.Dir(path), filepath.FromSlash(target)), "link %s does not resolve", h)
+				}
 			}
 			assert.Empty(t, p.Errors(), "JavaScript errors")
 		})

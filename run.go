@@ -55,11 +55,18 @@ func exitCode(err error, stderr io.Writer) int {
 
 const usage = `usage: kcalab [flags] SPEC.yaml [SPEC.yaml ...]
        kcalab -check REFDIR SPEC.yaml
+       kcalab -index
        kcalab -settings
 
 Runs each experiment spec: every trial of its grid, in parallel, writing
 results/<name>/results.jsonl and results/<name>/report.html.
 Trials already complete with the same settings are reused (see -fresh).
+After a run into results/<name> (or OUT/<name> with -out), every other
+spec beside it that has results there gets its report rendered from them,
+and OUT/index.html lists them all (reports and index are build outputs).
+
+With -index, runs nothing: renders every spec's report from its committed
+results and writes results/index.html.
 
 With -check, runs the spec twice from scratch in a temporary directory and
 fails when a score falls below REFDIR/results.jsonl by more than the spec's
@@ -87,6 +94,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cacheMax := fs.Float64("cache-max-mb", defaultCacheMaxMB, "after a run, trim the cache's vocabularies and offset tables to this many MiB, least recently used first (0 = no bound)")
 	cacheClean := fs.Bool("cache-clean", false, "remove every vocabulary and offset table from the cache directory, and exit")
 	wait := fs.Duration("wait", harness.DefaultLockWait, "how long to wait for another kcalab run writing the same output directory before giving up (0 = refuse at once)")
+	index := fs.Bool("index", false, "run nothing: render every spec's report (experiments/*.yaml) from its results and write results/index.html")
 	// Flags may also follow the specs (spec.yaml -jobs 2): parse, take the
 	// next spec, parse the rest again.
 	var specArgs []string
@@ -124,6 +132,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return errors.New("-check takes one spec")
 		}
 		return runCheck(ctx, *check, specArgs[0], &harness.Runner{Jobs: *jobs, DataDir: *dataDir, CacheDir: *cacheDir, Log: stderr}, stdout, stderr)
+	}
+	if *index {
+		if len(specArgs) > 0 {
+			return errors.New("-index runs no spec: give none")
+		}
+		js, err := reports.FindEChartsContext(ctx, reports.FindOptions{Warn: stderr, CacheDir: *cacheDir, Fetch: true, Pin: echartsPin})
+		if err != nil {
+			return err
+		}
+		path, err := writeSite(defaultSpecDir, defaultResultsDir, nil, js, stderr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "index: %s\n", path)
+		return nil
 	}
 	if len(specArgs) == 0 {
 		fs.Usage()
@@ -207,7 +230,11 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	// what the committed results render to.
 	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)
 	if rerr == nil {
-		rerr = reports.WriteFile(reportPath, buildReport(spec, recs, ref, js))
+		r := buildReport(spec, recs, ref, js)
+		if root, ok := siteRoot(spec, res.Dir); ok {
+			siteLinks(&r, spec, filepath.Dir(spec.Path), root, stderr)
+		}
+		rerr = reports.WriteFile(reportPath, r)
 	}
 	if rerr != nil {
 		rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
@@ -218,6 +245,16 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	}
 	fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
 	fmt.Fprintf(stdout, "report: %s\n", termsafe.Text(reportPath))
+	// The index and the other specs' reports beside this one: a run into
+	// results/<name> leaves a site whose every link resolves.
+	if root, ok := siteRoot(spec, res.Dir); ok {
+		path, ierr := writeSite(filepath.Dir(spec.Path), root, map[string]bool{spec.Name: true}, js, stderr)
+		if ierr != nil {
+			fmt.Fprintf(stderr, "kcalab: warning: index: %s\n", termsafe.Text(ierr.Error()))
+		} else {
+			fmt.Fprintf(stdout, "index: %s\n", termsafe.Text(path))
+		}
+	}
 	return err, nil
 }
 
@@ -318,8 +355,10 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if spec.Report.Check {
+		// Named relative to the page, which sits beside it: a page names no
+		// path of the machine it was made on.
 		r.Check = &reports.Check{Reference: ref, Tolerance: spec.Tolerance,
-			Source: filepath.ToSlash(filepath.Join(spec.Output, records.FileName)) + " as it was before this run"}
+			Source: records.FileName + " (beside this page) as it was before this run"}
 	}
 	return r
 }

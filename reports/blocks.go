@@ -35,6 +35,10 @@ type Table struct {
 	// Numeric marks the columns to right-align (by index); may be shorter
 	// than Header.
 	Numeric []bool
+	// CSV, when not nil, is the table's download (header row first) for a
+	// program to read, one plain number per cell; otherwise the download
+	// is the cells made plain (csvCell).
+	CSV [][]string
 }
 
 // Details is a collapsed group of blocks (an HTML <details> element): long

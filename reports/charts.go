@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -19,20 +20,13 @@ type XY struct{ X, Y, Err float64 }
 type LineSeries struct {
 	Name   string
 	Points []XY // drawn in the order given
+	// Color fixes the line's colour (e.g. settingColor's, so that one
+	// backend has one colour on every page); "" takes the first palette
+	// colour no other line of the chart has.
+	Color string
 	// Muted draws the line grey and dashed: shown, not competing (e.g. a
-	// series scored on the set it was tuned on).
+	// series scored on the set it was tuned on). It overrides Color.
 	Muted bool
-}
-
-// mutedColor is the colour of a muted series.
-const mutedColor = "#9a9a9a"
-
-// seriesColor is the colour of the chart's series i.
-func (c LineChart) seriesColor(i int) string {
-	if c.Series[i].Muted {
-		return mutedColor
-	}
-	return palette[i%len(palette)]
 }
 
 // LineChart draws lines on value axes, either of which may be logarithmic
@@ -51,6 +45,8 @@ type LineChart struct {
 	Width  int // pixels; 0 means 720
 	Height int // pixels; 0 means 420
 	Note   string
+
+	expY bool // the y axis is drawn on log10 exponents (see exponentAxis)
 }
 
 // VLines is one legend entry of dashed vertical lines.
@@ -58,7 +54,8 @@ type VLines struct {
 	Name string
 	X    []float64
 	// Like names the series whose colour the lines take; "" means grey.
-	Like string
+	Like  string
+	color string // the colour of a Like series that has no point to draw
 }
 
 // Labeled is a labelled point of a scatter map.
@@ -123,11 +120,76 @@ type Bar struct {
 }
 
 // palette and symbols give series their looks by position, so that pages
-// do not depend on ECharts' theme defaults.
+// do not depend on ECharts' theme defaults. Twelve hues that stay apart
+// on screen and in print: a chart of up to twelve lines gives each its own.
 var (
-	palette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#b7950b"}
+	palette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085",
+		"#7f8c8d", "#b7950b", "#d6549f", "#17a2c8", "#8c564b", "#1a237e"}
 	symbols = []string{"circle", "triangle", "rect", "diamond", "roundRect", "pin"}
 )
+
+// mutedColor is the colour of a muted series.
+const mutedColor = "#9a9a9a"
+
+// seriesColors gives each line its colour: grey when muted, its own when
+// set, else the first palette colour no line has yet (cycling once all are
+// taken).
+func seriesColors(series []LineSeries) []string {
+	out := make([]string, len(series))
+	used := map[string]bool{}
+	for i, s := range series {
+		if s.Muted {
+			out[i] = mutedColor
+			continue
+		}
+		if s.Color != "" {
+			out[i] = s.Color
+			used[s.Color] = true
+		}
+	}
+	next := 0
+	for i := range series {
+		if out[i] != "" {
+			continue
+		}
+		for k := 0; k < len(palette); k++ {
+			if c := palette[(next+k)%len(palette)]; !used[c] {
+				next = (next + k + 1) % len(palette)
+				out[i] = c
+				used[c] = true
+				break
+			}
+		}
+		if out[i] == "" { // every colour taken: the symbol tells them apart
+			out[i] = palette[i%len(palette)]
+		}
+	}
+	return out
+}
+
+// legendRows estimates how many rows a plain legend of these names takes
+// in a chart w pixels wide (ECharts wraps it), from 12 px text at about
+// 6.5 px a character, a 25 px icon and 10 px gaps; the plot starts below
+// them, so no name is hidden and none covers a line.
+func legendRows(names []string, w int) int {
+	avail := float64(w - 20)
+	rows, x := 1, 0.0
+	for _, n := range names {
+		item := 25 + 5 + 6.5*float64(len([]rune(n))) + 10
+		if x > 0 && x+item > avail {
+			rows++
+			x = 0
+		}
+		x += item
+	}
+	return rows
+}
+
+// maxSymbols is the most points a line shows with a symbol each.
+const maxSymbols = 60
+
+// legendRowHeight is the height of one legend row in pixels.
+const legendRowHeight = 22
 
 // Plot margins in pixels, fixed so that an equal-scale map can size its plot
 // area exactly.
@@ -199,6 +261,19 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		return nil, 0, 0, nil, err
 	}
 	w, h := orDefault(c.Width, 720), orDefault(c.Height, 420)
+	c, empty := c.drawable()
+	c.expY = c.LogY && minY(c.Series) < 1e-9
+	var names []string
+	for _, s := range c.Series {
+		names = append(names, s.Name)
+	}
+	for _, m := range c.Marks {
+		names = append(names, m.Name)
+	}
+	// The legend wraps: each row beyond the first moves the plot down and
+	// makes the chart taller by as much.
+	extra := (legendRows(names, w) - 1) * legendRowHeight
+	h += extra
 	lc := charts.NewLine()
 	lc.SetGlobalOptions(append(baseOpts(c.ID, w, h),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
@@ -207,10 +282,18 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		charts.WithYAxisOpts(opts.YAxis{Type: axisType(c.LogY), Name: c.YName, NameLocation: "middle", NameGap: 56,
 			Scale: opts.Bool(true)}),
 	)...)
-	bars, dropped := c.addSeries(lc)
+	colors := seriesColors(c.Series)
+	bars, dropped := c.addSeries(lc, colors)
 	opt, err := optionOf(lc, lc.Validate)
 	if err != nil {
 		return nil, 0, 0, nil, fmt.Errorf("line chart %q: %w", c.ID, err)
+	}
+	opt["grid"].([]any)[0].(map[string]any)["top"] = strconv.Itoa(marginTop + extra)
+	logAxisRange(axisAt(opt, "xAxis"), c.Series, true)
+	if c.expY {
+		exponentAxis(axisAt(opt, "yAxis"), c.Series)
+	} else {
+		logAxisRange(axisAt(opt, "yAxis"), c.Series, false)
 	}
 	for i, b := range bars {
 		if len(b) == 0 {
@@ -222,20 +305,16 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		seriesAt(opt, i)["markLine"] = map[string]any{
 			"symbol": []any{"none", "none"}, "silent": true,
 			"label":     map[string]any{"show": false},
-			"lineStyle": map[string]any{"color": c.seriesColor(i), "type": "solid", "width": 1.5},
+			"lineStyle": map[string]any{"color": colors[i], "type": "solid", "width": 1.5},
 			"data":      b,
 		}
 	}
-	n, err := c.addMarks(opt)
+	n, err := c.addMarks(opt, colors)
 	if err != nil {
 		return nil, 0, 0, nil, err
 	}
 	dropped += n
-	if len(c.Series)+len(c.Marks) > 6 {
-		// A long legend pages instead of covering the plot.
-		opt["legend"].(map[string]any)["type"] = "scroll"
-	}
-	var notes []string
+	notes := empty
 	if dropped > 0 {
 		why := "a non-finite coordinate"
 		if c.LogX || c.LogY {
@@ -249,7 +328,7 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 // addSeries adds the chart's lines to lc and returns, per line, the error
 // bars to draw (pairs of markLine ends) and how many points cannot be
 // drawn.
-func (c LineChart) addSeries(lc *charts.Line) (bars [][]any, dropped int) {
+func (c LineChart) addSeries(lc *charts.Line, colors []string) (bars [][]any, dropped int) {
 	bars = make([][]any, len(c.Series))
 	for i, s := range c.Series {
 		data := make([]opts.LineData, 0, len(s.Points))
@@ -258,19 +337,19 @@ func (c LineChart) addSeries(lc *charts.Line) (bars [][]any, dropped int) {
 				dropped++
 				continue
 			}
-			data = append(data, opts.LineData{Value: []float64{p.X, p.Y}})
+			data = append(data, opts.LineData{Value: []float64{p.X, c.y(p.Y)}})
 			if p.Err > 0 && finite(p.Err) {
 				lo := p.Y - p.Err
 				if c.LogY && lo <= 0 {
 					lo = p.Y / 10 // a bar below zero cannot be drawn on a log axis: it runs off the decade
 				}
 				bars[i] = append(bars[i], []any{
-					map[string]any{"coord": []float64{p.X, lo}},
-					map[string]any{"coord": []float64{p.X, p.Y + p.Err}},
+					map[string]any{"coord": []float64{p.X, c.y(lo)}},
+					map[string]any{"coord": []float64{p.X, c.y(p.Y + p.Err)}},
 				})
 			}
 		}
-		color, style := c.seriesColor(i), ""
+		color, style := colors[i], ""
 		if s.Muted {
 			style = "dashed"
 		}
@@ -280,7 +359,9 @@ func (c LineChart) addSeries(lc *charts.Line) (bars [][]any, dropped int) {
 			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
 				ss.Symbol = symbols[i%len(symbols)]
 				ss.SymbolSize = 7
-				ss.ShowSymbol = opts.Bool(true)
+				// A line of many points (a spectrum) is a curve: symbols
+				// would merge into a thick smear.
+				ss.ShowSymbol = opts.Bool(len(data) <= maxSymbols)
 			}),
 		)
 	}
@@ -289,13 +370,16 @@ func (c LineChart) addSeries(lc *charts.Line) (bars [][]any, dropped int) {
 
 // addMarks adds the chart's dashed vertical lines to opt, each legend entry
 // a series of its own, and returns how many cannot be drawn.
-func (c LineChart) addMarks(opt map[string]any) (dropped int, err error) {
+func (c LineChart) addMarks(opt map[string]any, colors []string) (dropped int, err error) {
 	colorOf := map[string]string{}
 	for i := len(c.Series) - 1; i >= 0; i-- { // the first series of a name wins
-		colorOf[c.Series[i].Name] = palette[i%len(palette)]
+		colorOf[c.Series[i].Name] = colors[i]
 	}
 	for _, m := range c.Marks {
 		color := "#888888"
+		if m.color != "" {
+			color = m.color
+		}
 		if m.Like != "" {
 			cl, ok := colorOf[m.Like]
 			if !ok {
@@ -311,22 +395,192 @@ func (c LineChart) addMarks(opt map[string]any) (dropped int, err error) {
 			}
 			data = append(data, map[string]any{"xAxis": tidy(x), "name": m.Name})
 		}
+		if len(data) == 0 {
+			continue
+		}
 		// A series of its own, with no points, carries the lines: it gets
 		// a legend entry, and toggling it hides them. Labels stay off so
-		// that no text from the data is read as an ECharts template.
+		// that no text from the data is read as an ECharts template. The
+		// lines are faint and drawn under the data lines (z), so that a
+		// mark never hides a measured point.
 		opt["series"] = append(opt["series"].([]any), map[string]any{
-			"type": "line", "name": m.Name, "data": []any{},
+			"type": "line", "name": m.Name, "data": []any{}, "z": 1,
 			"itemStyle": map[string]any{"color": color},
 			"lineStyle": map[string]any{"color": color, "type": "dashed"},
 			"markLine": map[string]any{
 				"symbol":    []any{"none", "none"},
 				"label":     map[string]any{"show": false},
-				"lineStyle": map[string]any{"color": color, "type": "dashed", "width": 1.5},
+				"silent":    true,
+				"z":         1,
+				"lineStyle": map[string]any{"color": color, "type": "dashed", "width": 1.2, "opacity": 0.45},
 				"data":      data,
 			},
 		})
 	}
 	return dropped, nil
+}
+
+// drawable is the chart without the lines that have no point it can draw
+// and without the marks of such lines that fall at no drawable x; notes
+// name what was left out, so that no legend entry stands for nothing.
+func (c LineChart) drawable() (LineChart, []string) {
+	ok := func(x, y float64) bool {
+		return finite(x) && finite(y) && !(c.LogX && x <= 0) && !(c.LogY && y <= 0)
+	}
+	colorOf := map[string]string{}
+	colors := seriesColors(c.Series)
+	for i := len(c.Series) - 1; i >= 0; i-- { // the first series of a name wins
+		colorOf[c.Series[i].Name] = colors[i]
+	}
+	var series []LineSeries
+	var empty []string
+	for i, s := range c.Series {
+		n := 0
+		for _, p := range s.Points {
+			if ok(p.X, p.Y) {
+				n++
+			}
+		}
+		if n == 0 {
+			empty = append(empty, s.Name)
+			continue
+		}
+		s.Color = colors[i]
+		series = append(series, s)
+	}
+	kept := map[string]bool{}
+	for _, s := range series {
+		kept[s.Name] = true
+	}
+	var marks []VLines
+	for _, m := range c.Marks {
+		drawn := false
+		for _, x := range m.X {
+			drawn = drawn || (finite(x) && !(c.LogX && x <= 0))
+		}
+		if !drawn {
+			continue
+		}
+		if m.Like != "" && !kept[m.Like] {
+			// Its line has no point: the marks keep the colour the line
+			// would have had.
+			m.color, m.Like = colorOf[m.Like], ""
+		}
+		marks = append(marks, m)
+	}
+	out := c
+	out.Series, out.Marks = series, marks
+	var notes []string
+	if len(empty) > 0 {
+		notes = append(notes, fmt.Sprintf("Not drawn, no point to show: %s.", strings.Join(empty, ", ")))
+	}
+	return out, notes
+}
+
+// y is a point's y as drawn: its log10 on an exponent axis.
+func (c LineChart) y(v float64) float64 {
+	if c.expY {
+		return tidy(math.Log10(v))
+	}
+	return v
+}
+
+// minY is the smallest positive y of the lines (+Inf for none).
+func minY(series []LineSeries) float64 {
+	lo := math.Inf(1)
+	for _, s := range series {
+		for _, p := range s.Points {
+			if finite(p.Y) && p.Y > 0 {
+				lo = math.Min(lo, p.Y)
+			}
+		}
+	}
+	return lo
+}
+
+// exponentAxis turns a log y axis into a linear one over the points'
+// log10, from the decade below the lowest to the decade above the
+// highest, a tick every decade up to 10 of them (every second up to 20,
+// …). ECharts rounds a log axis's ticks to 10 decimals, so below 1e-9 it
+// would label none; the page labels these ticks 10^v ("1e-15") and shows
+// the points' values likewise (kcalabExp).
+func exponentAxis(axis map[string]any, series []LineSeries) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, p := range s.Points {
+			if finite(p.Y) && p.Y > 0 {
+				lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y+math.Max(p.Err, 0))
+			}
+		}
+	}
+	a, b := math.Floor(math.Log10(lo)+1e-9), math.Ceil(math.Log10(hi)-1e-9)
+	axis["type"] = "value"
+	axis["min"], axis["max"] = a, b
+	axis["interval"] = math.Max(1, math.Ceil((b-a)/10))
+	axis["kcalabExp"] = true
+	delete(axis, "scale")
+}
+
+// logAxisRange bounds a log axis by the decades around the drawn points
+// (ECharts would otherwise start a decade early) and falls back to a
+// linear axis when they span less than a decade, where a log axis would
+// show one tick or none.
+func logAxisRange(axis map[string]any, series []LineSeries, isX bool) {
+	if axis["type"] != "log" {
+		return
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, p := range s.Points {
+			v := p.Y
+			if isX {
+				v = p.X
+			}
+			if finite(v) && v > 0 {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+			if !isX && p.Err > 0 && finite(p.Err) && p.Y+p.Err > hi {
+				hi = p.Y + p.Err
+			}
+		}
+	}
+	if math.IsInf(lo, 0) {
+		return
+	}
+	if hi/lo < 10 {
+		axis["type"] = "value"
+		return
+	}
+	axis["min"], axis["max"] = niceBelow(lo), niceAbove(hi)
+	// ECharts ticks a log axis at powers of its base, every one while
+	// there are at most 10 of them, else every 10th: a base of 10^k
+	// keeps a tick every k decades up to 10k decades.
+	if decades := math.Log10(hi / lo); decades > 10 {
+		axis["logBase"] = math.Pow(10, math.Ceil(decades/10))
+	}
+}
+
+// niceBelow is the largest 1, 2 or 5 times a power of ten at most v (v >
+// 0): a log axis starts there, near its first point.
+func niceBelow(v float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+	for _, f := range []float64{5, 2, 1} {
+		if f*p <= v*(1+1e-9) {
+			return tidy(f * p)
+		}
+	}
+	return tidy(p)
+}
+
+// niceAbove is the smallest 1, 2 or 5 times a power of ten at least v.
+func niceAbove(v float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(v)+1e-9))
+	for _, f := range []float64{1, 2, 5, 10} {
+		if f*p >= v*(1-1e-9) {
+			return tidy(f * p)
+		}
+	}
+	return tidy(10 * p)
 }
 
 func labelLayout(hide bool) charts.SeriesOpts {

@@ -3,6 +3,7 @@ package reports
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,7 +20,9 @@ func TestLineChartOption(t *testing.T) {
 	assert.Equal(t, 420, h)
 	assert.Equal(t, []string{"3 point(s) not drawn: a non-finite coordinate or a non-positive value on a log axis."}, notes)
 	assert.Equal(t, "log", axisAt(opt, "xAxis")["type"])
-	assert.Equal(t, "log", axisAt(opt, "yAxis")["type"])
+	assert.Equal(t, 1.0, axisAt(opt, "xAxis")["min"], "at the first point, not a decade before")
+	assert.Equal(t, 1000.0, axisAt(opt, "xAxis")["max"])
+	assert.Equal(t, "value", axisAt(opt, "yAxis")["type"], "1 to 5 is less than a decade: a log axis would show one tick")
 	b, err := json.Marshal(seriesAt(opt, 0)["data"])
 	require.NoError(t, err)
 	assert.JSONEq(t, `[{"value":[1,1]},{"value":[1000,5]}]`, string(b))
@@ -49,6 +52,47 @@ func TestLineChartErrorBars(t *testing.T) {
 		"lineStyle":{"color":"#c0392b","type":"solid","width":1.5},
 		"data":[[{"coord":[1,1.5]},{"coord":[1,2.5]}],[{"coord":[2,0.1]},{"coord":[2,4]}]]}`, string(b),
 		"one vertical segment per point with a spread, in the series' colour; below zero on a log axis it stops a decade down")
+}
+
+// TestLineChartLooks: every line has a colour of its own, a fixed colour
+// is kept, a line with nothing to draw and its marks at unknown sizes are
+// left out (a note names it), and a long legend wraps above a plot moved
+// down to make room.
+func TestLineChartLooks(t *testing.T) {
+	var series []LineSeries
+	for i := range 10 {
+		series = append(series, LineSeries{Name: "a fairly long series name " + strconv.Itoa(i), Points: []XY{{X: 1, Y: 1}, {X: 2, Y: 2}}})
+	}
+	series[3].Color = palette[0]
+	series = append(series, LineSeries{Name: "empty", Points: []XY{{X: math.NaN(), Y: 1}}})
+	c := LineChart{ID: "c", Series: series, Marks: []VLines{
+		{Name: "empty: over budget", X: []float64{math.NaN()}, Like: "empty"},
+		{Name: "0: over budget", X: []float64{3}, Like: series[0].Name},
+	}}
+	opt, _, h, notes, err := c.option()
+	require.NoError(t, err)
+	colors := map[string]bool{}
+	for i := range 10 {
+		colors[seriesAt(opt, i)["itemStyle"].(map[string]any)["color"].(string)] = true
+	}
+	assert.Len(t, colors, 10, "ten lines, ten colours")
+	assert.Equal(t, palette[0], seriesAt(opt, 3)["itemStyle"].(map[string]any)["color"])
+	assert.Len(t, opt["series"], 11, "ten lines and one set of marks")
+	assert.Equal(t, "0: over budget", seriesAt(opt, 10)["name"])
+	assert.Equal(t, []string{"Not drawn, no point to show: empty."}, notes[:1])
+	assert.NotContains(t, opt["legend"], "type", "a plain legend, which wraps")
+	rows := legendRows(append(names(series[:10]), "0: over budget"), 720)
+	assert.Greater(t, rows, 1)
+	assert.Equal(t, 420+(rows-1)*legendRowHeight, h)
+	assert.Equal(t, strconv.Itoa(marginTop+(rows-1)*legendRowHeight), opt["grid"].([]any)[0].(map[string]any)["top"])
+}
+
+func names(ss []LineSeries) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Name)
+	}
+	return out
 }
 
 func TestMeanPoints(t *testing.T) {
@@ -149,4 +193,42 @@ func TestScatterMapOption(t *testing.T) {
 func TestTidy(t *testing.T) {
 	assert.Equal(t, 0.3, tidy(0.1+0.2))
 	assert.Equal(t, "0", formatValue(tidy(math.Copysign(0, -1))))
+}
+
+func TestTimesText(t *testing.T) {
+	for _, c := range []struct {
+		ratio float64
+		want  string
+	}{
+		{2.03, "2.03× slower"},
+		{1 / 2.03, "2.03× faster"},
+		{1.0 / 1200, "1200× faster"},
+		{1.003, "as fast"},
+		{0, "—"},
+		{math.NaN(), "—"},
+	} {
+		assert.Equal(t, c.want, timesText(c.ratio), "%g", c.ratio)
+	}
+}
+
+// TestSettingColor: one value of the series setting has one colour on
+// every page, whatever else the chart draws.
+func TestSettingColor(t *testing.T) {
+	a, b := settingColor("svd.backend", "dssvd"), settingColor("svd.backend", "krylov")
+	assert.NotEmpty(t, a)
+	assert.NotEqual(t, a, b)
+	assert.Empty(t, settingColor("svd.backend", "no such backend"))
+	assert.Empty(t, settingColor("no.such.key", "dssvd"))
+}
+
+func TestNiceBounds(t *testing.T) {
+	for _, c := range []struct{ v, below, above float64 }{
+		{996, 500, 1000},
+		{1000, 1000, 1000},
+		{22542, 20000, 50000},
+		{1.8e-15, 1e-15, 2e-15},
+	} {
+		assert.Equal(t, c.below, niceBelow(c.v), "below %g", c.v)
+		assert.Equal(t, c.above, niceAbove(c.v), "above %g", c.v)
+	}
 }

@@ -16,9 +16,16 @@
 //     not finish listed and marked, and DSSVD's ratios next to the paper's
 //     claim.
 //   - Trials: a compact table of every trial (settings that vary, status,
-//     measurements, stage timings) and relative links to the files the
-//     trials wrote (their word vectors); Report.ResultsFile links the
-//     results file in the header.
+//     measurements, stage timings, and where it ran: date, commit, machine,
+//     alone or beside other trials; see provenance.go) with constant
+//     columns said once, and relative links to the files the trials wrote
+//     (their word vectors); Report.ResultsFile, SpecFile, IndexFile and
+//     Related link the results file, the spec, the index and the reports
+//     compared with in the header, which also says where the numbers came
+//     from and warns when the trials mix commits or machines.
+//   - Measurements (measured.go): a few measured trials at one size side by
+//     side, each against the first; singular value spectra, a sketch's
+//     against the most exact one.
 //   - Correspondence analysis: the CA map, scree chart and singular values
 //     of trials with a CA result.
 //   - The paper's table (Report.PaperRows; see pickPaperTrials), Go against
@@ -45,9 +52,13 @@
 //     ECharts options.
 //
 // Sections are ordered by what the run is for (Report.Lead, or
-// orderSections' rule); long tables are collapsed. Every chart has a
-// toolbox (PNG, SVG, data view) and every table a CSV download in a data:
-// URL.
+// orderSections' rule); long tables are collapsed, but the first
+// section's. Every chart has a toolbox (PNG, SVG, data view) and every
+// table a CSV download in a data: URL, one plain number per cell
+// (scoreCSV, csvCell, Table.CSV).
+//
+// Summarize and WriteIndex (index.go) make the index of many reports: each
+// spec's question, headline, provenance and links.
 //
 // Pages are built from Sections holding Blocks (Paragraph, List, Table,
 // ScoreTable, LineChart, ScatterMap, Bar, Row); callers may add their own.

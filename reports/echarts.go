@@ -156,7 +156,9 @@ func FindEChartsContext(ctx context.Context, o FindOptions) (Script, error) {
 	}
 	if o.CacheDir != "" {
 		if lib := readCached(pin, o.CacheDir, warn); lib != nil {
-			return inline(lib, "verified copy in "+filepath.Dir(pin.cachePath(o.CacheDir)))
+			// The footer names no local path: a page is read on other
+			// machines, where the cache directory means nothing.
+			return inline(lib, "verified copy from the cache directory")
 		}
 	}
 	if o.Fetch {

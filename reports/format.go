@@ -6,10 +6,11 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 )
 
-// formatValue prints a setting value as the spec would write it. Maps and
-// lists print as JSON, whose object keys are sorted.
+// formatValue prints a setting value as the spec would write it: lists
+// and maps in YAML's flow style ("[king, france]", "{a: 1}", keys sorted).
 func formatValue(v any) string {
 	switch t := v.(type) {
 	case nil:
@@ -28,6 +29,20 @@ func formatValue(v any) string {
 		return strconv.FormatInt(t, 10)
 	case uint64:
 		return strconv.FormatUint(t, 10)
+	case []string:
+		return "[" + strings.Join(t, ", ") + "]"
+	case []any:
+		parts := make([]string, len(t))
+		for i, e := range t {
+			parts[i] = formatValue(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		parts := make([]string, 0, len(t))
+		for _, k := range sortedKeys(t) {
+			parts = append(parts, k+": "+formatValue(t[k]))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	if b, err := json.Marshal(v); err == nil {
 		return string(b)

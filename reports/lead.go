@@ -3,7 +3,9 @@ package reports
 import (
 	"fmt"
 	"kcalab/records"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,44 +13,69 @@ import (
 
 // Section names a spec's report.lead may give, in the order sections
 // appear when nothing decides otherwise.
-var sectionOrder = []string{"paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "calibration", "words", "ca", "trials"}
+var sectionOrder = []string{"paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
+
+// autoOrder is the order of the sections that do not lead when
+// report.lead is auto: the scores first, then the paper's table and the
+// reference pairs when they did not lead.
+var autoOrder = []string{"check", "scores", "paper", "pairs", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
 
 // longTable is the row count above which a table is collapsed: a reader
 // should reach the charts without scrolling past it.
 const longTable = 12
 
+// leads says which sections answer the page's question when report.lead
+// is auto: the paper's table when the spec maps its rows or trials stand
+// for a third of them, the reference pairs when at least half the scored
+// trials have a counterpart, the analogies when every scored trial
+// answered them. A section that is present but does not lead keeps its
+// place in sectionOrder after the scores.
+type leads struct{ paper, pairs, analogies bool }
+
 // orderSections puts the page's sections in the order of what the spec is
-// for: the named lead first; otherwise (auto) the paper's table, reference
-// pairs and check when present, time and memory when every scored trial is
-// measured (a scaling spec), the sweeps when the score table is long (a
-// sweep spec), then the rest in sectionOrder.
-// scored is the page's trials with scores.
-func orderSections(lead string, secs map[string]*Section, scored projection) []Section {
-	order := append([]string(nil), sectionOrder...)
-	moveFirst := func(name string, after int) {
-		i := indexOf(order, name)
-		if i < 0 {
-			return
-		}
-		order = append(order[:i], order[i+1:]...)
-		order = append(order[:after], append([]string{name}, order[after:]...)...)
-	}
+// for: the named lead first; otherwise (auto) the check, then the
+// sections that lead (leads), then time and memory (the scaling figures
+// or the measurements) when every scored trial is measured, the sweeps
+// when the score table is long and nothing else leads, then the rest in
+// sectionOrder. scored is the page's trials with scores. The first
+// section's opening table is shown open: a page never starts with a
+// section that is empty until clicked.
+func orderSections(lead string, secs map[string]*Section, scored projection, l leads) []Section {
+	var order []string
+	base := sectionOrder
 	if lead == "" || lead == "auto" {
+		base = autoOrder
 		ranked := scored.where(not(isMeasuredTrial)).len()
-		front := 0
-		for _, n := range []string{"paper", "pairs", "check"} {
-			if secs[n] != nil {
-				front++
+		front := []string{"check"}
+		if l.analogies {
+			front = append(front, "analogies")
+		}
+		if l.paper {
+			front = append(front, "paper")
+		}
+		if l.pairs {
+			front = append(front, "pairs")
+		}
+		n := 0
+		for _, f := range front {
+			if secs[f] != nil {
+				n++
 			}
 		}
 		switch {
-		case secs["scaling"] != nil && ranked == 0:
-			moveFirst("scaling", 3)
-		case secs["sweeps"] != nil && ranked > longTable && front == 0:
-			moveFirst("sweeps", 3)
+		case ranked == 0 && (secs["scaling"] != nil || secs["measured"] != nil):
+			front = append(front, "scaling", "measured", "spectra")
+		case secs["sweeps"] != nil && ranked > longTable && n == 0:
+			front = append(front, "sweeps")
 		}
+		order = append(order, front...)
 	} else {
-		moveFirst(lead, 0)
+		order = append(order, lead)
+	}
+	for _, n := range base {
+		if indexOf(order, n) < 0 {
+			order = append(order, n)
+		}
 	}
 	var out []Section
 	for _, n := range order {
@@ -56,7 +83,30 @@ func orderSections(lead string, secs map[string]*Section, scored projection) []S
 			out = append(out, *s)
 		}
 	}
+	if len(out) > 0 {
+		out[0] = openFirst(out[0])
+	}
 	return out
+}
+
+// openFirst opens the section's first block when it is collapsed.
+func openFirst(s Section) Section {
+	if len(s.Blocks) == 0 {
+		return s
+	}
+	blocks := append([]Block(nil), s.Blocks...)
+	for i, b := range blocks {
+		switch b := b.(type) {
+		case Paragraph, List:
+			continue
+		case Details:
+			b.Open = true
+			blocks[i] = b
+		}
+		break
+	}
+	s.Blocks = blocks
+	return s
 }
 
 func indexOf(xs []string, x string) int {
@@ -271,7 +321,7 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 		rows := rest.rows(true)
 		og := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
 		o := og.scoreTable("paper-others", "The other trials (zero rule; "+p.simText()+", the other in small type), ranked among themselves", false, nil)
-		s.Blocks = append(s.Blocks, collapse(len(o.Rows), fmt.Sprintf("The other %d trials (dimension sweep, folds, …)", len(o.Rows)), o)...)
+		s.Blocks = append(s.Blocks, collapse(len(o.Rows), "The other "+rowsOf(len(o.Rows), rest.len())+" (dimension sweep, folds, …)", o)...)
 	}
 	return s
 }
@@ -301,6 +351,8 @@ func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, Sc
 		func(gi, i, j int, c *cell) {
 			v := pub[g.groups[gi].rows[i].ID].Scores[j]
 			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.value-v, 3))
+			c.quantity("paper", v)
+			c.quantity("delta", c.value-v)
 		})
 	t.RowHeader = "Paper method: our trial (its settings)"
 	return p.grid(p.groupByDim(short), sets, scoreOf(records.RuleZero)), t
@@ -320,6 +372,16 @@ func paperIntro(first records.Record) string {
 		"Ours: " + corpus + ", zero rule (a pair with an out-of-vocabulary word scores 0), as the paper. " +
 		"The published values are on the full text8 corpus (17 M tokens) with d = 8000 for the tail cut (the other CA rows' settings are not published), " +
 		"so Δ measures corpus, dimension and implementation together, not the implementation alone."
+}
+
+// rowsOf names a table's rows by what they hold: "41 trials" when each
+// row is one, "41 rows of 65 trials (replicates folded)" when replicates
+// share a row, so that a count always matches the rows below it.
+func rowsOf(rows, trials int) string {
+	if rows == trials {
+		return fmt.Sprintf("%d trial%s", trials, plural(trials))
+	}
+	return fmt.Sprintf("%d rows of %d trials (replicates folded)", rows, trials)
 }
 
 // ---- Go against reference implementations ----
@@ -530,9 +592,10 @@ func checkSection(c *Check, recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Paragraph("The reference ("+c.Source+") has no finished trial: nothing to check."))
 		return s
 	}
-	t := Table{ID: "check-table", Header: []string{"Trial", "Number", "Reference", "This run", "Passes when", "Result"},
-		Numeric: []bool{false, false, true, true, false, false}}
-	fails := 0
+	reused := reusedTrials(c.Reference, recs)
+	t := Table{ID: "check-table", Header: []string{"Trial", "Number", "Reference", "This run", "This run's number was", "Passes when", "Result"},
+		Numeric: []bool{false, false, true, true, false, false, false}}
+	fails, nReused := 0, 0
 	for _, it := range items {
 		when := fmt.Sprintf("equal within %g relative", records.CATolerance)
 		if finite(it.Floor) {
@@ -552,17 +615,65 @@ func checkSection(c *Check, recs []records.Record) *Section {
 			}
 			return strconv.FormatFloat(v, 'g', 10, 64)
 		}
-		t.Rows = append(t.Rows, []string{it.Trial, orDash(it.Metric), num(it.Reference), num(it.Value), when, result})
+		how := "recomputed by this run"
+		if reused[it.ID] {
+			how = "reused: the reference's own record"
+			nReused++
+		}
+		t.Rows = append(t.Rows, []string{it.Trial, orDash(it.Metric), num(it.Reference), num(it.Value), how, when, result})
 	}
 	verdict := fmt.Sprintf("All %d numbers pass.", len(items))
 	if fails > 0 {
 		verdict = fmt.Sprintf("%d of %d numbers FAIL.", fails, len(items))
 	}
-	s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("What -check compares, number by number: reference %s. A score passes when it is at least the reference minus the spec's tolerance %s; a CA quantity when it equals the reference within %g relative. %s "+
-		"(-check also reruns the spec and fails when the two runs differ; that part needs the rerun and is not shown here.)",
-		c.Source, formatValue(c.Tolerance), records.CATolerance, verdict)))
+	// A reused trial's numbers are the reference's own: their passing
+	// says nothing of the code, and the page says so before anything.
+	switch {
+	case nReused == len(items):
+		verdict += fmt.Sprintf(" But every one of the %d was reused from the reference, not recomputed (this run found each trial complete): the comparison is of the values with themselves. "+
+			"Run with -fresh to recompute them here, or -check, which recomputes every trial twice from scratch.", len(items))
+	case nReused > 0:
+		verdict += fmt.Sprintf(" %d of the %d were reused from the reference, not recomputed (they pass by construction); %d were recomputed by this run.", nReused, len(items), len(items)-nReused)
+	default:
+		verdict += " Every one was recomputed by this run."
+	}
+	s.Blocks = append(s.Blocks, Paragraph(verdict))
+	s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("What -check compares, number by number: reference %s. A score passes when it is at least the reference minus the spec's tolerance %s; a CA quantity when it equals the reference within %g relative. "+
+		"-check itself (kcalab -check DIR SPEC) reruns the spec twice from scratch in a temporary directory, compares the first run with the reference this way, and fails when the two runs differ.",
+		c.Source, formatValue(c.Tolerance), records.CATolerance)))
 	s.Blocks = append(s.Blocks, collapse(len(t.Rows)/3, fmt.Sprintf("All %d checked numbers", len(t.Rows)), t)...)
 	return s
+}
+
+// reusedTrials are the ids of the trials whose record this run took from
+// the reference unchanged: the runner keeps a reused trial's run
+// information, so equal metrics and singular values with equal run start,
+// end and id (or none on either side) mean the same computation.
+func reusedTrials(ref, recs []records.Record) map[string]bool {
+	before := map[string]records.Record{}
+	for _, r := range ref {
+		before[r.ID] = r
+	}
+	sv := func(r records.Record) []float64 {
+		if r.CA == nil {
+			return nil
+		}
+		return r.CA.SingularValues
+	}
+	out := map[string]bool{}
+	for _, r := range recs {
+		b, ok := before[r.ID]
+		if !ok || !maps.Equal(b.Metrics, r.Metrics) || !slices.Equal(sv(b), sv(r)) {
+			continue
+		}
+		switch {
+		case b.Run == nil && r.Run == nil:
+			out[r.ID] = true // neither says when it ran: the same old record
+		case b.Run != nil && r.Run != nil && b.Run.Start == r.Run.Start && b.Run.End == r.Run.End && b.Run.ID == r.Run.ID:
+			out[r.ID] = true
+		}
+	}
+	return out
 }
 
 // ---- Word map and neighbours ----
@@ -574,7 +685,7 @@ func checkSection(c *Check, recs []records.Record) *Section {
 const farOut = 8
 
 // framePoints returns the map's points within farOut median distances of
-// the origin, and the words left out, with their coordinates.
+// the origin, and the words left out.
 func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 	d := make([]float64, len(wm.Words))
 	for j := range wm.Words {
@@ -587,7 +698,7 @@ func framePoints(wm *records.WordMap) ([]Labeled, []string) {
 	var far []string
 	for j, w := range wm.Words {
 		if limit > 0 && d[j] > limit {
-			far = append(far, fmt.Sprintf("%s (%s, %s)", w, sig(wm.X[j], 3), sig(wm.Y[j], 3)))
+			far = append(far, w)
 			continue
 		}
 		pts = append(pts, Labeled{Label: w, X: wm.X[j], Y: wm.Y[j]})
@@ -609,7 +720,9 @@ func (p *builder) wordViewsSection(recs []records.Record) *Section {
 	return s
 }
 
-// wordMapBlocks draw the word map of the first trial that has a whole one.
+// wordMapBlocks draw the word map of the page's representative trial
+// (mapTrial). A map whose words fall on a few points says so instead of
+// drawing a dot.
 func (p *builder) wordMapBlocks(all projection) []Block {
 	withMap := all.where(func(rec records.Record) bool {
 		wm := rec.WordsMap
@@ -618,27 +731,154 @@ func (p *builder) wordMapBlocks(all projection) []Block {
 	if withMap.len() == 0 {
 		return nil
 	}
-	t := withMap.trials[0]
+	t, degenerate := mapTrial(withMap)
+	// Labelled as a row among the trials with a map, so that the label
+	// says what sets it apart (its table and window in a sweep).
 	wm, label := t.WordsMap, p.soloLabel(t)
+	for _, r := range withMap.rows(false) {
+		if r.Num == t.Num {
+			label = r.label
+		}
+	}
 	pts, far := framePoints(wm)
-	text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).", len(wm.Words), label, t.Num)
+	if degenerate {
+		return []Block{Paragraph(fmt.Sprintf("⚠ No word map: in every trial that recorded one, the %d most frequent words fall on a few points of axes 1 and 2 "+
+			"(in %s, trial #%d, on %d distinct places at 1/100 of the map's extent): the first two axes separate almost none of them, so a drawing would be a dot.",
+			len(wm.Words), label, t.Num, distinctPlaces(pts)))}
+	}
+	text := fmt.Sprintf("The %d most frequent words on axes 1 and 2 of %s (trial #%d: %s). Words that share contexts lie together; a label that would overlap a more frequent word's is hidden (hover for it).",
+		len(wm.Words), label, t.Num, mapWhy)
 	if len(far) > 0 {
-		text += fmt.Sprintf(" %d word(s) lie far outside the rest and are left off so that the rest can be read: %s.", len(far), strings.Join(far, ", "))
+		shown := far
+		if len(shown) > 5 {
+			shown = shown[:5]
+		}
+		text += fmt.Sprintf(" %d word(s) lie more than %d times the median distance from the origin and are left off so that the rest can be read (%s%s).",
+			len(far), farOut, strings.Join(shown, ", "), map[bool]string{true: ", …", false: ""}[len(far) > len(shown)])
 	}
 	return []Block{Paragraph(text),
 		ScatterMap{ID: "word-map", Title: "Word map: " + label, XName: "Axis 1", YName: "Axis 2", EqualScale: true, MaxLabels: len(pts), HideOverlap: true,
 			Width: 900, Series: []ScatterSeries{{Name: "words", Points: pts}}}}
 }
 
+// mapWhy says how mapTrial chose the trial.
+const mapWhy = "of the finished trials, the one on the most data with the most exact decomposition, the largest dimension and window"
+
+// mapTrial picks the trial whose word map stands for the page: a finished
+// one whose map is not degenerate (distinctPlaces), on the largest corpus
+// (data.fraction; a prefix of 1/64 says little of the whole), the most
+// exact decomposition (the smallest recorded residual; a trial without one
+// is not compared), of the page's first method or label (groupKeys), then
+// the largest svd.rank and data.window (a map of W = 1 shows adjacency,
+// not meaning), the first on ties. degenerate is
+// set when every candidate's map is; the trial is then the one the rule
+// picks among them all.
+func mapTrial(pr projection) (t trial, degenerate bool) {
+	finished := pr.where(hasStatus("ok"))
+	if finished.len() == 0 {
+		finished = pr
+	}
+	var good []trial
+	for _, c := range finished.trials {
+		pts, _ := framePoints(c.WordsMap)
+		if !isDegenerate(pts) {
+			good = append(good, c)
+		}
+	}
+	cands := good
+	if len(cands) == 0 {
+		cands, degenerate = finished.trials, true
+	}
+	better := representativeOrder(pr)
+	best := cands[0]
+	for _, c := range cands[1:] {
+		if better(c, best) {
+			best = c
+		}
+	}
+	return best, degenerate
+}
+
+// representativeOrder is mapTrial's preference among the trials of pr:
+// better(a, b) when a stands for the page before b.
+func representativeOrder(pr projection) func(a, b trial) bool {
+	num := func(c trial, key string, missing float64) float64 {
+		if v, ok := number(c.Settings[key]); ok {
+			return v
+		}
+		return missing
+	}
+	keys := groupKeys(pr.records())
+	group := map[string]string{}
+	for i, c := range pr.trials {
+		group[c.ID] = keys[i]
+	}
+	firstGroup := ""
+	if pr.len() > 0 {
+		firstGroup = group[pr.trials[0].ID]
+	}
+	return func(a, b trial) bool { // a before b
+		if x, y := num(a, "data.fraction", 1), num(b, "data.fraction", 1); x != y {
+			return x > y
+		}
+		// Residuals within a factor of 10 of each other are equally
+		// exact; a trial that recorded none is not compared on it.
+		if a.SVD != nil && b.SVD != nil {
+			x, y := math.Max(a.SVD.RelResidual, 1e-12), math.Max(b.SVD.RelResidual, 1e-12)
+			if x < y/10 || y < x/10 {
+				return x < y
+			}
+		}
+		if x, y := group[a.ID] == firstGroup, group[b.ID] == firstGroup; x != y {
+			return x
+		}
+		if x, y := num(a, "svd.rank", 0), num(b, "svd.rank", 0); x != y {
+			return x > y
+		}
+		return num(a, "data.window", 0) > num(b, "data.window", 0)
+	}
+}
+
+// distinctPlaces counts the points' distinct places on a grid of 1/100 of
+// their extent.
+func distinctPlaces(pts []Labeled) int {
+	ext := 0.0
+	for _, p := range pts {
+		ext = math.Max(ext, math.Max(math.Abs(p.X), math.Abs(p.Y)))
+	}
+	if ext == 0 {
+		return min(len(pts), 1)
+	}
+	seen := map[[2]int64]bool{}
+	for _, p := range pts {
+		seen[[2]int64{int64(math.Round(100 * p.X / ext)), int64(math.Round(100 * p.Y / ext))}] = true
+	}
+	return len(seen)
+}
+
+// isDegenerate reports whether a map's points fall on fewer distinct
+// places than a quarter of them: axes 1–2 then separate almost none of
+// the words.
+func isDegenerate(pts []Labeled) bool {
+	return len(pts) >= 8 && 4*distinctPlaces(pts) < len(pts)
+}
+
 // neighbourBlocks list the probe words' neighbours of one trial per group
-// of all the trials (groupKeys), the one with the largest svd.rank;
-// measured trials' are left out.
+// of all the trials (groupKeys), the one representativeOrder prefers (on
+// the most data, most exact, largest dimension and window); measured
+// trials' are left out.
 func (p *builder) neighbourBlocks(all projection) []Block {
 	keys := groupKeys(all.records())
 	withNeighbours := all.where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, not(isMeasuredTrial))
+	better := representativeOrder(withNeighbours)
 	var tables []Block
 	for gi, g := range withNeighbours.groupBy(func(_ int, t trial) string { return keys[t.Num-1] }) {
-		t := largestRank(g.trials)
+		t := g.trials[0]
+		for _, c := range g.trials[1:] {
+			if better(c, t) {
+				t = c
+			}
+		}
 		label := p.soloLabel(t)
 		tab := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, t.Num, formatValue(t.Settings["eval.similarity"])),
 			Header: []string{"Word", "Nearest 10, most similar first"}}
@@ -650,7 +890,7 @@ func (p *builder) neighbourBlocks(all projection) []Block {
 	if len(tables) == 0 {
 		return nil
 	}
-	out := []Block{Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (the largest dimension)."), tables[0]}
+	out := []Block{Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (on the most data, most exact, largest dimension and window)."), tables[0]}
 	if len(tables) > 1 {
 		out = append(out, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
 	}

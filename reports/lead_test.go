@@ -212,11 +212,128 @@ func TestWordViews(t *testing.T) {
 	require.NotNil(t, sec)
 	wm := sec.Blocks[1].(ScatterMap)
 	assert.Len(t, wm.Series[0].Points, 40)
-	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "1 word(s) lie far outside the rest and are left off so that the rest can be read: agave (30, 1).")
+	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "1 word(s) lie more than 8 times the median distance from the origin and are left off so that the rest can be read (agave).")
 	assert.True(t, wm.HideOverlap)
 	nb := sec.Blocks[3].(Table)
 	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7"}, nb.Rows[0])
 	assert.Equal(t, []string{"zyzzyva", "not in the vocabulary"}, nb.Rows[1])
 	assert.IsType(t, Details{}, sec.Blocks[4], "the other trials' neighbours are collapsed")
 	assert.Nil(t, tb().wordViewsSection(methodRecords()))
+}
+
+// TestMapTrial: the word map comes from the trial on the most data, the
+// most exact decomposition, then the largest dimension and window; a
+// degenerate map (words on a few points) is passed over, and when every
+// map is degenerate the page says so.
+func TestMapTrial(t *testing.T) {
+	spread := func(n int) *records.WordMap {
+		wm := &records.WordMap{}
+		for i := range n {
+			wm.Words = append(wm.Words, fmt.Sprint("w", i))
+			wm.X, wm.Y = append(wm.X, float64(i%10)), append(wm.Y, float64(i/10))
+		}
+		return wm
+	}
+	dot := func(n int) *records.WordMap {
+		wm := spread(n)
+		for i := range wm.X {
+			wm.X[i], wm.Y[i] = 1e-9*float64(i%2), 0
+		}
+		wm.X[0] = 1
+		return wm
+	}
+	rec := func(id string, wm *records.WordMap, settings map[string]any, resid float64) records.Record {
+		return records.Record{ID: id, Status: "ok", Settings: settings, WordsMap: wm, SVD: &records.SVDAccuracy{RelResidual: resid}}
+	}
+	cases := []struct {
+		name       string
+		recs       []records.Record
+		want       string
+		degenerate bool
+	}{
+		{"largest corpus", []records.Record{
+			rec("prefix", spread(50), map[string]any{"data.fraction": 1.0 / 64, "svd.rank": 1000.0}, 1e-9),
+			rec("whole", spread(50), map[string]any{"data.fraction": 1.0, "svd.rank": 100.0}, 1e-9)}, "whole", false},
+		{"exact before sketch", []records.Record{
+			rec("sketch", spread(50), map[string]any{"svd.rank": 300.0}, 0.01),
+			rec("exact", spread(50), map[string]any{"svd.rank": 300.0}, 1e-8)}, "exact", false},
+		{"not W = 1", []records.Record{
+			rec("w1", spread(50), map[string]any{"data.window": 1.0}, 1e-8),
+			rec("w10", spread(50), map[string]any{"data.window": 10.0}, 1e-8)}, "w10", false},
+		{"degenerate passed over", []records.Record{
+			rec("dot", dot(50), map[string]any{"data.window": 30.0}, 1e-8),
+			rec("spread", spread(50), map[string]any{"data.window": 10.0}, 1e-8)}, "spread", false},
+		{"all degenerate", []records.Record{rec("dot", dot(50), nil, 1e-8)}, "dot", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, degenerate := mapTrial(tb().project(c.recs))
+			assert.Equal(t, c.want, got.ID)
+			assert.Equal(t, c.degenerate, degenerate)
+		})
+	}
+	blocks := tb().wordMapBlocks(tb().project([]records.Record{rec("dot", dot(50), nil, 1e-8)}))
+	require.Len(t, blocks, 1, "a warning, no map")
+	assert.Contains(t, string(blocks[0].(Paragraph)), "No word map")
+}
+
+// TestCheckSaysWhatItCompared: a value the run reused from the reference
+// is its own reference, and the verdict says so.
+func TestCheckSaysWhatItCompared(t *testing.T) {
+	ran := &records.RunInfo{Start: "2026-11-24T00:00:00Z", End: "2026-11-24T00:01:00Z", ID: "r1"}
+	rec := records.Record{ID: "a", Status: "ok", Metrics: map[string]float64{"spearman.zero.men": 0.5}, Run: ran}
+	again := rec
+	again.Run = &records.RunInfo{Start: "2026-11-25T00:00:00Z", End: "2026-11-25T00:01:00Z", ID: "r2"}
+	cases := []struct {
+		name string
+		now  records.Record
+		want string
+	}{
+		{"reused", rec, "every one of the 1 was reused from the reference, not recomputed"},
+		{"recomputed", again, "Every one was recomputed by this run."},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := checkSection(&Check{Reference: []records.Record{rec}, Tolerance: 0.01, Source: "results.jsonl"}, []records.Record{c.now})
+			require.NotNil(t, s)
+			assert.Contains(t, string(s.Blocks[0].(Paragraph)), c.want)
+		})
+	}
+}
+
+func TestRowsOf(t *testing.T) {
+	assert.Equal(t, "41 trials", rowsOf(41, 41))
+	assert.Equal(t, "1 trial", rowsOf(1, 1))
+	assert.Equal(t, "41 rows of 65 trials (replicates folded)", rowsOf(41, 65))
+}
+
+// TestLeadRules: the paper's table leads only when trials stand for a
+// third of its rows (or the spec maps them), a page of measured trials at
+// one size opens with their measurements, and the first section's
+// collapsed table opens.
+func TestLeadRules(t *testing.T) {
+	s := stubScript(t)
+	// One trial labelled as a paper row among others: the scores lead.
+	recs := sweepRecords()
+	recs[0].Settings = maps.Clone(recs[0].Settings)
+	recs[0].Settings["label"] = "tail-cut"
+	got := tocOf(t, wordReport("s", recs, s))
+	assert.NotEqual(t, "paper", got[0], "one paper row of nine does not lead: %v", got)
+
+	// Two measured trials at one size: the measurements lead.
+	m := scalingRecords()[:2]
+	for i := range m {
+		m[i].Settings = maps.Clone(m[i].Settings)
+		m[i].Settings["svd.backend"] = "krylov"
+		m[i].Settings["label"] = []string{"in memory", "from disk"}[i]
+		m[i].Metrics = maps.Clone(m[i].Metrics)
+		m[i].Metrics["vocab"] = 1000
+	}
+	page := string(render(t, wordReport("s", m, s)))
+	assert.Less(t, strings.Index(page, `<section id="measured">`), strings.Index(page, `<section id="trials">`))
+	assert.Contains(t, page, "from disk")
+
+	// The first section's collapsed table is shown open.
+	first := orderSections("", map[string]*Section{"scores": {ID: "word-scores", Blocks: []Block{Paragraph("p"), Details{Summary: "both"}}}}, projection{}, leads{})
+	assert.True(t, first[0].Blocks[1].(Details).Open)
 }

@@ -240,6 +240,16 @@ type cell struct {
 	n        int // trials folded into the cell
 	notes    []string
 	unranked bool // shown, never marked best (e.g. an in-sample score)
+	// quantities are the numbers the notes print, for the CSV.
+	quantities []Quantity
+}
+
+// quantity records a number the cell's notes print, for the CSV; NaN
+// records nothing.
+func (c *cell) quantity(name string, v float64) {
+	if finite(v) {
+		c.quantities = append(c.quantities, Quantity{Name: name, Value: v})
+	}
 }
 
 // cell is the row's value of a metric key.
@@ -333,16 +343,26 @@ func (t table) scoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
 	_, perCell := t.coverage()
 	out := make([]ScoreRow, len(t.rows))
 	for i, r := range t.rows {
-		sr := ScoreRow{Name: r.label, Scores: make([]float64, len(t.cols)), Notes: make([]string, len(t.cols)), Unranked: make([]bool, len(t.cols))}
+		sr := ScoreRow{Name: r.label, Scores: make([]float64, len(t.cols)), Notes: make([]string, len(t.cols)), Unranked: make([]bool, len(t.cols)),
+			Quantities: make([][]Quantity, len(t.cols))}
 		for j, col := range t.cols {
 			c := r.cell(col.metric)
-			if v, ok := r.Metrics[col.coverage]; ok && perCell[j] {
-				c.note(percent(v, 1))
+			if c.hasSD {
+				c.quantity("sd", c.sd)
+			}
+			if c.n > 1 {
+				c.quantity("n", float64(c.n))
+			}
+			if v, ok := r.Metrics[col.coverage]; ok {
+				c.quantity("coverage", v)
+				if perCell[j] {
+					c.note(percent(v, 1))
+				}
 			}
 			if decorate != nil {
 				decorate(i, j, &c)
 			}
-			sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
+			sr.Scores[j], sr.Notes[j], sr.Unranked[j], sr.Quantities[j] = c.value, strings.Join(c.notes, " "), c.unranked, c.quantities
 		}
 		out[i] = sr
 	}
@@ -354,6 +374,7 @@ type line struct {
 	name   string
 	trials []trial
 	xs     []float64
+	color  string // "" = the chart's next palette colour
 }
 
 // lines groups the trials into chart lines by name (groupBy), each trial

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,7 +18,11 @@ import (
 type page struct {
 	Title   string
 	Meta    []string
-	Results map[string]string // link to the results file: Path, Href; nil for none
+	Warn    []string            // what a reader must know before trusting a comparison on the page
+	Results map[string]string   // link to the results file: Path, Href; nil for none
+	Spec    map[string]string   // link to the spec file: Name, Href; nil for none
+	Index   string              // href of the index of every report; "" for none
+	Related []map[string]string // links to the reports of the specs compared with: Text, Href
 	TOC     []tocEntry
 	Body    template.HTML
 	About   string
@@ -153,7 +158,18 @@ func (r *renderer) table(t Table) error {
 	if err := r.exec(tplTable, map[string]any{"T": t, "Num": num}); err != nil {
 		return err
 	}
-	return r.csvLink(t.ID, append([][]string{t.Header}, t.Rows...))
+	if t.CSV != nil {
+		return r.csvLink(t.ID, t.CSV)
+	}
+	rows := [][]string{t.Header}
+	for _, row := range t.Rows {
+		out := make([]string, len(row))
+		for j, c := range row {
+			out[j] = csvCell(c)
+		}
+		rows = append(rows, out)
+	}
+	return r.csvLink(t.ID, rows)
 }
 
 type scoreCell struct {
@@ -225,7 +241,7 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 		"Untested": used[Untested], "Intervals": intervals}); err != nil {
 		return err
 	}
-	return r.csvLink(t.ID, scoreCSV(t, cells, ref))
+	return r.csvLink(t.ID, scoreCSV(t))
 }
 
 // markClass is the class of a cell with a mark.
@@ -265,54 +281,127 @@ func scoreCells(rows []ScoreRow, digits int) [][]scoreCell {
 	return cells
 }
 
-// scoreCSV is the table as shown, for its CSV: a reader pasting it into a
-// sheet sees the numbers of the page, intervals and notes included, and
-// each row's group when the table has groups.
-func scoreCSV(t ScoreTable, cells, ref [][]scoreCell) [][]string {
-	grouped := false
-	for _, row := range t.Rows {
-		grouped = grouped || row.Group != ""
+// scoreCSV is the table for a program to read: per column the score
+// and then one column per quantity its cells carry ("Sim", "Sim lo",
+// "Sim hi", "Sim sd", "Sim paper", "Sim delta", "Sim coverage", …, in the
+// order they first appear), "unranked" 1 for a score shown but never
+// marked, plain numbers at full precision, empty for none; a first Group
+// column when the table ranks its rows in groups. Reference rows follow
+// with their group's title in the name; footers, text for a reader, are
+// left out (their numbers are the cells' quantities).
+func scoreCSV(t ScoreTable) [][]string {
+	var names []string
+	seen := map[string]bool{}
+	for _, group := range [][]ScoreRow{t.Rows, t.Reference} {
+		for _, r := range group {
+			for _, qs := range r.Quantities {
+				for _, q := range qs {
+					if !seen[q.Name] {
+						seen[q.Name] = true
+						names = append(names, q.Name)
+					}
+				}
+			}
+		}
 	}
-	head := append([]string{t.RowHeader}, t.Columns...)
+	unranked, grouped := false, false
+	for _, r := range t.Rows {
+		unranked = unranked || slices.Contains(r.Unranked, true)
+		grouped = grouped || r.Group != ""
+	}
+	head := []string{t.RowHeader}
 	if grouped {
 		head = append([]string{"Group"}, head...)
 	}
-	rows := [][]string{head}
-	text := func(c scoreCell) string {
-		s := c.Text
-		if c.CI != "" {
-			s += " " + c.CI
+	for _, c := range t.Columns {
+		head = append(head, c)
+		for _, n := range names {
+			head = append(head, c+" "+n)
 		}
-		if c.Note != "" {
-			s += " " + c.Note
+		if unranked {
+			head = append(head, c+" unranked")
 		}
-		return s
 	}
-	lead := func(group, name string) []string {
+	line := func(name string, r ScoreRow) []string {
+		out := []string{name}
 		if grouped {
-			return []string{group, name}
+			out = []string{r.Group, name}
 		}
-		return []string{name}
-	}
-	for i, row := range t.Rows {
-		line := lead(row.Group, row.Name)
-		for _, c := range cells[i] {
-			line = append(line, text(c))
+		for j, v := range r.Scores {
+			out = append(out, csvNumber(v))
+			var qs []Quantity
+			if j < len(r.Quantities) {
+				qs = r.Quantities[j]
+			}
+			for _, n := range names {
+				cell := ""
+				for _, q := range qs {
+					if q.Name == n {
+						cell = csvNumber(q.Value)
+					}
+				}
+				out = append(out, cell)
+			}
+			if unranked {
+				flag := ""
+				if r.Unranked != nil && r.Unranked[j] {
+					flag = "1"
+				}
+				out = append(out, flag)
+			}
 		}
-		rows = append(rows, line)
+		return out
 	}
-	for _, f := range t.Footer {
-		rows = append(rows, append(lead("", f.Name), f.Cells...))
+	rows := [][]string{head}
+	for _, r := range t.Rows {
+		rows = append(rows, line(r.Name, r))
 	}
-	for i, row := range t.Reference {
-		line := lead("", row.Name+" ("+t.ReferenceTitle+")")
-		for _, c := range ref[i] {
-			line = append(line, text(c))
-		}
-		rows = append(rows, line)
+	for _, r := range t.Reference {
+		ref := r
+		ref.Group = ""
+		rows = append(rows, line(r.Name+" ("+t.ReferenceTitle+")", ref))
 	}
 	return rows
 }
+
+// csvNumber prints a number for a CSV: the shortest digits that read back
+// as the same float64, ASCII minus, "" for none.
+func csvNumber(v float64) string {
+	if !finite(v) {
+		return ""
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64) // a count: 9781414, not 9.781414e+06
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// csvCell makes a displayed table cell machine-readable: a number printed
+// for people ("2,139,749", "−0.226", "+6.0%") becomes a plain one
+// ("2139749", "-0.226", "0.06"), a dash for none becomes empty, and any
+// other text is kept.
+func csvCell(s string) string {
+	t := strings.TrimSpace(strings.ReplaceAll(s, "−", "-"))
+	if t == "—" || t == "-" {
+		return ""
+	}
+	pct := strings.HasSuffix(t, "%")
+	n := strings.TrimPrefix(strings.TrimSuffix(t, "%"), "+")
+	n = strings.ReplaceAll(n, ",", "")
+	if !numberPattern.MatchString(n) {
+		return t
+	}
+	v, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return t
+	}
+	if pct {
+		return strconv.FormatFloat(v/100, 'g', -1, 64)
+	}
+	return n
+}
+
+var numberPattern = regexp.MustCompile(`^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$`)
 
 // csvLink writes a download link holding the table as CSV in a data: URL:
 // it works offline and without script, and the same table gives the same
@@ -387,6 +476,43 @@ const chartScript = `"use strict";
   ];
   var state = {total: specs.length, drawn: 0, missing: typeof echarts === "undefined"};
   var svgIcon = "path://M4,2H16L20,6V22H4Z M8,12H16 M8,16H16";
+  // Tick labels of a log axis: plain from 0.001 to 999,999 ("0.01",
+  // "10,000"), else as 1e-10 or 2.5e+6; ECharts would print
+  // 0.0000000001. A function cannot travel in the option's JSON, so the
+  // page adds it to every log axis before drawing.
+  function logLabel(v) {
+    var a = Math.abs(v);
+    if (v === 0 || (a >= 1e-3 && a < 1e6)) {
+      return v.toLocaleString("en-US", {maximumSignificantDigits: 6});
+    }
+    var e = Math.floor(Math.log10(a) + 1e-9);
+    var m = Math.round(v / Math.pow(10, e) * 1000) / 1000;
+    return m + "e" + (e < 0 ? "" : "+") + e;
+  }
+  // An axis drawn on log10 exponents (kcalabExp) is labelled 10^v, and
+  // its chart's tooltip shows the point's values rather than exponents.
+  function expLabel(v) { return logLabel(Math.pow(10, v)); }
+  function prepare(o) {
+    var exp = [false, false];
+    ["xAxis", "yAxis"].forEach(function (k, d) {
+      [].concat(o[k] || []).forEach(function (a) {
+        if (a.type === "log" || a.kcalabExp) {
+          a.axisLabel = a.axisLabel || {};
+          a.axisLabel.formatter = a.kcalabExp ? expLabel : logLabel;
+          exp[d] = exp[d] || !!a.kcalabExp;
+        }
+      });
+    });
+    if ((exp[0] || exp[1]) && o.tooltip) {
+      o.tooltip.formatter = function (p) {
+        var v = p.value || [];
+        var x = exp[0] ? Math.pow(10, v[0]) : v[0], y = exp[1] ? Math.pow(10, v[1]) : v[1];
+        return echarts.format.encodeHTML(p.seriesName) + "<br>" +
+          echarts.format.encodeHTML(logLabel(x) + ", " + Number(y).toPrecision(3));
+      };
+    }
+    return o;
+  }
   // Draws the chart again with ECharts' SVG renderer, off screen, and
   // downloads that: the page itself draws on a canvas.
   function saveSVG(s, el) {
@@ -396,7 +522,7 @@ const chartScript = `"use strict";
     var c = echarts.init(box, null, {renderer: "svg"});
     var o = JSON.parse(JSON.stringify(s.option));
     delete o.toolbox;
-    c.setOption(o);
+    c.setOption(prepare(o));
     var a = document.createElement("a");
     a.href = c.getDataURL({type: "svg"});
     a.download = s.id + ".svg";
@@ -424,7 +550,7 @@ const chartScript = `"use strict";
         state.drawn++;
       }
     });
-    chart.setOption(s.option);
+    chart.setOption(prepare(s.option));
   });
 })();
 `
@@ -463,15 +589,17 @@ var (
 {{range .}}<li>{{.}}</li>
 {{end}}</ul>
 `)
-	tplTable = mustTpl("table", `<table class="data"{{with .T.ID}} id="{{.}}"{{end}}>
+	// Tables scroll inside a box of their own: a wide table never widens
+	// the page, whose body must not scroll sideways.
+	tplTable = mustTpl("table", `<div class="scroll"><table class="data"{{with .T.ID}} id="{{.}}"{{end}}>
 {{with .T.Caption}}<caption>{{.}}</caption>
 {{end}}<thead><tr>{{range $j, $h := .T.Header}}<th{{if index $.Num $j}} class="num"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>
 {{range .T.Rows}}<tr>{{range $j, $c := .}}<td{{if index $.Num $j}} class="num"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table>
+</table></div>
 `)
-	tplScoreTable = mustTpl("scores", `<table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
+	tplScoreTable = mustTpl("scores", `<div class="scroll"><table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
 {{with .T.Caption}}<caption>{{.}}</caption>
 {{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num">{{.}}</th>{{end}}</tr></thead>
 {{range $g := .Groups}}<tbody>
@@ -485,14 +613,14 @@ var (
 <tr><th colspan="{{inc (len .T.Columns)}}">{{.T.ReferenceTitle}}</th></tr>
 {{range $i, $row := .T.Reference}}<tr><th>{{$row.Name}}</th>{{range index $.Ref $i}}<td class="num">{{.Text}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
 {{end}}</tbody>
-{{end}}</table>
+{{end}}</table></div>
 <p class="legend">Per column{{if .Named}} and group{{end}}: <span class="best">best</span>, <span class="second">second best</span> ({{.Better}} is better): a score is best when it is not significantly below the top one (the 95% interval of their paired bootstrap difference holds 0, or they print the same), so ties share the mark; second best is the same among the rest{{if .Untested}}; <span class="untested">grey, italic</span>: among the two highest as shown, but not tested (no bootstrap replicates), so no win is claimed{{end}}{{if .Intervals}}; ± is the score's 95% bootstrap interval{{end}}{{if .T.Reference}}; reference rows are not ranked{{end}}.{{with .T.Legend}} {{.}}{{end}}</p>
 `)
 	tplDetailsOpen = mustTpl("details", `<details class="more"{{if .Open}} open{{end}}><summary>{{.Summary}}</summary>
 `)
 	tplCSV = mustTpl("csv", `<p class="csv"><a download="{{.Name}}" href="{{.Href}}">Download CSV</a></p>
 `)
-	tplChart = mustTpl("chart", `<figure class="chart-box">
+	tplChart = mustTpl("chart", `<figure class="chart-box scroll">
 {{with .Title}}<figcaption>{{.}}</figcaption>
 {{end}}<div class="chart" id="{{.ID}}" style="width:{{.W}}px;height:{{.H}}px"></div>
 {{range .Notes}}<p class="note">{{.}}</p>
@@ -506,10 +634,13 @@ var (
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}}</title>
 <style>
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; margin: 0 auto; max-width: 1500px; padding: 0 24px 48px; line-height: 1.4; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; margin: 0 auto; max-width: 1500px; padding: 0 24px 48px; line-height: 1.4; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.data td, table.data th { overflow-wrap: normal; }
 h1 { margin: 24px 0 4px; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }
 .meta { color: #555; margin: 0 0 12px; }
+.warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 4px 8px; }
 nav.toc { background: #f6f6f6; padding: 8px 16px; display: inline-block; }
 nav.toc ul { margin: 4px 0; padding-left: 20px; }
 table.data { border-collapse: collapse; margin: 12px 0; font-size: 14px; }
@@ -543,9 +674,12 @@ footer { margin-top: 36px; color: #777; font-size: 13px; }
 {{end}}</head>
 <body>
 <header>
-<h1>{{.Title}}</h1>
+{{with .Index}}<p class="meta"><a href="{{.}}">← All experiments</a></p>
+{{end}}<h1>{{.Title}}</h1>
 {{range .Meta}}<p class="meta">{{.}}</p>
-{{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a></p>
+{{end}}{{range .Warn}}<p class="meta warn">⚠ {{.}}</p>
+{{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a>{{with $.Spec}} · Spec: <a href="{{.Href}}">{{.Name}}</a>{{end}}</p>
+{{end}}{{with .Related}}<p class="meta">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Text}}</a>{{end}}</p>
 {{end}}</header>
 {{.Body}}
 <footer>Charts: {{.About}}.</footer>

@@ -9,6 +9,8 @@ import (
 	"kcalab/records"
 	"kcalab/schema"
 	"math"
+	"path"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -50,6 +52,14 @@ type Report struct {
 	// ResultsFile, when set, is the results file the page shows, relative
 	// to the page (records.FileName beside it); the header links it.
 	ResultsFile string
+	// IndexFile and SpecFile, when set, are the index of every spec's
+	// report and this spec's file, relative to the page; the header links
+	// them.
+	IndexFile, SpecFile string
+	// Related are the reports of the specs this one compares with (its
+	// description names them), relative to the page; the header links
+	// them.
+	Related []Link
 	// Lead names the section the page opens with (a spec's report.lead:
 	// paper, pairs, check, scores, sweeps, scaling, words, ca, trials);
 	// "" or "auto" decides from the records (see orderSections).
@@ -123,9 +133,11 @@ func Write(w io.Writer, r Report) error {
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
+	_, warn := provenanceLines(r.Records)
 	pg := page{
 		Title:  r.Title,
 		Meta:   p.meta(r),
+		Warn:   warn,
 		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
 		About:  r.ECharts.about,
 		Inline: template.JS(r.ECharts.inline),
@@ -136,6 +148,18 @@ func Write(w io.Writer, r Report) error {
 	if r.ResultsFile != "" {
 		l := Link{Path: r.ResultsFile}
 		pg.Results = map[string]string{"Path": l.Path, "Href": l.href()}
+	}
+	if r.IndexFile != "" {
+		pg.Index = Link{Path: r.IndexFile}.href()
+	}
+	if r.SpecFile != "" {
+		// The link shows the file's name only: the path between the page
+		// and the spec says where this copy of the site lies, nothing of
+		// the experiment.
+		pg.Spec = map[string]string{"Name": path.Base(filepath.ToSlash(r.SpecFile)), "Href": Link{Path: r.SpecFile}.href()}
+	}
+	for _, l := range r.Related {
+		pg.Related = append(pg.Related, map[string]string{"Text": l.Text, "Href": l.href()})
 	}
 	var out bytes.Buffer
 	if err := tplPage.Execute(&out, pg); err != nil {
@@ -188,6 +212,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 		return nil, err
 	}
 	trials := p.trialsSection(r.Records)
+	scored := p.project(r.Records, hasMetric(records.ScoreMetric))
 	sections := orderSections(r.Lead, map[string]*Section{
 		"paper":       p.paperSection(r.Records, r.PaperRows),
 		"pairs":       p.pairsSection(r.Records),
@@ -196,12 +221,26 @@ func (p *builder) sections(r Report) ([]Section, error) {
 		"analogies":   p.analogySection(r.Records),
 		"sweeps":      p.sweepSection(r.Records),
 		"scaling":     p.scalingSection(r.Records),
+		"measured":    p.measuredSection(r.Records),
+		"spectra":     p.spectraSection(r.Records),
 		"calibration": p.calibrationSection(r.Records),
 		"words":       p.wordViewsSection(r.Records),
 		"ca":          ca,
 		"trials":      &trials,
-	}, p.project(r.Records, hasMetric(records.ScoreMetric)))
+	}, scored, p.leads(r, scored))
 	return append(sections, r.Sections...), nil
+}
+
+// leads decides which of the paper's table, the reference pairs and the
+// analogies answer the page's question (see leads).
+func (p *builder) leads(r Report, scored projection) leads {
+	var l leads
+	matched, _ := pickPaperTrials(scored.where(not(isMeasuredTrial)), r.PaperRows)
+	l.paper = len(r.PaperRows) > 0 || 3*len(matched) >= len(paperRows)
+	paired := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })
+	l.pairs = scored.len() > 0 && 2*paired.len() >= scored.len()
+	l.analogies = scored.len() > 0 && scored.where(hasMetric(records.AnalogyCoverageMetric)).len() == scored.len()
+	return l
 }
 
 var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
@@ -241,7 +280,9 @@ func (p *builder) meta(r Report) []string {
 	if r.Spec != "" {
 		m = append(m, "Spec: "+r.Spec)
 	}
-	return append(m, line)
+	m = append(m, line)
+	prov, _ := provenanceLines(r.Records)
+	return append(m, prov...)
 }
 
 func joinSettings(kv [][2]string) string {
@@ -265,18 +306,22 @@ func timingKeys(recs []records.Record) []string {
 	return keys
 }
 
-// metricText prints a metric: counts (vocab, nnz, tokens) in full with
-// thousands separators, anything else to 4 significant digits.
+// metricText prints a metric in plain notation: from 1,000 on a whole
+// number with thousands separators (a count, megabytes, seconds: the
+// digits past the point say nothing there), below that 4 significant
+// digits.
 func metricText(v float64) string {
-	if finite(v) && v == math.Trunc(v) && math.Abs(v) >= 1e4 && math.Abs(v) < 1e15 {
+	if finite(v) && math.Abs(v) >= 1000 && math.Abs(v) < 1e15 {
 		return thousands(v)
 	}
 	return sig(v, 4)
 }
 
 // trialsSection is the table of every trial, one row each: the settings
-// that vary, status, the metrics that are not scores, stage times; then
-// the files the trials wrote and the machines they ran on.
+// that vary, status, the metrics that are not scores, stage times and
+// where and when it ran (see provenances); a column that says the same in
+// every row is said once above the table instead. Then the files the
+// trials wrote.
 func (p *builder) trialsSection(recs []records.Record) Section {
 	s := Section{ID: "trials", Title: "Trials"}
 	if len(recs) == 0 {
@@ -285,26 +330,163 @@ func (p *builder) trialsSection(recs []records.Record) Section {
 	}
 	common, varying := settingsSplit(recs)
 	if len(common) > 0 {
-		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(common)+"."))
+		kv := make([][2]string, len(common))
+		for i, c := range common {
+			kv[i] = [2]string{c[0], p.settingShown(recs[0], c[0], recs[0].Settings[c[0]])}
+		}
+		s.Blocks = append(s.Blocks, Paragraph("Settings of every trial: "+joinSettings(kv)+"."))
 	}
 	mkeys, scores := trialMetricKeys(recs)
 	if scores {
-		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min, max] follows a median over repeats."))
+		s.Blocks = append(s.Blocks, Paragraph("Word-similarity scores and coverage are in the score tables; a range [min–max] follows a median over repeats."))
 	}
-	t := trialsTable(p.project(recs), varying, mkeys, timingKeys(recs))
-	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics and stage times", len(t.Rows)), t)...)
-	s.Blocks = append(s.Blocks, filesBlock(recs)...)
-	envs := p.project(recs, func(rec records.Record) bool { return rec.Env != nil }).groupBy(func(_ int, t trial) string {
-		return fmt.Sprintf("%s · %s · GOMAXPROCS %d", t.Env.GoVersion, t.Env.CPU, t.Env.GOMAXPROCS)
-	})
-	if len(envs) > 0 {
-		var l List
-		for _, g := range byKey(envs) {
-			l = append(l, fmt.Sprintf("%s (%d trial(s))", g.key, len(g.trials)))
+	full := p.trialsTable(p.project(recs), varying, mkeys, timingKeys(recs))
+	t, constant := dropConstant(full, 2)
+	t.CSV = trialsCSV(recs, varying, mkeys, timingKeys(recs))
+	var same [][2]string
+	for _, c := range constant {
+		// Provenance nobody recorded is said once, in the page header.
+		if c[1] != "unknown" && c[1] != "—" {
+			same = append(same, c)
 		}
-		s.Blocks = append(s.Blocks, Paragraph("Ran on:"), l)
 	}
+	if len(same) > 0 {
+		s.Blocks = append(s.Blocks, Paragraph("The same in every row: "+joinSettings(same)+"."))
+	}
+	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics, stage times and where they ran", len(t.Rows)), t)...)
+	s.Blocks = append(s.Blocks, filesBlock(recs)...)
 	return s
+}
+
+// trialsCSV is the trials table for a program: every trial's varying
+// settings as recorded, status, error and warnings, each metric (with its
+// range over repeats as columns of their own) and stage time at full
+// precision, and its run information, constant columns included.
+func trialsCSV(recs []records.Record, varying, mkeys, tkeys []string) [][]string {
+	var metricCols []string
+	for _, k := range mkeys {
+		metricCols = append(metricCols, k)
+		for _, suf := range []string{".min", ".max"} {
+			for _, rec := range recs {
+				if _, ok := rec.Metrics[k+suf]; ok {
+					metricCols = append(metricCols, k+suf)
+					break
+				}
+			}
+		}
+	}
+	head := append([]string{"#", "id"}, varying...)
+	head = append(head, "status", "error", "warnings")
+	head = append(head, metricCols...)
+	for _, k := range tkeys {
+		head = append(head, "time_"+k+"_s")
+	}
+	head = append(head, "run_start", "run_end", "run_id", "commit", "dirty", "host", "cpu", "gomaxprocs", "go_version", "ran_alone")
+	rows := [][]string{head}
+	prov := provenances(recs)
+	for i, rec := range recs {
+		row := []string{strconv.Itoa(i + 1), rec.ID}
+		for _, k := range varying {
+			if v, ok := rec.Settings[k]; ok {
+				row = append(row, formatValue(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		row = append(row, rec.Status, rec.Error, strings.Join(rec.Warnings, "; "))
+		for _, k := range metricCols {
+			if v, ok := rec.Metrics[k]; ok {
+				row = append(row, csvNumber(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		for _, k := range tkeys {
+			if v, ok := rec.Timings[k]; ok {
+				row = append(row, csvNumber(v))
+			} else {
+				row = append(row, "")
+			}
+		}
+		run, env := records.RunInfo{}, records.Env{}
+		if rec.Run != nil {
+			run = *rec.Run
+		}
+		if rec.Env != nil {
+			env = *rec.Env
+		}
+		dirty, procs := "", ""
+		if rec.Run != nil && run.Commit != "" {
+			dirty = strconv.FormatBool(run.Dirty)
+		}
+		if env.GOMAXPROCS > 0 {
+			procs = strconv.Itoa(env.GOMAXPROCS)
+		}
+		alone := prov[i].alone
+		if alone == "unknown" {
+			alone = ""
+		}
+		row = append(row, run.Start, run.End, run.ID, run.Commit, dirty, run.Host, env.CPU, procs, env.GoVersion, alone)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// settingShown prints a setting as its spec means it: a 0 that stands for
+// the method's own default (train.dim = 0 is SGNS's 300) is "default
+// (300)", a list is written as in YAML.
+func (p *builder) settingShown(rec records.Record, key string, v any) string {
+	if v == "" {
+		return `""`
+	}
+	if n, ok := number(v); ok && n == 0 {
+		if d, ok := p.method(rec).ZeroMeans[key]; ok {
+			return "default (" + d + ")"
+		}
+	}
+	return formatValue(v)
+}
+
+// dropConstant removes the columns from keep on whose cells are equal in
+// every row of a table of two or more rows, and returns them as (header,
+// cell) pairs: a column that never changes is one sentence, not a stripe
+// of repeats that widens the table.
+func dropConstant(t Table, keep int) (Table, [][2]string) {
+	if len(t.Rows) < 2 {
+		return t, nil
+	}
+	var same [][2]string
+	var cols []int
+	for j := range t.Header {
+		constant := j >= keep
+		for _, r := range t.Rows[1:] {
+			if !constant || r[j] != t.Rows[0][j] {
+				constant = false
+				break
+			}
+		}
+		if constant {
+			same = append(same, [2]string{t.Header[j], t.Rows[0][j]})
+			continue
+		}
+		cols = append(cols, j)
+	}
+	if len(same) == 0 {
+		return t, nil
+	}
+	out := Table{ID: t.ID, Caption: t.Caption}
+	for _, j := range cols {
+		out.Header = append(out.Header, t.Header[j])
+		out.Numeric = append(out.Numeric, j < len(t.Numeric) && t.Numeric[j])
+	}
+	for _, r := range t.Rows {
+		row := make([]string, len(cols))
+		for k, j := range cols {
+			row[k] = r[j]
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out, same
 }
 
 // trialMetricKeys are the metric columns of the trials table, and whether
@@ -333,9 +515,9 @@ func trialMetricKeys(recs []records.Record) (keys []string, scores bool) {
 }
 
 // trialsTable is one row per trial: its number, id, the varying settings,
-// status (with error and warnings), the metrics mkeys and the stage times
-// tkeys.
-func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
+// status (with error and warnings), the metrics mkeys, the stage times
+// tkeys, and where and when it ran.
+func (p *builder) trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 	t := Table{ID: "trials-table", Header: []string{"#", "ID"}}
 	t.Header = append(t.Header, varying...)
 	t.Header = append(t.Header, "Status")
@@ -348,10 +530,17 @@ func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 	for j := len(t.Header) - len(mkeys) - len(tkeys); j < len(t.Header); j++ {
 		t.Numeric[j] = true
 	}
-	for _, tr := range pr.trials {
+	t.Header = append(t.Header, "Ran (UTC)", "Code", "Machine", "Ran alone?")
+	t.Numeric = append(t.Numeric, false, false, false, false)
+	prov := provenances(pr.records())
+	for i, tr := range pr.trials {
 		row := []string{strconv.Itoa(tr.Num), tr.ID}
 		for _, k := range varying {
-			row = append(row, settingText(tr.Settings, k))
+			if v, ok := tr.Settings[k]; ok {
+				row = append(row, p.settingShown(tr.Record, k, v))
+			} else {
+				row = append(row, "—")
+			}
 		}
 		status := tr.Status
 		if tr.Error != "" {
@@ -366,26 +555,20 @@ func trialsTable(pr projection, varying, mkeys, tkeys []string) Table {
 		}
 		for _, k := range tkeys {
 			if v, ok := tr.Timings[k]; ok {
-				row = append(row, sig(v, 3))
+				row = append(row, metricText(v))
 			} else {
 				row = append(row, "—")
 			}
 		}
+		pv := prov[i]
+		row = append(row, orDash(pv.date), pv.code, pv.machine, pv.alone)
 		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
 
-// settingText prints a setting for a table cell, "—" when absent.
-func settingText(settings map[string]any, k string) string {
-	if v, ok := settings[k]; ok {
-		return formatValue(v)
-	}
-	return "—"
-}
-
 // metricCell prints a metric for the trials table with its range over
-// repeats when it has one ("1.52 [1.474, 1.581]"), "—" when absent.
+// repeats when it has one ("1.52 [1.474–1.581]"), "—" when absent.
 func metricCell(m map[string]float64, k string) string {
 	v, ok := m[k]
 	if !ok {
@@ -395,7 +578,8 @@ func metricCell(m map[string]float64, k string) string {
 	lo, lok := m[k+".min"]
 	hi, hok := m[k+".max"]
 	if lok && hok {
-		cell += " [" + metricText(lo) + ", " + metricText(hi) + "]"
+		// An en dash, not a comma: the bounds may hold thousands separators.
+		cell += " [" + metricText(lo) + "–" + metricText(hi) + "]"
 	}
 	return cell
 }

@@ -61,12 +61,13 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	}
 	names, rest := p.scalingSeries(pr)
 	lines := pr.lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
+	colorLines(lines)
 	timeFig, timeMany := scalingChart(lines, ax, "scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)")
 	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)")
 	s := &Section{ID: "scaling", Title: "Time and memory against size"}
 	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
-		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log). " +
-		"A dashed vertical line marks a size at which a trial did not finish."
+		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log axes where the values span a decade or more, linear otherwise). " +
+		"A faint dashed vertical line marks a size at which a trial did not finish."
 	if timeMany || memMany {
 		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
 	}
@@ -210,7 +211,7 @@ func scalingChart(lines []line, ax scalingAxis, id, title, metric, yName string)
 	for _, l := range lines {
 		pts, m := l.points(finished)
 		many = many || m
-		c.Series = append(c.Series, LineSeries{Name: l.name, Points: pts})
+		c.Series = append(c.Series, LineSeries{Name: l.name, Points: pts, Color: l.color})
 	}
 	for _, l := range lines {
 		if m, ok := unfinishedMarks(l); ok {
@@ -218,6 +219,38 @@ func scalingChart(lines []line, ax scalingAxis, id, title, metric, yName string)
 		}
 	}
 	return c, many
+}
+
+// colorLines gives each line the colour of its series setting's value
+// (settingColor: one backend, one colour on every page) when no two lines
+// share a value; otherwise the lines take the palette in order.
+func colorLines(lines []line) {
+	seriesKey, _ := scalingKeys()
+	seen := map[string]bool{}
+	for _, l := range lines {
+		v := formatValue(l.trials[0].Settings[seriesKey])
+		if seen[v] {
+			return
+		}
+		seen[v] = true
+	}
+	for i := range lines {
+		lines[i].color = settingColor(seriesKey, formatValue(lines[i].trials[0].Settings[seriesKey]))
+	}
+}
+
+// settingColor is the colour of one value of an enumerated setting: the
+// palette colour at the value's place among the setting's allowed values,
+// so that it is the same on every page; "" for a value not among them.
+func settingColor(key, value string) string {
+	s, ok := schema.LookupSetting(key)
+	if !ok {
+		return ""
+	}
+	if i := indexOf(s.Allowed(), value); i >= 0 {
+		return palette[i%len(palette)]
+	}
+	return ""
 }
 
 // unfinishedMarks are the sizes at which a line's trials did not finish,
@@ -266,13 +299,38 @@ func thousands(v float64) string {
 	return b.String()
 }
 
-// speedup prints how many times faster ("83.2× faster", "1200× faster",
-// "0.5× faster" when slower).
-func speedup(v float64) string {
-	if v >= 100 {
-		return strconv.FormatFloat(math.Round(v), 'f', 0, 64) + "× faster"
+// timesText prints a ratio of times as a reader says it: "2.03× slower"
+// for 2.03, "83.2× faster" for 1/83.2, "1200× faster", "as fast" within
+// 0.5%.
+func timesText(r float64) string {
+	if !finite(r) || r <= 0 {
+		return "—"
 	}
-	return sig(v, 3) + "× faster"
+	word, f := "slower", r
+	if r < 1 {
+		word, f = "faster", 1/r
+	}
+	if f < 1.005 {
+		return "as fast"
+	}
+	if f >= 100 {
+		return strconv.FormatFloat(math.Round(f), 'f', 0, 64) + "× " + word
+	}
+	return sig(f, 3) + "× " + word
+}
+
+// factorRange prints the range of a time ratio over repeats as factors of
+// the same sense as timesText's: "117–134×" when both are faster or both
+// slower, else the two ratios in timesText's words.
+func factorRange(lo, hi float64) string {
+	if lo > 0 && hi > 0 && (hi < 1) == (lo < 1) {
+		a, b := lo, hi
+		if hi < 1 {
+			a, b = 1/hi, 1/lo
+		}
+		return sig(a, 3) + "–" + sig(b, 3) + "×"
+	}
+	return timesText(lo) + " to " + timesText(hi)
 }
 
 // ratioTable compares DSSVD with the dense and randomized backends at the
@@ -369,13 +427,9 @@ func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax 
 		return nil
 	}
 	p, q := d[best], o[best]
-	tr := p.wall / q.wall
-	timeText := sig(tr, 3)
-	if tr > 0 {
-		timeText += " (" + speedup(1/tr) + ")"
-	}
+	timeText := timesText(p.wall / q.wall)
 	if lo, hi, ok := ratioRange(p.trials, q.trials); ok {
-		timeText += " [" + sig(lo, 3) + "–" + sig(hi, 3) + " over repeats]"
+		timeText += " (" + factorRange(lo, hi) + " over repeats)"
 	}
 	memText := "—"
 	if finite(p.rss) && finite(q.rss) && q.rss > 0 {

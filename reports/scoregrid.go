@@ -99,17 +99,23 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 	for gi, gg := range g.groups {
 		for i, r := range gg.rows {
 			sr := ScoreRow{Name: r.label, Group: gg.label, Scores: make([]float64, len(g.sets)), Notes: make([]string, len(g.sets)),
-				Unranked: make([]bool, len(g.sets)), Replicates: make([][]float64, len(g.sets))}
+				Unranked: make([]bool, len(g.sets)), Replicates: make([][]float64, len(g.sets)), Quantities: make([][]Quantity, len(g.sets))}
 			for j := range g.sets {
 				gc := gg.cells[i][j]
 				c := cell{value: gc.value, n: r.n}
-				if withCoverage && perCell[j] {
-					if v, ok := r.Metrics[all.cols[j].coverage]; ok {
+				if lo, hi, ok := gc.interval(); ok {
+					c.quantity("lo", lo)
+					c.quantity("hi", hi)
+				}
+				if v, ok := r.Metrics[all.cols[j].coverage]; ok {
+					c.quantity("coverage", v)
+					if withCoverage && perCell[j] {
 						c.note(percent(v, 1))
 					}
 				}
 				if finite(gc.value) || finite(gc.other) {
 					c.note(simName(otherSim(gc.sim)) + " " + formatScore(gc.other, 3))
+					c.quantity(string(otherSim(gc.sim)), gc.other)
 				}
 				if gc.tuned {
 					c.note("†")
@@ -118,12 +124,18 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 				}
 				key := g.of(g.sets[j]).At(gc.sim, ownSim(r.Record)).Key()
 				c.sd, c.hasSD = r.sd[key]
+				if c.hasSD {
+					c.quantity("sd", c.sd)
+				}
+				if c.n > 1 {
+					c.quantity("n", float64(c.n))
+				}
 				c.note(c.spread())
 				if decorate != nil {
 					decorate(gi, i, j, &c)
 				}
 				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
-				sr.Replicates[j] = gc.reps
+				sr.Replicates[j], sr.Quantities[j] = gc.reps, c.quantities
 			}
 			st.Rows = append(st.Rows, sr)
 		}

@@ -30,6 +30,16 @@ type ScoreRow struct {
 	// and the table names each group above its rows. Rows of one group
 	// must be contiguous; "" is a group too.
 	Group string
+	// Quantities, when not nil, holds per score the numbers its notes
+	// print (the spread over replicates, the published value, Δ, the
+	// coverage), for the CSV: one column per quantity there.
+	Quantities [][]Quantity
+}
+
+// Quantity is one named number a score cell carries besides its score.
+type Quantity struct {
+	Name  string // "sd", "n", "paper", "delta", "coverage", …
+	Value float64
 }
 
 // TextRow is a row of plain text cells, one per column.

@@ -26,6 +26,16 @@ type estimate struct {
 // tested says the estimate has a value and replicates to test it with.
 func (e estimate) tested() bool { return finite(e.value) && len(e.reps) > 0 }
 
+// interval is the estimate's 95% normal bootstrap interval
+// (records.Interval); false when it is not tested.
+func (e estimate) interval() (lo, hi float64, ok bool) {
+	if !e.tested() {
+		return math.NaN(), math.NaN(), false
+	}
+	lo, hi, _ = records.Interval(e.value, e.reps)
+	return lo, hi, finite(lo) && finite(hi)
+}
+
 // halfWidth is the half-width of the estimate's 95% normal bootstrap
 // interval (records.Interval), NaN when it is not tested.
 func (e estimate) halfWidth() float64 {

@@ -142,7 +142,7 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 	for _, rule := range records.Rules {
 		blocks = append(blocks, p.spearmanTable(grid(fams[0], rule), rule, fams[0]))
 	}
-	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %d trials × %d sets", len(rows), len(fams[0].sets)), blocks...)...)
+	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %s × %d sets", rowsOf(len(rows), scored.len()), len(fams[0].sets)), blocks...)...)
 	if len(fams) > 1 {
 		var parts []Block
 		for _, f := range fams[1:] {

@@ -77,7 +77,7 @@ func TestBrowserExperiments(t *testing.T) {
 				return el.type === "ec-line" && el.shape.x1 === el.shape.x2 && el.shape.y1 !== el.shape.y2 &&
 					s.stroke === %q && s.lineDash && s.lineDash !== "solid" && !el.invisible;
 			}).length;
-		})()`, id, palette[0]))
+		})()`, id, settingColor("svd.backend", "dense")))
 		require.NoError(t, err)
 		assert.Equal(t, 2, n, "%s: dashed over-budget lines drawn", id)
 		legend, err := browsertest.Eval[[]string](p, fmt.Sprintf(`echarts.getInstanceByDom(document.getElementById(%q)).getOption().series.map(function (s) { return s.name; })`, id))

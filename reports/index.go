@@ -1,0 +1,222 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+
+	"kcalab/internal/atomicfile"
+)
+
+// Summary is what the index says of one report: its question, its
+// headline and where its numbers came from.
+type Summary struct {
+	Question string // the description's first sentence
+	Lead     string // the title of the section the page opens with
+	Headline string // that section's first sentence
+	Trials   string // "74 trial(s): 70 ok, 4 over_budget"
+	// Provenance and Warnings are the page header's lines on where and
+	// when the trials ran (see provenanceLines).
+	Provenance, Warnings []string
+}
+
+// Summarize builds the report's sections, as Write does, and returns what
+// an index shows of it.
+func Summarize(r Report) (Summary, error) {
+	p := newBuilder(r)
+	sections, err := p.sections(r)
+	if err != nil {
+		return Summary{}, fmt.Errorf("reports: %w", err)
+	}
+	s := Summary{Question: firstSentence(r.Description)}
+	meta := p.meta(r)
+	for _, m := range meta {
+		if strings.Contains(m, "trial(s)") {
+			s.Trials = m
+		}
+	}
+	s.Provenance, s.Warnings = provenanceLines(r.Records)
+	if len(sections) > 0 {
+		s.Lead = sections[0].Title
+		s.Headline = headlineOf(sections[0])
+	}
+	return s, nil
+}
+
+// headlineOf is the first sentence of the section's first paragraph
+// (its subsections' when it has none of its own), or "".
+func headlineOf(s Section) string {
+	for _, b := range s.Blocks {
+		if p, ok := b.(Paragraph); ok {
+			return firstSentence(string(p))
+		}
+	}
+	for _, sub := range s.Subsections {
+		if h := headlineOf(sub); h != "" {
+			return h
+		}
+	}
+	return ""
+}
+
+// firstSentence is text up to its first full stop (or ? or !) outside
+// parentheses that a space and a capital letter, a digit or the end
+// follow; the whole text (trimmed) when it has none.
+func firstSentence(text string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	depth := 0
+	rs := []rune(text)
+	for i, r := range rs {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth = max(depth-1, 0)
+		case '.', '?', '!':
+			if depth > 0 {
+				continue
+			}
+			if i+1 == len(rs) {
+				return text
+			}
+			if i+2 < len(rs) && rs[i+1] == ' ' && (unicode.IsUpper(rs[i+2]) || unicode.IsDigit(rs[i+2])) {
+				return string(rs[:i+1])
+			}
+		}
+	}
+	return text
+}
+
+// IndexEntry is one spec in the index.
+type IndexEntry struct {
+	Name string
+	// Summary of its report; zero when the spec has no results yet.
+	Summary Summary
+	Ran     bool
+	// Links relative to the index page ('/'-separated): the report, the
+	// spec file and the results file; "" when there is none.
+	Report, Spec, Results string
+	// Related names the other specs its description names.
+	Related []string
+}
+
+// Index is the page that lists every spec: its question, headline, when
+// and where it ran, and links to its report, spec and results.
+type Index struct {
+	Title   string
+	Entries []IndexEntry
+	// Command is how a reader makes a spec's results ("go run .
+	// experiments/NAME.yaml"), shown for specs that have none; NAME is
+	// replaced by the spec's name.
+	Command string
+}
+
+// WriteIndexFile writes the index to path, replacing it only once the whole
+// page has been written.
+func WriteIndexFile(path string, ix Index) error {
+	var buf bytes.Buffer
+	if err := WriteIndex(&buf, ix); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, buf.Bytes()); err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	return nil
+}
+
+// WriteIndex renders the index: one self-contained page, no script.
+func WriteIndex(w io.Writer, ix Index) error {
+	if strings.TrimSpace(ix.Title) == "" {
+		return fmt.Errorf("reports: Index.Title is empty")
+	}
+	type entry struct {
+		IndexEntry
+		ReportHref, SpecHref, ResultsHref string
+		Anchor                            string
+		RelatedLinks                      []map[string]string
+		Run                               string
+	}
+	anchors := map[string]bool{}
+	for _, e := range ix.Entries {
+		anchors[e.Name] = true
+	}
+	var es []entry
+	for _, e := range ix.Entries {
+		x := entry{IndexEntry: e, Anchor: "spec-" + anchorOf(e.Name)}
+		x.ReportHref, x.SpecHref, x.ResultsHref = Link{Path: e.Report}.href(), Link{Path: e.Spec}.href(), Link{Path: e.Results}.href()
+		for _, r := range e.Related {
+			if anchors[r] {
+				x.RelatedLinks = append(x.RelatedLinks, map[string]string{"Name": r, "Href": "#spec-" + anchorOf(r)})
+			}
+		}
+		x.Run = strings.ReplaceAll(ix.Command, "NAME", e.Name)
+		es = append(es, x)
+	}
+	var out bytes.Buffer
+	if err := tplIndex.Execute(&out, map[string]any{"Title": ix.Title, "Entries": es}); err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	_, err := w.Write(out.Bytes())
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	return nil
+}
+
+// anchorOf makes a spec name an id: letters, digits, '-' and '_' kept,
+// anything else '-'.
+func anchorOf(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_') {
+			return r
+		}
+		return '-'
+	}, name)
+}
+
+var tplIndex = mustTpl("index", `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222; margin: 0 auto; max-width: 1500px; padding: 0 24px 48px; line-height: 1.4; overflow-wrap: anywhere; }
+h1 { margin: 24px 0 4px; }
+.meta { color: #555; margin: 0 0 12px; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.index { border-collapse: collapse; margin: 12px 0; font-size: 14px; width: 100%; }
+table.index th, table.index td { border: 1px solid #ccc; padding: 6px 8px; vertical-align: top; text-align: left; }
+table.index thead th { background: #eee; }
+table.index td { overflow-wrap: normal; }
+table.index td.name, table.index td.files { white-space: nowrap; }
+table.index td.name { font-weight: 600; }
+.lead { color: #555; font-size: 13px; }
+.warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 2px 6px; margin: 4px 0; }
+.missing { color: #777; font-style: italic; }
+ul.files { margin: 0; padding-left: 18px; }
+code { font-size: 13px; }
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Title}}</h1>
+<p class="meta">{{len .Entries}} experiment spec(s). Each report is one self-contained page (charts inlined, works offline); each links back here.</p>
+</header>
+<div class="scroll"><table class="index">
+<thead><tr><th>Experiment</th><th>Question</th><th>Headline</th><th>When and where</th><th>Files</th></tr></thead>
+<tbody>
+{{range .Entries}}<tr id="{{.Anchor}}">
+<td class="name">{{if .ReportHref}}<a href="{{.ReportHref}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td>
+<td>{{.Summary.Question}}{{with .RelatedLinks}}<br><span class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</span>{{end}}</td>
+<td>{{if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{.Summary.Headline}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
+<td>{{if .Ran}}{{.Summary.Trials}}.{{range .Summary.Provenance}} {{.}}{{end}}{{range .Summary.Warnings}}<div class="warn">⚠ {{.}}</div>{{end}}{{else}}—{{end}}</td>
+<td class="files"><ul class="files">{{if .ReportHref}}<li><a href="{{.ReportHref}}">report</a></li>{{end}}{{if .SpecHref}}<li><a href="{{.SpecHref}}">spec</a></li>{{end}}{{if .ResultsHref}}<li><a href="{{.ResultsHref}}">results.jsonl</a></li>{{end}}</ul></td>
+</tr>
+{{end}}</tbody>
+</table></div>
+</body>
+</html>
+`)

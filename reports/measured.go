@@ -1,0 +1,366 @@
+package reports
+
+import (
+	"fmt"
+	"kcalab/records"
+	"kcalab/schema"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ---- Measured trials side by side ----
+
+// maxMeasured is the most measured trials the measurement table shows: a
+// spec with more measures a growth and has the scaling figures.
+const maxMeasured = 12
+
+// seconds prints a duration in seconds: whole seconds with separators from
+// 1,000 on, 3 significant digits below, and hours and minutes after an
+// hour ("4,732 s (1 h 19 min)").
+func seconds(v float64) string {
+	if !finite(v) {
+		return "—"
+	}
+	s := sig(v, 3) + " s"
+	if v >= 1000 {
+		s = thousands(v) + " s"
+	}
+	if v >= 3600 {
+		m := int(math.Round(v / 60))
+		s += fmt.Sprintf(" (%d h %d min)", m/60, m%60)
+	}
+	return s
+}
+
+// megabytes prints a memory size in MB, whole with separators.
+func megabytes(v float64) string {
+	if !finite(v) {
+		return "—"
+	}
+	return thousands(v) + " MB"
+}
+
+// spectrumGap is the largest |σ_k(a) − σ_k(b)| over σ_1(b) of two
+// spectra of one length; NaN when they cannot be compared.
+func spectrumGap(a, b *records.SVDAccuracy) float64 {
+	if a == nil || b == nil || len(a.S) == 0 || len(a.S) != len(b.S) || b.S[0] == 0 {
+		return math.NaN()
+	}
+	gap := 0.0
+	for k := range a.S {
+		gap = math.Max(gap, math.Abs(a.S[k]-b.S[k]))
+	}
+	return gap / b.S[0]
+}
+
+// measuredSection answers a spec that measures a few trials at one size
+// (a table from disk against in memory, one big decomposition): wall and
+// CPU time, peak memory against the memory budget, and how the trials'
+// singular values and accuracy compare, each trial against the first.
+// nil when no trial was measured, when they span several sizes (the
+// scaling figures draw them), when some finished trial was not measured
+// (the spec is about something else; the trials table has the times) or
+// when there are more than maxMeasured.
+func (p *builder) measuredSection(recs []records.Record) *Section {
+	if scalingAxisOf(p.project(recs, scalingTrial)).distinct() >= 2 {
+		return nil
+	}
+	finished := p.project(recs, hasStatus("ok"))
+	pr := finished.where(isMeasured)
+	if pr.len() == 0 || pr.len() != finished.len() || pr.len() > maxMeasured {
+		return nil
+	}
+	rows := pr.rows(false)
+	budget, onDisk, svd := false, false, false
+	for _, r := range rows {
+		budget = budget || schema.RecordSettings(r.Settings).Budget.MemoryMB > 0
+		onDisk = onDisk || r.TableFile != nil
+		svd = svd || (r.SVD != nil && len(r.SVD.S) > 0)
+	}
+	t := Table{ID: "measured-table", Caption: "Measured trials: whole-process wall time, CPU time and peak resident memory (each in a child process of its own)",
+		Header: []string{"Trial", "Wall time", "CPU time", "Peak memory"}, Numeric: []bool{false, true, true, true}}
+	if len(rows) > 1 {
+		t.Header = append(t.Header, "Time against #"+strconv.Itoa(rows[0].Num), "Memory against #"+strconv.Itoa(rows[0].Num))
+		t.Numeric = append(t.Numeric, false, false)
+	}
+	if budget {
+		t.Header, t.Numeric = append(t.Header, "Memory budget (budget.memory_mb)"), append(t.Numeric, true)
+	}
+	if onDisk {
+		t.Header, t.Numeric = append(t.Header, "Table on disk"), append(t.Numeric, true)
+	}
+	if svd {
+		t.Header, t.Numeric = append(t.Header, "σ_1", "σ_k (k = last)", "Largest residual / σ_1"), append(t.Numeric, true, true, true)
+		if len(rows) > 1 {
+			t.Header, t.Numeric = append(t.Header, "Largest |Δσ| / σ_1 against #"+strconv.Itoa(rows[0].Num)), append(t.Numeric, true)
+		}
+	}
+	first := rows[0]
+	var lead []string
+	for i, r := range rows {
+		wall, rss := metric(r.Record, metricWall), metric(r.Record, metricRSS)
+		row := []string{fmt.Sprintf("%s (#%d)", r.label, r.Num), seconds(wall), seconds(metric(r.Record, records.MetricCPU)), megabytes(rss)}
+		fw, frss := metric(first.Record, metricWall), metric(first.Record, metricRSS)
+		if len(rows) > 1 {
+			if i == 0 {
+				row = append(row, "—", "—")
+			} else {
+				row = append(row, timesText(wall/fw), relChange(rss, frss))
+			}
+		}
+		if budget {
+			b := schema.RecordSettings(r.Settings).Budget.MemoryMB
+			row = append(row, orDashIf(b > 0, megabytes(b)))
+		}
+		if onDisk {
+			cell := "—"
+			if r.TableFile != nil {
+				cell = megabytes(float64(r.TableFile.FileBytes)/(1<<20)) + " read in blocks of " + megabytes(float64(r.TableFile.BlockBytes)/(1<<20))
+			}
+			row = append(row, cell)
+		}
+		gap := spectrumGap(r.SVD, first.SVD)
+		if svd {
+			if r.SVD != nil && len(r.SVD.S) > 0 {
+				row = append(row, sig(r.SVD.S[0], 4), fmt.Sprintf("%s (k = %d)", sig(r.SVD.S[len(r.SVD.S)-1], 4), len(r.SVD.S)), sig(r.SVD.RelResidual, 2))
+			} else {
+				row = append(row, "—", "—", "—")
+			}
+			if len(rows) > 1 {
+				row = append(row, orDashIf(i > 0 && finite(gap), sig(gap, 2)))
+			}
+		}
+		t.Rows = append(t.Rows, row)
+		lead = append(lead, measuredSentence(r, first, i, gap))
+	}
+	t.CSV = measuredCSV(rows)
+	// The comparisons are the answer and come first (an index quotes the
+	// first sentence); the first trial's own figures follow.
+	lead = append(lead[1:], lead[0])
+	s := &Section{ID: "measured", Title: "Measurements"}
+	s.Blocks = append(s.Blocks, Paragraph(strings.Join(lead, " ")), t)
+	return s
+}
+
+// measuredCSV is the measurement table for a program: plain numbers in
+// seconds, MB and bytes, full precision, one column per quantity.
+func measuredCSV(rows []row) [][]string {
+	out := [][]string{{"trial", "#", "wall_s", "cpu_s", "max_rss_mb", "budget_memory_mb", "table_file_bytes", "table_block_bytes",
+		"sigma_1", "sigma_last", "k", "rel_residual", "products", "max_abs_dsigma_over_sigma1_vs_first"}}
+	for _, r := range rows {
+		b := schema.RecordSettings(r.Settings).Budget.MemoryMB
+		line := []string{r.label, strconv.Itoa(r.Num), csvNumber(metric(r.Record, metricWall)), csvNumber(metric(r.Record, records.MetricCPU)),
+			csvNumber(metric(r.Record, metricRSS)), csvNumber(b)}
+		if r.TableFile != nil {
+			line = append(line, strconv.FormatInt(r.TableFile.FileBytes, 10), strconv.FormatInt(r.TableFile.BlockBytes, 10))
+		} else {
+			line = append(line, "", "")
+		}
+		if r.SVD != nil && len(r.SVD.S) > 0 {
+			line = append(line, csvNumber(r.SVD.S[0]), csvNumber(r.SVD.S[len(r.SVD.S)-1]), strconv.Itoa(len(r.SVD.S)),
+				csvNumber(r.SVD.RelResidual), strconv.Itoa(r.SVD.Products), csvNumber(spectrumGap(r.SVD, rows[0].SVD)))
+		} else {
+			line = append(line, "", "", "", "", "", "")
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// measuredSentence says what one measured trial cost, against the first
+// when it is not the first.
+func measuredSentence(r, first row, i int, gap float64) string {
+	wall, rss := metric(r.Record, metricWall), metric(r.Record, metricRSS)
+	var parts []string
+	if i == 0 {
+		what := r.label + ": " + seconds(wall) + " wall time"
+		if cpu := metric(r.Record, records.MetricCPU); finite(cpu) {
+			what += ", " + seconds(cpu) + " CPU time"
+		}
+		parts = append(parts, what+", peak memory "+megabytes(rss))
+		if b := schema.RecordSettings(r.Settings).Budget.MemoryMB; b > 0 {
+			parts[0] += fmt.Sprintf(" of the %s budget (%s)", megabytes(b), percent(rss/b, 0))
+		}
+		if r.SVD != nil && len(r.SVD.S) > 0 {
+			parts = append(parts, fmt.Sprintf("k = %d singular values from %s to %s, largest residual %s·σ_1 after %s operator products",
+				len(r.SVD.S), sig(r.SVD.S[0], 4), sig(r.SVD.S[len(r.SVD.S)-1], 4), sig(r.SVD.RelResidual, 2), thousands(float64(r.SVD.Products))))
+		}
+		return strings.Join(parts, "; ") + "."
+	}
+	fw, frss := metric(first.Record, metricWall), metric(first.Record, metricRSS)
+	parts = append(parts, fmt.Sprintf("%s: %s against %s for %s (%s), peak memory %s against %s (%s)",
+		r.label, seconds(wall), seconds(fw), first.label, timesText(wall/fw), megabytes(rss), megabytes(frss), relChange(rss, frss)))
+	if finite(gap) {
+		parts = append(parts, fmt.Sprintf("singular values equal to %s·σ_1 (the largest difference)", sig(gap, 2)))
+	}
+	return strings.Join(parts, "; ") + "."
+}
+
+// relChange prints a size against another: "+6.1%", "−3.0%", "same".
+func relChange(v, ref float64) string {
+	if !finite(v) || !finite(ref) || ref == 0 {
+		return "—"
+	}
+	d := v/ref - 1
+	switch {
+	case math.Abs(d) < 0.0005:
+		return "same"
+	case d > 0:
+		return "+" + percent(d, 1)
+	}
+	return "−" + percent(-d, 1)
+}
+
+func orDashIf(ok bool, s string) string {
+	if !ok {
+		return "—"
+	}
+	return s
+}
+
+// ---- Singular value spectra ----
+
+// maxSpectra is the most spectra one chart draws: more lines (a sweep of
+// windows or sizes) would be a blot, and those specs have other charts.
+const maxSpectra = 8
+
+// spectraSection draws the singular values the word decompositions
+// recorded, one line per trial (replicates: their mean ± SD), and, where
+// trials differ in their backend only, each one's relative difference
+// from the most exact of them (the smallest residual): how far a sketch's
+// spectrum is from the exact one. nil without two or more recorded values,
+// with more than maxSpectra lines, or when no two trials differ in their
+// backend alone on a page that is not about measured trials.
+func (p *builder) spectraSection(recs []records.Record) *Section {
+	pr := p.project(recs, hasStatus("ok"), func(rec records.Record) bool { return rec.SVD != nil && len(rec.SVD.S) >= 2 })
+	if pr.len() == 0 {
+		return nil
+	}
+	rows := pr.rows(true)
+	groups := pr.groupBy(func(_ int, t trial) string { return replicateKey(t.Record) })
+	if len(groups) != len(rows) || len(rows) > maxSpectra {
+		return nil
+	}
+	seriesKey, _ := scalingKeys()
+	spectra := make([][]XY, len(rows))
+	resid := make([]float64, len(rows))
+	for i, g := range groups {
+		vals := map[float64][]float64{}
+		for _, t := range g.trials {
+			for k, v := range t.SVD.S {
+				vals[float64(k+1)] = append(vals[float64(k+1)], v)
+			}
+			resid[i] += t.SVD.RelResidual / float64(len(g.trials))
+		}
+		spectra[i], _ = meanPoints(vals)
+	}
+	sigma := LineChart{ID: "spectra-sigma", Title: "Singular values σ_k", XName: "k", YName: "σ_k", LogX: true, LogY: true, Width: 640, Height: 400}
+	for i, r := range rows {
+		sigma.Series = append(sigma.Series, LineSeries{Name: r.label, Points: spectra[i]})
+	}
+	s := &Section{ID: "spectra", Title: "Singular value spectra"}
+	text := "The singular values each decomposition recorded, largest first"
+	if len(groups) < pr.len() {
+		text += " (replicates: their mean, ± the standard deviation over the seeds)"
+	}
+	s.Blocks = append(s.Blocks, Paragraph(text+"."))
+	// Trials that differ only in the backend (and seed) compare with the
+	// most exact of them.
+	byRest := map[string][]int{}
+	var restOrder []string
+	for i, r := range rows {
+		k := restKey(r.Record, seriesKey)
+		if _, ok := byRest[k]; !ok {
+			restOrder = append(restOrder, k)
+		}
+		byRest[k] = append(byRest[k], i)
+	}
+	diff := LineChart{ID: "spectra-diff", Title: "Each spectrum against the most exact one", XName: "k",
+		YName: "σ_k / σ_k(exact) − 1 (%)", Width: 640, Height: 400}
+	var against []string
+	for _, k := range restOrder {
+		idx := byRest[k]
+		if len(idx) < 2 {
+			continue
+		}
+		ref := idx[0]
+		for _, i := range idx[1:] {
+			if resid[i] < resid[ref] {
+				ref = i
+			}
+		}
+		for _, i := range idx {
+			if i == ref || len(spectra[i]) != len(spectra[ref]) {
+				continue
+			}
+			ls := LineSeries{Name: rows[i].label}
+			for k, pt := range spectra[i] {
+				e := spectra[ref][k].Y
+				ls.Points = append(ls.Points, XY{X: pt.X, Y: tidy(100 * (pt.Y/e - 1))})
+			}
+			diff.Series = append(diff.Series, ls)
+			against = append(against, fmt.Sprintf("%s against %s", rows[i].label, rows[ref].label))
+		}
+	}
+	if len(diff.Series) == 0 {
+		// A spectrum compared with none is worth its place only on a page
+		// about the measured decompositions themselves.
+		if p.project(recs, hasStatus("ok"), not(isMeasured)).len() > 0 {
+			return nil
+		}
+		s.Blocks = append(s.Blocks, sigma)
+		return s
+	}
+	for i := range sigma.Series {
+		sigma.Series[i].Color = settingColor(seriesKey, formatValue(rows[i].Settings[seriesKey]))
+	}
+	colorOf := map[string]string{}
+	for _, ls := range sigma.Series {
+		colorOf[ls.Name] = ls.Color
+	}
+	for i := range diff.Series {
+		diff.Series[i].Color = colorOf[diff.Series[i].Name]
+	}
+	if !distinctColors(sigma.Series) {
+		for i := range sigma.Series {
+			sigma.Series[i].Color = ""
+		}
+		for i := range diff.Series {
+			diff.Series[i].Color = ""
+		}
+	}
+	s.Blocks = append(s.Blocks, Paragraph("Right: the relative difference of each spectrum from the most exact one of the same settings (the smallest residual): "+
+		strings.Join(against, "; ")+". Below zero, a decomposition misses part of σ_k."), Row{sigma, diff})
+	return s
+}
+
+// distinctColors reports whether no two lines share a colour.
+func distinctColors(ss []LineSeries) bool {
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if s.Color == "" || seen[s.Color] {
+			return false
+		}
+		seen[s.Color] = true
+	}
+	return true
+}
+
+// replicateKey is a record's settings but the replicate number: the
+// records of one key are replicates of one trial.
+func replicateKey(rec records.Record) string {
+	return restKey(rec, schema.KeyReplicate)
+}
+
+// restKey is a record's settings but the replicate number and skip.
+func restKey(rec records.Record, skip string) string {
+	var b strings.Builder
+	for _, k := range sortedKeys(rec.Settings) {
+		if k == skip || k == schema.KeyReplicate {
+			continue
+		}
+		b.WriteString(k + "=" + formatValue(rec.Settings[k]) + "\x00")
+	}
+	return b.String()
+}

@@ -1,0 +1,72 @@
+package reports
+
+import (
+	"kcalab/records"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func provRec(commit string, dirty bool, host, start, end string, measured bool) records.Record {
+	rec := records.Record{Settings: map[string]any{"measure.process": measured}, Env: &records.Env{CPU: "AMD EPYC", GOMAXPROCS: 2}}
+	if commit != "" || start != "" {
+		rec.Run = &records.RunInfo{Commit: commit, Dirty: dirty, Host: host, Start: start, End: end}
+	}
+	return rec
+}
+
+func TestProvenances(t *testing.T) {
+	recs := []records.Record{
+		provRec("04780997a733405a", true, "vm", "2026-11-24T09:53:16Z", "2026-11-24T09:54:20Z", false),
+		provRec("04780997a733405a", true, "vm", "2026-11-24T09:54:00Z", "2026-11-24T09:55:00Z", false),
+		provRec("04780997a733405a", false, "vm", "2026-11-24T10:00:00Z", "2026-11-24T10:01:00Z", true),
+		provRec("", false, "", "", "", false),
+	}
+	got := provenances(recs)
+	assert.Equal(t, []provenance{
+		{date: "2026-11-24 09:53", day: "2026-11-24", code: "04780997 + uncommitted changes", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "beside 1 other"},
+		{date: "2026-11-24 09:54", day: "2026-11-24", code: "04780997 + uncommitted changes", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "beside 1 other"},
+		{date: "2026-11-24 10:00", day: "2026-11-24", code: "04780997", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "alone, measured"},
+		{code: "unknown", machine: "AMD EPYC · GOMAXPROCS 2", alone: "unknown"},
+	}, got)
+}
+
+func TestProvenanceLines(t *testing.T) {
+	one := provRec("04780997a733405a", false, "vm", "2026-11-24T09:53:16Z", "2026-11-24T09:54:20Z", true)
+	other := provRec("bafb88c0ffff", true, "vm", "2026-11-20T09:53:16Z", "2026-11-20T09:54:20Z", true)
+	cases := []struct {
+		name        string
+		recs        []records.Record
+		lines, warn []string
+	}{
+		{"one origin", []records.Record{one, one},
+			[]string{"Computed on 2026-11-24 from commit 04780997 on vm · AMD EPYC · GOMAXPROCS 2."}, nil},
+		{"two commits", []records.Record{one, other, other},
+			[]string{"Computed between 2026-11-20 and 2026-11-24.", "Machine: vm · AMD EPYC · GOMAXPROCS 2."},
+			[]string{"These trials ran from 2 code versions: 1 trial at 04780997, 2 at bafb88c0 + uncommitted changes. Numbers from different code may not compare."}},
+		{"no run information", []records.Record{{}},
+			[]string{"The records carry no run information (written before it was recorded)."}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			lines, warn := provenanceLines(c.recs)
+			assert.Equal(t, c.lines, lines)
+			assert.Equal(t, c.warn, warn)
+		})
+	}
+}
+
+func TestDropConstant(t *testing.T) {
+	tab := Table{Header: []string{"#", "ID", "a", "b"}, Numeric: []bool{true, false, true, false},
+		Rows: [][]string{{"1", "x", "5", "ok"}, {"2", "x", "6", "ok"}}}
+	got, same := dropConstant(tab, 2)
+	assert.Equal(t, []string{"#", "ID", "a"}, got.Header, "columns before keep stay even when constant")
+	assert.Equal(t, []bool{true, false, true}, got.Numeric)
+	assert.Equal(t, [][]string{{"1", "x", "5"}, {"2", "x", "6"}}, got.Rows)
+	assert.Equal(t, [][2]string{{"b", "ok"}}, same)
+
+	single := Table{Header: []string{"a"}, Rows: [][]string{{"1"}}}
+	got, same = dropConstant(single, 0)
+	assert.Equal(t, single, got, "one row: nothing is constant across rows")
+	assert.Nil(t, same)
+}
