@@ -2,12 +2,13 @@ package main
 
 import (
 	"context"
-	"kcalab/records"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/records"
+	"kcalab/schema"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

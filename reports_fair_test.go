@@ -2,9 +2,10 @@ package main
 
 import (
 	"bytes"
-	"kcalab/records"
 	"regexp"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

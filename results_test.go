@@ -3,14 +3,15 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"kcalab/records"
-	"kcalab/schema"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"kcalab/records"
+	"kcalab/schema"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

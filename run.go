@@ -11,15 +11,16 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"kcalab/datasets/corpus"
-	"kcalab/internal/tmpfiles"
-	"kcalab/records"
-	"kcalab/schema"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"kcalab/datasets/corpus"
+	"kcalab/internal/tmpfiles"
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/harness"
 	_ "kcalab/harness/builtin" // the built-in methods register themselves

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"kcalab/harness"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"kcalab/harness"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

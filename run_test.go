@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

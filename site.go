@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"kcalab/records"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/internal/termsafe"
 	"kcalab/reports"

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

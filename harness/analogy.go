@@ -2,9 +2,10 @@ package harness
 
 import (
 	"fmt"
-	"kcalab/schema"
 	"path/filepath"
 	"strings"
+
+	"kcalab/schema"
 
 	"kcalab/datasets/corpus"
 	"kcalab/datasets/wordsim"

@@ -3,14 +3,15 @@ package harness_test
 import (
 	"context"
 	"fmt"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
-	"kcalab/records"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
+	"kcalab/records"
+	"kcalab/schema"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

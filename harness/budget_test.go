@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

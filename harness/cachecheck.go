@@ -2,10 +2,11 @@ package harness
 
 import (
 	"fmt"
+	"os"
+
 	"kcalab/internal/termsafe"
 	"kcalab/internal/tmpfiles"
 	"kcalab/schema"
-	"os"
 )
 
 // usableCache checks, once per runner, that the cache directory can be

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"kcalab/internal/termsafe"
-	"kcalab/internal/tmpfiles"
-	"kcalab/records"
 	"os"
 	"path/filepath"
 	"time"
+
+	"kcalab/internal/termsafe"
+	"kcalab/internal/tmpfiles"
+	"kcalab/records"
 
 	"kcalab/datasets/sparse"
 	"kcalab/internal/progress"

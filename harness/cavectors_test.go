@@ -2,11 +2,12 @@ package harness_test
 
 import (
 	"context"
+	"path/filepath"
+	"testing"
+
 	"kcalab/harness"
 	_ "kcalab/harness/builtin"
 	"kcalab/records"
-	"path/filepath"
-	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

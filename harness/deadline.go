@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
+
 	"kcalab/records"
 	"kcalab/schema"
-	"time"
 )
 
 // cleanupGrace is how long a trial that was stopped (budget, Ctrl-C) gets

@@ -2,11 +2,12 @@ package harness
 
 import (
 	"bufio"
-	"kcalab/records"
 	"os"
 	"runtime"
 	"strings"
 	"sync"
+
+	"kcalab/records"
 )
 
 var (

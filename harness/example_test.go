@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"fmt"
+
 	"kcalab/schema"
 )
 

@@ -3,10 +3,11 @@ package harness_test
 import (
 	"context"
 	"fmt"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
 	"os"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 )
 
 // TestMain lets the test binary serve as the child process of measured

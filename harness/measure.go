@@ -7,9 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kcalab/internal/tmpfiles"
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"os"
 	"os/exec"
@@ -17,6 +14,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"kcalab/internal/tmpfiles"
+	"kcalab/records"
+	"kcalab/schema"
 )
 
 // EnvChild names the environment variable that turns the program into a

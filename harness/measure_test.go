@@ -2,13 +2,14 @@ package harness_test
 
 import (
 	"context"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
-	"kcalab/records"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -2,10 +2,11 @@ package harness
 
 import (
 	"fmt"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"kcalab/schema"
 )
 
 // ResultsTree is the directory under which a spec's output: may write

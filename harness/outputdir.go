@@ -3,10 +3,11 @@ package harness
 import (
 	"fmt"
 	"io"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"kcalab/schema"
 
 	"kcalab/internal/atomicfile"
 	"kcalab/internal/tmpfiles"

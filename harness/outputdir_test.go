@@ -3,13 +3,14 @@ package harness_test
 import (
 	"bytes"
 	"context"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
-	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -3,11 +3,12 @@ package harness
 import (
 	"fmt"
 	"io"
+	"sync"
+	"time"
+
 	"kcalab/internal/termsafe"
 	"kcalab/records"
 	"kcalab/schema"
-	"sync"
-	"time"
 
 	"kcalab/internal/progress"
 )

@@ -6,9 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
-	"kcalab/records"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +15,10 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

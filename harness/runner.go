@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"kcalab/methods/eval"
-	"kcalab/records"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +12,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"kcalab/methods/eval"
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/datasets/wordsim"
 	"kcalab/internal/termsafe"

@@ -3,12 +3,13 @@ package harness
 import (
 	"errors"
 	"fmt"
-	"kcalab/internal/termsafe"
-	"kcalab/records"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"kcalab/internal/termsafe"
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/datasets/corpus"
 	"kcalab/datasets/wordsim"

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+
 	"kcalab/schema"
 
 	"gonum.org/v1/gonum/mat"

@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

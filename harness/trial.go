@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"sync"
+	"time"
+
 	"kcalab/datasets/corpus"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
 	"kcalab/schema"
-	"strings"
-	"sync"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 

@@ -2,13 +2,14 @@ package harness_test
 
 import (
 	"context"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
-	"kcalab/schema"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
+	"kcalab/schema"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -2,14 +2,15 @@ package harness_test
 
 import (
 	"context"
-	"kcalab/harness"
-	_ "kcalab/harness/builtin"
-	"kcalab/methods/vectors"
-	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/harness"
+	_ "kcalab/harness/builtin"
+	"kcalab/methods/vectors"
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

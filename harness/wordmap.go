@@ -1,10 +1,11 @@
 package harness
 
 import (
-	"kcalab/records"
 	"math"
 	"sort"
 	"strconv"
+
+	"kcalab/records"
 
 	"kcalab/methods/vectors"
 )

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"kcalab/internal/tmpfiles"
-	"kcalab/records"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+
+	"kcalab/internal/tmpfiles"
+	"kcalab/records"
 
 	"kcalab/datasets/corpus"
 	"kcalab/datasets/sparse"

@@ -2,8 +2,9 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"strings"
+
+	"kcalab/records"
 )
 
 // analogySets returns the analogy sets the records were scored on and,

@@ -2,12 +2,13 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 )
 
 // caSections builds the correspondence-analysis section, or nil when no

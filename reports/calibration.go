@@ -2,8 +2,9 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"strconv"
+
+	"kcalab/records"
 )
 
 // calibrationSection overlays what method corpusstats measured of each

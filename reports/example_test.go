@@ -3,10 +3,11 @@ package reports_test
 import (
 	"bytes"
 	"fmt"
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/reports"
 )

@@ -2,11 +2,12 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"slices"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 )
 
 // One ranking rule for every page: a score is ranked only against scores

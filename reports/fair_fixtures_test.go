@@ -2,10 +2,11 @@ package reports
 
 import (
 	"hash/fnv"
-	"kcalab/records"
 	"maps"
 	"math/rand/v2"
 	"strings"
+
+	"kcalab/records"
 )
 
 // resamples is the fixtures' bootstrap size (the harness's eval.Resamples).

@@ -1,10 +1,11 @@
 package reports
 
 import (
-	"kcalab/records"
 	"maps"
 	"strings"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

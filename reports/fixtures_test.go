@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"kcalab/records"
 	"math"
 	"os"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/require"
 )

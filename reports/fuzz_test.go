@@ -3,10 +3,11 @@ package reports
 import (
 	"bytes"
 	"encoding/json"
-	"kcalab/records"
 	"os"
 	"strings"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

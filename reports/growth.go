@@ -2,8 +2,9 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"math"
+
+	"kcalab/records"
 )
 
 // powerLaw fits y = c·x^b by least squares on log y against log x and

@@ -1,9 +1,10 @@
 package reports
 
 import (
-	"kcalab/records"
 	"math"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -2,8 +2,9 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"strings"
+
+	"kcalab/records"
 )
 
 // Headline is what a comparison's numbers say, one sentence each, at the

@@ -1,10 +1,11 @@
 package reports
 
 import (
-	"kcalab/records"
-	"kcalab/schema"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 )
 
 // Derived labels: how a page names trials, groups of trials and chart

@@ -2,13 +2,14 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
 )
 
 // Section names a spec's report.lead may give, in the order sections

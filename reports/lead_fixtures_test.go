@@ -1,8 +1,9 @@
 package reports
 
 import (
-	"kcalab/records"
 	"math"
+
+	"kcalab/records"
 )
 
 // paperRecords: a text8-table run: the baselines at their settings, the

@@ -2,11 +2,12 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"maps"
 	"slices"
 	"strings"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -2,10 +2,11 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"kcalab/records"
 )
 
 // Links is a bulleted list of links to files, each "Text: href".

@@ -2,11 +2,12 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 )
 
 // ---- Measured trials side by side ----

@@ -3,12 +3,13 @@ package reports
 import (
 	"encoding/json"
 	"fmt"
-	"kcalab/records"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
 )
 
 // A section is built in three steps: select the records it is about

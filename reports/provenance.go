@@ -2,10 +2,11 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
 	"strconv"
 	"strings"
 	"time"
+
+	"kcalab/records"
 )
 
 // Provenance: where, when and from which code each trial's numbers came,

@@ -1,8 +1,9 @@
 package reports
 
 import (
-	"kcalab/records"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 )

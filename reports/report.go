@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"path"
 	"path/filepath"
@@ -15,6 +13,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/internal/atomicfile"
 )

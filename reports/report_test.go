@@ -3,11 +3,12 @@ package reports
 import (
 	"bytes"
 	"flag"
-	"kcalab/records"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

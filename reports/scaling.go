@@ -1,11 +1,12 @@
 package reports
 
 import (
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 )
 
 // Measurement metrics of trials run in a child process.

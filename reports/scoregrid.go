@@ -1,9 +1,10 @@
 package reports
 
 import (
-	"kcalab/records"
 	"math"
 	"strings"
+
+	"kcalab/records"
 )
 
 // scoreGrid is one statistic under one rule (Spearman ρ under the zero

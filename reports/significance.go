@@ -1,9 +1,10 @@
 package reports
 
 import (
-	"kcalab/records"
 	"math"
 	"slices"
+
+	"kcalab/records"
 )
 
 // The comparison rule of every ranked score on a page is benchstat's: two

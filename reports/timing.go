@@ -1,8 +1,9 @@
 package reports
 
 import (
-	"kcalab/records"
 	"slices"
+
+	"kcalab/records"
 )
 
 // A ratio of two times is a claim about two programs only when the times

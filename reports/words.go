@@ -2,12 +2,13 @@ package reports
 
 import (
 	"fmt"
-	"kcalab/records"
-	"kcalab/schema"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/datasets/wordsim"
 )

@@ -1,9 +1,10 @@
 package reports
 
 import (
-	"kcalab/records"
 	"maps"
 	"math"
+
+	"kcalab/records"
 )
 
 // The fixtures below are records as the harness writes them for word

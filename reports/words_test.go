@@ -3,12 +3,13 @@ package reports
 import (
 	"fmt"
 	"html"
-	"kcalab/records"
 	"math"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

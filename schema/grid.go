@@ -6,10 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"kcalab/records"
 	"reflect"
 	"sort"
 	"strings"
+
+	"kcalab/records"
 )
 
 // Trial is one point of a spec's grid with every setting resolved. Code

@@ -1,11 +1,12 @@
 package schema_test
 
 import (
-	_ "kcalab/harness/builtin"
-	"kcalab/schema"
 	"strconv"
 	"strings"
 	"testing"
+
+	_ "kcalab/harness/builtin"
+	"kcalab/schema"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -2,10 +2,11 @@ package schema
 
 import (
 	"fmt"
-	"kcalab/records"
 	"sort"
 	"strings"
 	"sync"
+
+	"kcalab/records"
 )
 
 // Input is what a method analyses; a method may take several.

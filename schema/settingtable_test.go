@@ -1,9 +1,10 @@
 package schema_test
 
 import (
+	"testing"
+
 	_ "kcalab/harness/builtin"
 	"kcalab/schema"
-	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

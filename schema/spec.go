@@ -3,8 +3,6 @@ package schema
 import (
 	"fmt"
 	"io"
-	"kcalab/internal/termsafe"
-	"kcalab/records"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"kcalab/internal/termsafe"
+	"kcalab/records"
 
 	"go.yaml.in/yaml/v3"
 )

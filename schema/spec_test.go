@@ -2,9 +2,10 @@ package schema_test
 
 import (
 	"fmt"
+	"testing"
+
 	_ "kcalab/harness/builtin"
 	"kcalab/schema"
-	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"errors"
+
 	"kcalab/harness"
 	"kcalab/records"
 	"kcalab/schema"

@@ -5,15 +5,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"kcalab/harness"
-	"kcalab/internal/tmpfiles"
-	"kcalab/records"
-	"kcalab/schema"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"kcalab/harness"
+	"kcalab/internal/tmpfiles"
+	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/methods/vectors"
 )

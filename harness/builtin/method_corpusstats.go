@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"fmt"
+
 	"kcalab/harness"
 	"kcalab/methods/corpusstats"
 	"kcalab/methods/svd"

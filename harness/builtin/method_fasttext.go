@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+
 	"kcalab/harness"
 	"kcalab/records"
 	"kcalab/schema"

@@ -4,9 +4,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
-	"kcalab/datasets/wordsim"
 	"math/rand/v2"
 	"slices"
+
+	"kcalab/datasets/wordsim"
 )
 
 // foldStream fixes the second PCG word, so the seed alone picks the folds.
