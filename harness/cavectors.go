@@ -138,6 +138,11 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 		rep.Update(fmt.Sprintf("svd (%s, k = %d): %s, %s", b.Name(), opt.Rank, step, rep.Elapsed().Round(time.Second)))
 	}
 	defer rep.Clear()
+	if p, err := svd.Plan(b.Name(), rows, cols, opt); err == nil {
+		// What the backend allocates beyond the table: a reader compares
+		// the trial's peak memory with it.
+		tr.SetMetric(records.MetricSVDPlan, float64(p.Peak)/(1<<20))
+	}
 	var dec *ca.Decomposition
 	if err := tr.Stage("svd", func() (err error) {
 		dec, err = run(b, opt)

@@ -36,6 +36,7 @@ svd: {rank: 20, backend: [krylov, dssvd], tol: 1e-9}
 	assert.Equal(t, kr.SVD.RelResidual, kr.Metrics[records.MetricSVDResidual])
 	assert.Greater(t, sk.SVD.RelResidual, kr.SVD.RelResidual, "the sketch is not converged")
 	assert.Positive(t, kr.Metrics[records.MetricSVDProducts])
+	assert.Positive(t, kr.Metrics[records.MetricSVDPlan], "the backend's planned buffers, MiB")
 	require.Len(t, kr.SVD.S, 20)
 	assert.InDelta(t, kr.SVD.S[0], sk.SVD.S[0], 1e-6)
 }

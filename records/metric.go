@@ -40,6 +40,7 @@ const (
 	MetricInertiaKept  = "inertia_share.kept" // share of the total inertia on the kept axes
 	MetricSVDResidual  = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
 	MetricSVDProducts  = "svd_products"       // operator column-products of the word decomposition
+	MetricSVDPlan      = "svd_plan_mb"        // the SVD backend's planned buffers (methods/svd Plan), MiB
 	MetricDim          = "dim"                // dimension of a trial's word vectors
 	MetricComposed     = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
 )
@@ -230,7 +231,7 @@ func (m Metric) Unit() string {
 	switch m.Name {
 	case MetricWall, MetricCPU:
 		return "s"
-	case MetricRSS:
+	case MetricRSS, MetricSVDPlan:
 		return "MiB"
 	}
 	return ""
@@ -342,7 +343,7 @@ func ParseMetric(key string) Metric {
 		return Metric{Kind: CAMetric, Name: key}
 	case MetricVocab, MetricNNZ, MetricTokens, MetricDim, MetricComposed:
 		return Metric{Kind: SizeMetric, Name: key}
-	case MetricSVDResidual, MetricSVDProducts:
+	case MetricSVDResidual, MetricSVDProducts, MetricSVDPlan:
 		return Metric{Kind: SolverMetric, Name: key}
 	}
 	if axis, ok := strings.CutPrefix(key, prefixInertiaShare); ok {

@@ -73,8 +73,10 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 		return nil
 	}
 	rows := pr.rows(false)
-	budget, onDisk, svd := false, false, false
+	budget, onDisk, svd, plan := false, false, false, false
 	for _, r := range rows {
+		_, hasPlan := r.Metrics[records.MetricSVDPlan]
+		plan = plan || hasPlan
 		budget = budget || schema.RecordSettings(r.Settings).Budget.MemoryMB > 0
 		onDisk = onDisk || r.TableFile != nil
 		svd = svd || (r.SVD != nil && len(r.SVD.S) > 0)
@@ -84,6 +86,9 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	if len(rows) > 1 {
 		t.Header = append(t.Header, "Time against #"+strconv.Itoa(rows[0].Num), "Memory against #"+strconv.Itoa(rows[0].Num))
 		t.Numeric = append(t.Numeric, false, false)
+	}
+	if plan {
+		t.Header, t.Numeric = append(t.Header, "SVD's planned buffers"), append(t.Numeric, true)
 	}
 	if budget {
 		t.Header, t.Numeric = append(t.Header, "Memory budget (budget.memory_mb)"), append(t.Numeric, true)
@@ -109,6 +114,14 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 			} else {
 				row = append(row, timesText(wall/fw), relChange(rss, frss))
 			}
+		}
+		if plan {
+			pl := metric(r.Record, records.MetricSVDPlan)
+			cell := "— (not recorded)"
+			if finite(pl) {
+				cell = megabytes(pl) + " (peak " + relChange(rss, pl) + ")"
+			}
+			row = append(row, cell)
 		}
 		if budget {
 			b := schema.RecordSettings(r.Settings).Budget.MemoryMB
@@ -147,12 +160,12 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 // measuredCSV is the measurement table for a program: plain numbers in
 // seconds, MB and bytes, full precision, one column per quantity.
 func measuredCSV(rows []row) [][]string {
-	out := [][]string{{"trial", "#", "wall_s", "cpu_s", "max_rss_mb", "budget_memory_mb", "table_file_bytes", "table_block_bytes",
+	out := [][]string{{"trial", "#", "wall_s", "cpu_s", "max_rss_mb", "svd_plan_mb", "budget_memory_mb", "table_file_bytes", "table_block_bytes",
 		"sigma_1", "sigma_last", "k", "rel_residual", "products", "max_abs_dsigma_over_sigma1_vs_first"}}
 	for _, r := range rows {
 		b := schema.RecordSettings(r.Settings).Budget.MemoryMB
 		line := []string{r.label, strconv.Itoa(r.Num), csvNumber(metric(r.Record, metricWall)), csvNumber(metric(r.Record, records.MetricCPU)),
-			csvNumber(metric(r.Record, metricRSS)), csvNumber(b)}
+			csvNumber(metric(r.Record, metricRSS)), csvNumber(metric(r.Record, records.MetricSVDPlan)), csvNumber(b)}
 		if r.TableFile != nil {
 			line = append(line, strconv.FormatInt(r.TableFile.FileBytes, 10), strconv.FormatInt(r.TableFile.BlockBytes, 10))
 		} else {
@@ -180,6 +193,9 @@ func measuredSentence(r, first row, i int, gap float64) string {
 			what += ", " + seconds(cpu) + " CPU time"
 		}
 		parts = append(parts, what+", peak memory "+megabytes(rss))
+		if pl := metric(r.Record, records.MetricSVDPlan); finite(pl) {
+			parts[0] += fmt.Sprintf(" against the SVD's %s of planned buffers", megabytes(pl))
+		}
 		if b := schema.RecordSettings(r.Settings).Budget.MemoryMB; b > 0 {
 			parts[0] += fmt.Sprintf(" of the %s budget (%s)", megabytes(b), percent(rss/b, 0))
 		}

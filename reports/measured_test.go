@@ -1,0 +1,42 @@
+package reports
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/records"
+)
+
+// A page of a few measured trials at one size opens with what they cost:
+// time and memory against the first trial, and peak memory against the
+// SVD's planned buffers when the record has them.
+func TestMeasuredSection(t *testing.T) {
+	rec := func(id, label string, wall, rss, plan float64) records.Record {
+		r := records.Record{ID: id, Status: "ok", Settings: map[string]any{"label": label, "method": "lca", "measure.process": true},
+			Metrics: map[string]float64{records.MetricWall: wall, records.MetricCPU: wall * 1.5, records.MetricRSS: rss},
+			SVD:     &records.SVDAccuracy{S: []float64{0.5, 0.2}, RelResidual: 1e-9, Products: 100}}
+		if plan > 0 {
+			r.Metrics[records.MetricSVDPlan] = plan
+		}
+		return r
+	}
+	s := tb().measuredSection([]records.Record{rec("a", "in memory", 64.7, 626, 500), rec("b", "from disk", 77.6, 664, 0)})
+	require.NotNil(t, s)
+	var table Table
+	var text string
+	for _, b := range s.Blocks {
+		switch b := b.(type) {
+		case Table:
+			table = b
+		case Paragraph:
+			text += string(b)
+		}
+	}
+	assert.Contains(t, table.Header, "SVD's planned buffers")
+	assert.Contains(t, table.Rows[0], "500 MB (peak +25.2%)")
+	assert.Contains(t, table.Rows[1], "— (not recorded)")
+	assert.Contains(t, text, "against the SVD's 500 MB of planned buffers")
+	assert.Contains(t, text, "1.2× slower")
+}
