@@ -1,6 +1,7 @@
 package claims
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -74,51 +75,82 @@ func fitLine(ps [][2]float64) (slope, r2 float64) {
 	return slope, sxy * sxy / (sxx * syy)
 }
 
-// The committed subword results keep the subword design's goals, measured in the
-// spec's one run (results/subword): the letters design at d = 300 and
-// d = 1000 scores at least Go fastText's zero-rule ρ on 4 or more of the 6
-// sets with Rare ≥ 0.25; its in-vocabulary pairs (skip rule) stay within
-// 0.01 of the same decomposition's unblended rows; and its whole trial,
-// measured in a child process that had the machine alone, takes at most a
-// tenth of Go fastText's training, measured the same way in the same run.
-func TestSubwordGoals(t *testing.T) {
+// subword reads results/subword's records by label.
+func subword(t *testing.T) map[string]records.Record {
 	recs, _, err := records.Read(filepath.Join("..", "results", "subword", records.FileName))
 	require.NoError(t, err)
-	var ft *records.Record
-	letters := map[float64]*records.Record{}
-	for i, r := range recs {
+	out := map[string]records.Record{}
+	for _, r := range recs {
 		s := schema.RecordSettings(r.Settings)
-		switch {
-		case s.Method == "fasttext":
-			ft = &recs[i]
-		case s.Label == "subword letters":
-			letters[float64(s.SVD.Rank)] = &recs[i]
+		require.Equal(t, records.StatusOK, r.Status, "%s: %s", s.Label, r.Error)
+		out[fmt.Sprintf("%s d=%d", s.Label, s.SVD.Rank)] = r
+	}
+	return out
+}
+
+// score is a record's ρ on a set at a similarity, with its bootstrap
+// replicates.
+func score(t *testing.T, r records.Record, sim records.Similarity, rule records.Rule, set string) (float64, []float64) {
+	t.Helper()
+	own := records.Similarity(schema.RecordSettings(r.Settings).Eval.Similarity)
+	key := records.Score(rule, set).At(sim, own).Key()
+	v, ok := r.Metrics[key]
+	require.True(t, ok, "%s: no %s", r.ID, key)
+	reps, ok := r.Bootstrap.Replicates(key, v)
+	require.True(t, ok, "%s: no replicates of %s", r.ID, key)
+	return v, reps
+}
+
+var sixSets = []string{"sim", "rel", "men", "mturk", "rare", "s999"}
+
+// The subword page's fair comparison: the design chosen on the sets' dev
+// parts only (tuned_on their @dev parts), at d = 300 and its own
+// similarity (dot), is not significantly below the fastText CLI at its own
+// (cosine, unseen words from its n-gram vectors), at the same d, on the
+// test parts of at least 4 of the 6 sets, Rare among them (the paired
+// bootstrap interval of the difference does not lie below 0). The letters
+// design is declared tuned on the whole sets: its scores are in-sample.
+func TestSubwordHeldOutAgainstFastText(t *testing.T) {
+	recs := subword(t)
+	dev, cli := recs["subword dev-tuned d=300"], recs["fastText (CLI) d=300"]
+	require.NotEmpty(t, dev.ID)
+	require.NotEmpty(t, cli.ID)
+	assert.Equal(t, []string{"sim@dev", "rel@dev", "men@dev", "mturk@dev", "rare@dev", "s999@dev"}, schema.RecordSettings(dev.Settings).TunedOn)
+	assert.Equal(t, sixSets, schema.RecordSettings(recs["subword letters d=300"].Settings).TunedOn)
+	noLoss := map[string]bool{}
+	for _, set := range sixSets {
+		part := records.SetPart(set, records.PartTest)
+		a, ra := score(t, dev, records.SimDot, records.RuleZero, part)
+		b, rb := score(t, cli, records.SimCosine, records.RuleZero, part)
+		lo, hi, sign := records.Difference(a, b, ra, rb)
+		t.Logf("%-10s dev-tuned (dot) %.3f, CLI (cosine) %.3f: difference %+.3f [%+.3f, %+.3f]", part, a, b, a-b, lo, hi)
+		noLoss[set] = sign >= 0
+	}
+	n := 0
+	for _, ok := range noLoss {
+		if ok {
+			n++
 		}
 	}
-	require.NotNil(t, ft, "no Go fastText trial")
-	require.Equal(t, "ok", ft.Status)
-	train := ft.Timings["train"]
-	require.Positive(t, train)
-	require.Positive(t, ft.Metrics[records.MetricWall], "Go fastText must be a measured trial")
-	sets := []string{"sim", "rel", "men", "mturk", "rare", "s999"}
-	for _, d := range []float64{300, 1000} {
-		r := letters[d]
-		require.NotNil(t, r, "no letters trial at d = %v", d)
-		require.Equal(t, "ok", r.Status)
-		wins := 0
-		for _, s := range sets {
-			if score := records.Score(records.RuleZero, s).Key(); r.Metrics[score] >= ft.Metrics[score] {
-				wins++
-			}
-			vs, ps := r.Metrics[records.VocabScore(s).Key()], r.Metrics[records.PlainScore(s).Key()]
-			require.Contains(t, r.Metrics, records.PlainScore(s).Key())
-			assert.GreaterOrEqual(t, vs, ps-0.01, "d = %v, %s: in-vocabulary pairs suffer", d, s)
+	assert.GreaterOrEqual(t, n, 4, "test parts without a significant loss")
+	assert.True(t, noLoss["rare"], "Rare's test part")
+}
+
+// Composed words travel with the vectors: both fastText trials cover every
+// evaluation pair (their vectors for unseen words come from n-grams), the
+// record says how many words were composed, and Go fastText's Rare at
+// cosine is within 0.03 of the CLI's.
+func TestFastTextComposesLikeTheCLI(t *testing.T) {
+	recs := subword(t)
+	goft, cli := recs["fastText (Go) d=300"], recs["fastText (CLI) d=300"]
+	for _, r := range []records.Record{goft, cli} {
+		for _, set := range sixSets {
+			assert.Equal(t, 1.0, r.Metrics[records.Coverage(set).Key()], "%s: %s", r.ID, set)
 		}
-		assert.GreaterOrEqual(t, wins, 4, "d = %v: sets at or above Go fastText", d)
-		assert.GreaterOrEqual(t, r.Metrics[records.Score(records.RuleZero, "rare").Key()], 0.25, "d = %v: Rare", d)
-		wall := r.Metrics[records.MetricWall]
-		require.Positive(t, wall, "d = %v: the letters trial must be measured", d)
-		t.Logf("d = %v: %d of 6 sets, Rare %.3f, whole trial %.1f s = 1/%.1f of fastText's %.0f s", d, wins, r.Metrics[records.Score(records.RuleZero, "rare").Key()], wall, train/wall, train)
-		assert.LessOrEqual(t, wall, train/10, "d = %v: the whole trial vs a tenth of fastText's training", d)
+		assert.Positive(t, r.Metrics[records.MetricComposed], r.ID)
 	}
+	g, _ := score(t, goft, records.SimCosine, records.RuleZero, "rare")
+	c, _ := score(t, cli, records.SimCosine, records.RuleZero, "rare")
+	t.Logf("Rare at cosine: Go fastText %.3f, CLI %.3f", g, c)
+	assert.InDelta(t, c, g, 0.03)
 }
