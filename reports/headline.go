@@ -52,11 +52,15 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 	methods := map[string]bool{}
 	var ca, base []int
 	var unscored []string // rows with scores only at the other similarity
+	var inSample []string // rows tuned on every set the group shows
 	bySim := map[records.Similarity]bool{}
 	tested := false
 	for i, r := range gg.rows {
 		if !finiteAny(gg.cells[i]) {
-			if otherAny(gg.cells[i]) {
+			switch {
+			case tunedAny(gg.cells[i]):
+				inSample = append(inSample, r.label)
+			case otherAny(gg.cells[i]):
 				unscored = append(unscored, r.label)
 				bySim[gg.cells[i][0].sim] = true
 			}
@@ -92,6 +96,13 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
 		clauses = append(clauses, pairClause(gg.rows[a].label, gg.rows[b].label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
 	}
+	if len(inSample) > 0 {
+		verb := "was"
+		if len(inSample) > 1 {
+			verb = "were"
+		}
+		clauses = append(clauses, fmt.Sprintf("%s %s tuned on these sets (in-sample): not compared", strings.Join(inSample, ", "), verb))
+	}
 	if len(unscored) > 0 {
 		var sims []string
 		for _, s := range []records.Similarity{records.SimDot, records.SimCosine} {
@@ -112,6 +123,16 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 func otherAny(cells []gridCell) bool {
 	for _, c := range cells {
 		if finite(c.other) {
+			return true
+		}
+	}
+	return false
+}
+
+// tunedAny says some cell has a value that is in-sample (tuned on its set).
+func tunedAny(cells []gridCell) bool {
+	for _, c := range cells {
+		if c.tuned && finite(c.value) {
 			return true
 		}
 	}
