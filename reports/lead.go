@@ -200,20 +200,6 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 	return out, missing
 }
 
-// largestRank is the trial with the largest svd.rank (0 when it has none),
-// the first on ties: of a group of trials, the one a page shows alone.
-func largestRank(ts []trial) trial {
-	best := ts[0]
-	for _, t := range ts[1:] {
-		a, _ := number(best.Settings["svd.rank"])
-		b, _ := number(t.Settings["svd.rank"])
-		if b > a {
-			best = t
-		}
-	}
-	return best
-}
-
 // largestDim is the trial with the largest dimension d (dimOf), the first
 // on ties.
 func largestDim(ts []trial) trial {
