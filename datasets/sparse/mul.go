@@ -142,30 +142,18 @@ func overlaps(a, b []float64) bool {
 const rowKernelMaxK = 64
 
 // mulRows is mul for narrow blocks: each output row is summed in
-// registers by mulRow, 32 columns at a time, over the row's stored values
-// (their column scaling applied first, into per-goroutine scratch). Every
-// output element receives its terms one at a time in column order, so the
-// bits are those of mul.
+// registers by mulRow, 32 columns at a time, over the row's stored values,
+// each scaled by its column's t as it is read. Every output element
+// receives its terms one at a time in column order, so the bits are those
+// of mul.
 func (m *CSR) mulRows(dst, x *mat.Dense, k int, s, t []float64) {
 	xs := x.RawMatrix()
 	ds := dst.RawMatrix()
-	ranges := splitRows(m.rows, func(i int) int64 { return (m.indptr[i] + int64(i)) * int64(k) })
-	forRanges(ranges, func() *[]float64 { return new([]float64) }, func(buf *[]float64, lo, hi int) {
+	parallelRows(m.indptr, k, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			d := ds.Data[i*ds.Stride : i*ds.Stride+k]
 			p0, p1 := m.indptr[i], m.indptr[i+1]
-			idx, v := m.indices[p0:p1], m.data[p0:p1]
-			if t != nil {
-				if cap(*buf) < len(idx) {
-					*buf = make([]float64, len(idx))
-				}
-				w := (*buf)[:len(idx)]
-				for q, j := range idx {
-					w[q] = v[q] * t[j]
-				}
-				v = w
-			}
-			mulRow(d, idx, v, xs.Data, xs.Stride)
+			mulRow(d, m.indices[p0:p1], m.data[p0:p1], t, xs.Data, xs.Stride)
 			if s != nil {
 				floats.Scale(s[i], d)
 			}

@@ -123,25 +123,31 @@ func BenchmarkMulZipf(b *testing.B) {
 func TestMulRowKernels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const rows = 50
+	colScale := make([]float64, rows)
+	for i := range colScale {
+		colScale[i] = rng.Float64() + 0.5
+	}
 	for _, k := range []int{1, 2, 5, 8, 12, 16, 29, 32, 40, 64} {
 		x := make([]float64, rows*(k+3))
 		for i := range x {
 			x[i] = rng.NormFloat64()
 		}
 		for _, n := range []int{0, 1, 15, 16, 17, 40} {
-			idx, v := make([]int32, n), make([]float64, n)
-			for p := range idx {
-				idx[p] = int32(rng.IntN(rows))
-				v[p] = rng.NormFloat64()
-			}
-			d1, d2 := make([]float64, k), make([]float64, k)
-			for i := range d1 {
-				d1[i], d2[i] = math.NaN(), math.NaN() // overwritten, not added to
-			}
-			mulRow(d1, idx, v, x, k+3)
-			mulRowGo(d2, idx, v, x, k+3)
-			for i := range d1 {
-				require.Equal(t, math.Float64bits(d2[i]), math.Float64bits(d1[i]), "k=%d n=%d i=%d", k, n, i)
+			for _, scale := range [][]float64{nil, colScale} {
+				idx, v := make([]int32, n), make([]float64, n)
+				for p := range idx {
+					idx[p] = int32(rng.IntN(rows))
+					v[p] = rng.NormFloat64()
+				}
+				d1, d2 := make([]float64, k), make([]float64, k)
+				for i := range d1 {
+					d1[i], d2[i] = math.NaN(), math.NaN() // overwritten, not added to
+				}
+				mulRow(d1, idx, v, scale, x, k+3)
+				mulRowGo(d2, idx, v, scale, x, k+3)
+				for i := range d1 {
+					require.Equal(t, math.Float64bits(d2[i]), math.Float64bits(d1[i]), "k=%d n=%d scaled %v i=%d", k, n, scale != nil, i)
+				}
 			}
 		}
 	}

@@ -1,23 +1,27 @@
 #include "textflag.h"
 
-// func rowMul(k int, d *float64, n int, idx *int32, v *float64, x *float64, ldx int)
+// func rowMul(k int, d *float64, n int, idx *int32, v *float64, t *float64, tstride int, x *float64, ldx int)
 //
-// d[c] = Σ_p v[p]·x[idx[p]·ldx + c] for c < k, the sum over p = 0..n−1
-// taken in order from zero with every product and sum rounded separately
-// (VMULPD then VADDPD, never fused): the same bits as n axpys in turn
-// (rowMulGo). The output columns are done 32, 16, 8, 4, then 1 at a time,
-// each group's partial sums held in registers for the whole row, so d is
-// written once and every stored value costs one index, one weight and the
-// group's part of an x row.
-TEXT ·rowMul(SB), NOSPLIT, $0-56
+// d[c] = Σ_p (v[p]·t[idx[p]·tstride])·x[idx[p]·ldx + c] for c < k, the sum
+// over p = 0..n−1 taken in order from zero with every product and sum
+// rounded separately (VMULPD then VADDPD, never fused): the same bits as
+// n axpys in turn with the scaled weights (mulRowGo). tstride is 1 for a
+// column scaling t, 0 with t pointing at a 1 for none. The output columns
+// are done 32, 16, 8, 4, then 1 at a time, each group's partial sums held
+// in registers for the whole row, so d is written once; the x row of the
+// stored value 16 ahead is prefetched.
+TEXT ·rowMul(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ d+8(FP), DI
 	MOVQ n+16(FP), DX
 	MOVQ idx+24(FP), SI
 	MOVQ v+32(FP), R8
-	MOVQ x+40(FP), R9
-	MOVQ ldx+48(FP), R10
+	MOVQ t+40(FP), R11
+	MOVQ tstride+48(FP), R14
+	MOVQ x+56(FP), R9
+	MOVQ ldx+64(FP), R10
 	SHLQ $3, R10
+	SHLQ $3, R14
 	MOVQ DX, R13
 	SUBQ $16, R13
 
@@ -50,9 +54,14 @@ l32t:
 
 l32b:
 	MOVLQSX      (SI)(R12*4), AX
+	MOVQ         AX, BX
+	IMULQ        R14, BX
+	VMOVSD       (R8)(R12*8), X14
+	VMULSD       (R11)(BX*1), X14, X14
+	VMOVDDUP     X14, X14
+	VINSERTF128  $1, X14, Y14, Y15
 	IMULQ        R10, AX
 	ADDQ         R9, AX
-	VBROADCASTSD (R8)(R12*8), Y15
 	VMULPD       (AX), Y15, Y8
 	VADDPD       Y8, Y0, Y0
 	VMULPD       32(AX), Y15, Y9
@@ -111,9 +120,14 @@ l16t:
 
 l16b:
 	MOVLQSX      (SI)(R12*4), AX
+	MOVQ         AX, BX
+	IMULQ        R14, BX
+	VMOVSD       (R8)(R12*8), X14
+	VMULSD       (R11)(BX*1), X14, X14
+	VMOVDDUP     X14, X14
+	VINSERTF128  $1, X14, Y14, Y15
 	IMULQ        R10, AX
 	ADDQ         R9, AX
-	VBROADCASTSD (R8)(R12*8), Y15
 	VMULPD       (AX), Y15, Y8
 	VADDPD       Y8, Y0, Y0
 	VMULPD       32(AX), Y15, Y9
@@ -145,9 +159,14 @@ l8:
 	CMPQ         R12, DX
 	JGE          s8
 	MOVLQSX      (SI)(R12*4), AX
+	MOVQ         AX, BX
+	IMULQ        R14, BX
+	VMOVSD       (R8)(R12*8), X14
+	VMULSD       (R11)(BX*1), X14, X14
+	VMOVDDUP     X14, X14
+	VINSERTF128  $1, X14, Y14, Y15
 	IMULQ        R10, AX
 	ADDQ         R9, AX
-	VBROADCASTSD (R8)(R12*8), Y15
 	VMULPD       (AX), Y15, Y8
 	VADDPD       Y8, Y0, Y0
 	VMULPD       32(AX), Y15, Y9
@@ -172,9 +191,14 @@ l4:
 	CMPQ         R12, DX
 	JGE          s4
 	MOVLQSX      (SI)(R12*4), AX
+	MOVQ         AX, BX
+	IMULQ        R14, BX
+	VMOVSD       (R8)(R12*8), X14
+	VMULSD       (R11)(BX*1), X14, X14
+	VMOVDDUP     X14, X14
+	VINSERTF128  $1, X14, Y14, Y15
 	IMULQ        R10, AX
 	ADDQ         R9, AX
-	VBROADCASTSD (R8)(R12*8), Y15
 	VMULPD       (AX), Y15, Y8
 	VADDPD       Y8, Y0, Y0
 	INCQ         R12
@@ -196,9 +220,12 @@ l1:
 	CMPQ    R12, DX
 	JGE     s1
 	MOVLQSX (SI)(R12*4), AX
+	MOVQ    AX, BX
+	IMULQ   R14, BX
+	VMOVSD  (R8)(R12*8), X15
+	VMULSD  (R11)(BX*1), X15, X15
 	IMULQ   R10, AX
 	ADDQ    R9, AX
-	VMOVSD  (R8)(R12*8), X15
 	VMULSD  (AX), X15, X8
 	VADDSD  X8, X0, X0
 	INCQ    R12

@@ -2,6 +2,6 @@
 
 package sparse
 
-func mulRow(d []float64, idx []int32, v []float64, x []float64, ldx int) {
-	mulRowGo(d, idx, v, x, ldx)
+func mulRow(d []float64, idx []int32, v, t, x []float64, ldx int) {
+	mulRowGo(d, idx, v, t, x, ldx)
 }
