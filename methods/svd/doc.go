@@ -103,9 +103,10 @@
 //     above ε/Tol (CA word tables: σ_1000/σ_1 ≈ 0.1).
 //   - Locking with a bounded active basis (at most max(2k + b, 4b), capped
 //     at 640 columns, and by the operator's size): the projected problem
-//     is solved by gonum's dense symmetric eigensolver, 0.3 s at 500 and
-//     1.7 s at 1000 but 8 s at 1500, once per restart. So for a large k
-//     the triplets are found a window at a time, the largest first, as in
+//     is solved once per restart, in pure Go (symeig.go: Householder
+//     tridiagonalisation, divide and conquer, the reflectors applied to
+//     the wanted vectors, all on the GEMM kernel). So for a large k the
+//     triplets are found a window at a time, the largest first, as in
 //     SLEPc's "maximum projected dimension", instead of one basis of 2k
 //     as ARPACK would use. Orthogonalising against the locked vectors
 //     stays GEMM-shaped and cheap.
@@ -121,8 +122,9 @@
 //
 // Determinism: the start block and any replacement direction come from the
 // seed; the products (one writer per output row), GEMMs (fixed summation
-// order) and the serial eigensolver give the same bits whatever GOMAXPROCS
-// is. A different seed moves the result only within the tolerance.
+// order) and the eigensolver (whose parallel parts each write their own
+// outputs) give the same bits whatever GOMAXPROCS is. A different seed
+// moves the result only within the tolerance.
 //
 // Limits: Options.MaxProducts column-products (default 100·(k + 64)); past
 // it the backend fails with ErrNotConverged, saying how many triplets had

@@ -7,10 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,10 +24,9 @@ const (
 	// 32 ms for one vector and 4 ms for 1000 on text8_prefix's tail-cut
 	// table), and 64 columns keep the Gram–Schmidt products GEMM-shaped.
 	krylovBlockMax = 64
-	// krylovActiveMax caps the active basis (the projected problem's size):
-	// gonum's symmetric eigensolver takes 0.3 s at 500 and 1.7 s at 1000
-	// but 8 s at 1500, once per restart, so a large k is found a window at
-	// a time with the converged vectors locked, not in one huge basis.
+	// krylovActiveMax caps the active basis (the projected problem's size),
+	// so that a large k is found a window at a time with the converged
+	// vectors locked, not in one huge basis.
 	krylovActiveMax = 640
 	// krylovNoise is the size, relative to the block's largest column
 	// before orthogonalisation, under which what is left of a column after
@@ -237,7 +232,7 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 
 		// Rayleigh–Ritz on the active basis [0, na).
 		na := next
-		theta, yv, err := ritz(t, tdim, na, ws)
+		theta, yv, err := symEigTop(t, tdim, na, na, ws.eig)
 		if err != nil {
 			return nil, err
 		}
@@ -380,7 +375,7 @@ func maxColumnNorm(w []float64, c, b int) float64 {
 // residual-sized components along them (M·L = L·Θ + residuals and X ⟂ L),
 // so the second pass alone takes those out to rounding, and the first pass
 // skips them, a third to a half of the work once many are locked. Each
-// pass is two GEMMs on the FMA kernel.
+// pass is two products with the basis where it lies (gemmTN, gemmNNSub).
 func project(w []float64, c, b int, basis []float64, ld, lo, jcols int, coef, tmp []float64) {
 	if jcols == 0 {
 		return
@@ -392,8 +387,8 @@ func project(w []float64, c, b int, basis []float64, ld, lo, jcols int, coef, tm
 		}
 		t := tmp[:n*b]
 		clear(t)
-		gemmAdd(n, b, c, view{data: basis[from:], rs: 1, cs: ld}, view{data: w, rs: b, cs: 1}, t, b, false)
-		gemmAdd(c, b, n, view{data: basis[from:], rs: ld, cs: 1}, view{data: t, rs: b, cs: 1}, w, b, true)
+		gemmTN(n, b, c, basis[from:], ld, w, b, t, b)
+		gemmNNSub(c, b, n, basis[from:], ld, t, b, w, b)
 		for i, v := range t {
 			coef[from*b+i] += v
 		}
@@ -521,59 +516,24 @@ func scal(a float64, x []float64) {
 	}
 }
 
-// ritz returns the eigenvalues of T's leading na×na block (upper triangle
-// stored with stride tdim) in decreasing order and their eigenvectors as
-// the columns of a row-major na×na matrix in the same order (in ws, valid
-// until the next call). LAPACK's Dsyev runs on ws's buffers, so the
-// restarts make no garbage.
-func ritz(t []float64, tdim, na int, ws *krylovWork) ([]float64, []float64, error) {
-	a := ws.sym[:na*na]
-	for i := 0; i < na; i++ {
-		copy(a[i*na+i:(i+1)*na], t[i*tdim+i:i*tdim+na])
-	}
-	vals := ws.vals[:na]
-	if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: na, Stride: na, Data: a}, vals, ws.work, len(ws.work)) {
-		return nil, nil, fmt.Errorf("eigendecomposition of the %d×%d projected matrix failed", na, na)
-	}
-	theta := make([]float64, na)
-	yv := ws.vecs[:na*na]
-	for j := 0; j < na; j++ {
-		theta[j] = vals[na-1-j]
-	}
-	for i := 0; i < na; i++ {
-		src := a[i*na : (i+1)*na]
-		dst := yv[i*na : (i+1)*na]
-		for j := range dst {
-			dst[j] = src[na-1-j]
-		}
-	}
-	return theta, yv, nil
-}
-
 // krylovWork holds the scratch buffers that the Lanczos loop reuses, so
 // that its garbage (and, through the collector's pacing, its peak memory)
 // stays small: a k = 1000 run would otherwise throw away about 1 GB.
 type krylovWork struct {
-	qr, mgs, rot          []float64
-	sym, vecs, vals, work []float64
+	qr, mgs, rot []float64
+	eig          *symEigWork
 }
 
 // rotateRows is the row block of rotate's scratch.
 const rotateRows = 2048
 
 func newKrylovWork(c, b, tdim int) *krylovWork {
-	ws := &krylovWork{
-		qr:   make([]float64, min(mulRightInPlaceRows, c)*b),
-		mgs:  make([]float64, c*b),
-		rot:  make([]float64, min(rotateRows, c)*tdim),
-		sym:  make([]float64, tdim*tdim),
-		vecs: make([]float64, tdim*tdim),
-		vals: make([]float64, tdim),
+	return &krylovWork{
+		qr:  make([]float64, min(mulRightInPlaceRows, c)*b),
+		mgs: make([]float64, c*b),
+		rot: make([]float64, min(rotateRows, c)*tdim),
+		eig: newSymEigWork(tdim),
 	}
-	q := []float64{0}
-	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: tdim, Stride: tdim, Data: ws.sym}, ws.vals, q, -1)
-	ws.work = make([]float64, int(q[0]))
-	return ws
 }
 
 // ritzResidual is ‖M·V·y_j − θ_j·V·y_j‖ = ‖R·y_last‖ for Ritz vector j,
