@@ -162,6 +162,7 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		tdim := mpd + b
 		pl.add("basis (locked, active, next block)", c, ld)
 		pl.add("T", tdim, tdim)
+		pl.add("locked coupling Lᵀ·M·V and its products", 2*k, tdim)
 		pl.add("X, W blocks", 2*c, b)
 		pl.add("Y block", r, b)
 		pl.add("coefficients, scratch", 2*ld, b)
