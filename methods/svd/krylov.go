@@ -230,9 +230,7 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 				nlock, k, p.tol, op.n, p.maxProducts, ErrNotConverged)
 		}
 		xd := x.RawMatrix().Data
-		for i := 0; i < c; i++ {
-			copy(xd[i*b:(i+1)*b], basis[i*ld+nlock+next:i*ld+nlock+nb])
-		}
+		copyColumns(xd, b, 0, basis, ld, nlock+next, b, c)
 		op.MulTo(y, x)
 		op.MulTTo(w, y)
 		scale := maxColumnNorm(wd, c, b)
@@ -330,10 +328,7 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 			nlock += conv
 			break
 		}
-		for i := 0; i < c; i++ {
-			row := basis[i*ld:]
-			copy(row[nlock+conv+keep:nlock+conv+keep+b], row[nlock+na:nlock+na+b])
-		}
+		copyColumns(basis, ld, nlock+conv+keep, basis, ld, nlock+na, b, c)
 		// The kept vectors' coupling to the locked ones: CL·Y for the old
 		// locked vectors, zero for the new (they are Ritz vectors of the
 		// same T, orthogonal to the kept ones and to X_next).
@@ -415,13 +410,15 @@ func finishLanczos(ctx context.Context, op *counter, basis []float64, ld, c, k i
 		}
 		yr := yc.RawMatrix()
 		ur := u.RawMatrix()
-		for i := 0; i < r; i++ {
-			src := yr.Data[i*yr.Stride : i*yr.Stride+j1-j0]
-			dst := ur.Data[i*ur.Stride+j0 : i*ur.Stride+j1]
-			for j, val := range src {
-				dst[j] = val * n[j]
+		forChunks(r, copyRows, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				src := yr.Data[i*yr.Stride : i*yr.Stride+j1-j0]
+				dst := ur.Data[i*ur.Stride+j0 : i*ur.Stride+j1]
+				for j, val := range src {
+					dst[j] = val * n[j]
+				}
 			}
-		}
+		})
 		// ‖A·v − σ·u‖ is rounding only, but measured, not assumed.
 		sideNorms(fwd[j0:j1], yc, u, s, j0)
 	}
@@ -437,11 +434,22 @@ func finishLanczos(ctx context.Context, op *counter, basis []float64, ld, c, k i
 // setColumns copies the compact c×b block w into columns [col, col+b) of
 // the basis.
 func setColumns(basis []float64, ld, col int, w []float64, b int) {
-	c := len(w) / b
-	for i := 0; i < c; i++ {
-		copy(basis[i*ld+col:i*ld+col+b], w[i*b:(i+1)*b])
-	}
+	copyColumns(basis, ld, col, w, b, 0, b, len(w)/b)
 }
+
+// copyColumns copies columns [from, from+b) of src (stride lds) into
+// columns [to, to+b) of dst (stride ldd) for c rows, a block of rows per
+// goroutine (copies, so the result does not depend on the split).
+func copyColumns(dst []float64, ldd, to int, src []float64, lds, from, b, c int) {
+	forChunks(c, copyRows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(dst[i*ldd+to:i*ldd+to+b], src[i*lds+from:i*lds+from+b])
+		}
+	})
+}
+
+// copyRows is copyColumns' block of rows.
+const copyRows = 4096
 
 func maxColumnNorm(w []float64, c, b int) float64 {
 	ss := make([]float64, b)
