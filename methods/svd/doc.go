@@ -157,24 +157,35 @@
 // it the backend fails with ErrNotConverged, saying how many triplets had
 // converged. The context is checked before every block step.
 //
-// Measured on text8_prefix's tail-cut table side by side in one run on a
-// quiet 2-core machine (BenchmarkSVDPeers in package ca, seed 1, Tol 1e-8,
-// output in methods/ca/testdata/peers/bench-2026-11-23.txt;
-// wall seconds of the SVD stage / peak RSS / column-products):
+// Measured on text8_prefix's tail-cut table side by side in one run
+// (BenchmarkSVDPeers in package ca, seed 1, Tol 1e-8, output in
+// methods/ca/testdata/peers/bench-2026-11-25.txt) on a 2-core AMD EPYC
+// that other jobs shared, so that every process got about one core (CPU ≈
+// wall throughout; CPU seconds are the fairer comparison); wall and CPU
+// seconds of the SVD stage / peak RSS / column-products:
 //
-//	         k = 300                 k = 1000
-//	krylov   14.0 s  0.64 GB  4,524   49.4 s  0.92 GB 12,264
-//	dssvd     9.4 s  0.64 GB  4,960   42.9 s  1.01 GB 16,160  (not converged)
-//	RSpectra 29.7 s  0.84 GB  2,111  141.2 s  1.53 GB  6,009
-//	scipy    32.5 s  0.67 GB  2,111  165.7 s  1.31 GB  6,009
+//	                       k = 300                         k = 1000
+//	krylov           10.8 s  10.7 s 0.60 GB 2,988    36.0 s  35.7 s 0.96 GB  7,336
+//	dssvd            24.7 s  24.5 s 0.60 GB 4,960   103.9 s 103.7 s 1.05 GB 16,160 (not converged)
+//	RSpectra         39.3 s  38.9 s 0.84 GB 2,111   192.7 s 187.7 s 1.53 GB  6,009
+//	scipy            45.9 s  45.8 s 0.67 GB 2,111   272.0 s 267.3 s 1.31 GB  6,009
+//	SLEPc trlanczos  56.0 s  62.6 s 0.68 GB 1,578   368.9 s 380.9 s 1.21 GB  5,468
 //
-// σ_1..5, σ_300 and σ_1000 agree with ARPACK's to the 5 digits given in
-// issue 13; krylov is 2.1× (k = 300) and 2.9× (k = 1000) faster than
-// RSpectra, the fastest exact peer. ARPACK needs about half the products:
-// single-vector Lanczos gets more out of a product, but each of its
-// products costs 14 times more than one column of a 64-column block.
-// Tol = 1e-6 takes about 20% fewer products. So svd.backend auto is krylov
-// for word tables.
+// (RSpectra and scipy run ARPACK on one thread, SLEPc 3.18 on 2 MPI ranks,
+// CPU and RSS summed over them.) σ_1..5, σ_300 and σ_1000 agree with the
+// peers' to the 6 digits printed. In CPU seconds krylov is 3.6× (k = 300)
+// and 5.3× (k = 1000) faster than the fastest peer, RSpectra, and 5.8×
+// and 10.7× faster than SLEPc, the fastest peer on the idle machine
+// (measured there for this comparison: 28.5 s and 152 s on 2 ranks,
+// RSpectra 44 s and 254 s). About 4%
+// of krylov's CPU time runs on one goroutine (the rest in the parallel
+// products, GEMMs and eigensolver), so on an idle machine its wall time
+// is a little over half its CPU time. ARPACK needs fewer products (krylov
+// takes 1.4× and 1.2× as many), SLEPc's bidiagonalisation fewer still,
+// but a column of a 32-wide block costs krylov a fraction of what one
+// vector costs them. Tol = 1e-6 takes 4–6% fewer products (2,796 and
+// 7,016): the last digits come cheaply. So svd.backend auto is krylov for
+// word tables.
 //
 // # Accuracy
 //
