@@ -13,9 +13,14 @@
 // MulDense (m·x) and MulTDense (mᵀ·x) multiply by dense gonum blocks. They
 // run in parallel by splitting the output rows into ranges, each written by
 // one goroutine in a fixed summation order, so results are bit-identical
-// whatever GOMAXPROCS is. Stored values go four at a time through an AVX
-// kernel on amd64 that rounds each product and sum exactly as a plain axpy
-// per value does, so the bits are the same on every CPU. MulTDense
+// whatever GOMAXPROCS is. On amd64 blocks of up to 64 columns are summed
+// row by row in AVX registers (32 columns at a time, the next x rows
+// prefetched), wider ones four stored values at a time into the output
+// row; both round each product and sum exactly as a plain axpy per value
+// does, so the bits are the same on every CPU and for every width. The
+// register kernel makes the narrow blocks of an iterative solver cheap:
+// on a word table (V = 22,542, 9.8 M stored values) a column costs about
+// as much in a block of 16 or 32 as in one of 64. MulTDense
 // multiplies by a transpose built once and cached in the matrix (twice the
 // memory, same speed as MulDense).
 //

@@ -67,6 +67,10 @@ func checkScale(name string, s []float64, ns int, t []float64, nt int) {
 // values go four at a time through addScaled4, which loads and stores each
 // output row a quarter as often and gives the same bits.
 func (m *CSR) mul(dst, x *mat.Dense, k int, s, t []float64) {
+	if k <= rowKernelMaxK {
+		m.mulRows(dst, x, k, s, t)
+		return
+	}
 	xs := x.RawMatrix()
 	ds := dst.RawMatrix()
 	parallelRows(m.indptr, k, func(lo, hi int) {
@@ -130,4 +134,29 @@ func overlaps(a, b []float64) bool {
 	a0, a1 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&a[len(a)-1]))
 	b0, b1 := uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(&b[len(b)-1]))
 	return a0 <= b1 && b0 <= a1
+}
+
+// rowKernelMaxK is the widest product mulRows takes: up to 64 columns its
+// register sums beat addScaled4's (which loads and stores the output row
+// every four stored values); wider blocks stream whole x rows better.
+const rowKernelMaxK = 64
+
+// mulRows is mul for narrow blocks: each output row is summed in
+// registers by mulRow, 32 columns at a time, over the row's stored values,
+// each scaled by its column's t as it is read. Every output element
+// receives its terms one at a time in column order, so the bits are those
+// of mul.
+func (m *CSR) mulRows(dst, x *mat.Dense, k int, s, t []float64) {
+	xs := x.RawMatrix()
+	ds := dst.RawMatrix()
+	parallelRows(m.indptr, k, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := ds.Data[i*ds.Stride : i*ds.Stride+k]
+			p0, p1 := m.indptr[i], m.indptr[i+1]
+			mulRow(d, m.indices[p0:p1], m.data[p0:p1], t, xs.Data, xs.Stride)
+			if s != nil {
+				floats.Scale(s[i], d)
+			}
+		}
+	})
 }

@@ -33,9 +33,10 @@ func mulReference(m *CSR, x *mat.Dense, s, t []float64) *mat.Dense {
 	return out
 }
 
-// TestMulMatchesReferenceBits checks the panelled, four-at-a-time product
-// against one axpy per stored value, bit for bit, for widths around the
-// kernel's 8- and 4-wide steps.
+// TestMulMatchesReferenceBits checks the product against one axpy per
+// stored value, bit for bit, for widths around the register kernel's 32-,
+// 16-, 8- and 4-wide groups (up to 64 columns) and the four-at-a-time
+// kernel's 8- and 4-wide steps (beyond).
 func TestMulMatchesReferenceBits(t *testing.T) {
 	m := randomCSR(9, 300, 200, 6000)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -46,7 +47,7 @@ func TestMulMatchesReferenceBits(t *testing.T) {
 	for j := range tt {
 		tt[j] = rng.Float64() + 0.5
 	}
-	for _, k := range []int{1, 3, 4, 7, 8, 13, 128, 133, 1010} {
+	for _, k := range []int{1, 3, 4, 7, 8, 13, 16, 31, 32, 33, 47, 60, 63, 64, 65, 128, 133, 1010} {
 		t.Run(fmt.Sprint("k=", k), func(t *testing.T) {
 			x := mat.NewDense(200, k, nil)
 			for i := range x.RawMatrix().Data {
@@ -96,7 +97,7 @@ func BenchmarkMulZipf(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, k := range []int{310, 1010} {
+	for _, k := range []int{32, 64, 310, 1010} {
 		x := mat.NewDense(v, k, nil)
 		for i := range x.RawMatrix().Data {
 			x.RawMatrix().Data[i] = rng.NormFloat64()
@@ -113,5 +114,41 @@ func BenchmarkMulZipf(b *testing.B) {
 				mulReference(m, x, nil, nil)
 			}
 		})
+	}
+}
+
+// TestMulRowKernels: the assembly row kernel and the portable one give the
+// same bits, for every group width and rows shorter and longer than its
+// prefetch distance.
+func TestMulRowKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const rows = 50
+	colScale := make([]float64, rows)
+	for i := range colScale {
+		colScale[i] = rng.Float64() + 0.5
+	}
+	for _, k := range []int{1, 2, 5, 8, 12, 16, 29, 32, 40, 64} {
+		x := make([]float64, rows*(k+3))
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		for _, n := range []int{0, 1, 15, 16, 17, 40} {
+			for _, scale := range [][]float64{nil, colScale} {
+				idx, v := make([]int32, n), make([]float64, n)
+				for p := range idx {
+					idx[p] = int32(rng.IntN(rows))
+					v[p] = rng.NormFloat64()
+				}
+				d1, d2 := make([]float64, k), make([]float64, k)
+				for i := range d1 {
+					d1[i], d2[i] = math.NaN(), math.NaN() // overwritten, not added to
+				}
+				mulRow(d1, idx, v, scale, x, k+3)
+				mulRowGo(d2, idx, v, scale, x, k+3)
+				for i := range d1 {
+					require.Equal(t, math.Float64bits(d2[i]), math.Float64bits(d1[i]), "k=%d n=%d scaled %v i=%d", k, n, scale != nil, i)
+				}
+			}
+		}
 	}
 }

@@ -68,84 +68,124 @@
 // the basis lives on the smaller side) with full reorthogonalisation and
 // locking. Starting from a Gaussian block (PCG, Options.Seed), each block
 // step multiplies the newest block X by M (one A·X and one Aᵀ·Y), removes
-// from M·X its components along the whole basis by classical Gram–Schmidt
-// twice (the first pass skips the locked vectors, along which M·X has
-// only residual-sized components), whose coefficients are the new columns of the projected matrix
+// from M·X its components along the basis by classical Gram–Schmidt,
+// whose coefficients are the new columns of the projected matrix
 // T = Vᵀ·M·V, and orthonormalises the rest (CholeskyQR2; column-by-column
 // Gram–Schmidt when that is ill-conditioned, a random direction replacing
 // a column that is only rounding noise) into the next block, with
-// M·X = … + X_next·R. When the active basis is full, the eigenvectors y of
-// T give Ritz vectors V·y whose residuals ‖M·V·y − θ·V·y‖ are ‖R·y_last‖
-// for free. Leading Ritz pairs whose residual, as singular triplets
-// (σ = √θ, v = V·y, u = A·v/σ), is within Options.Tol·σ_1 are locked:
-// kept in the basis, so that later blocks stay orthogonal to them, but no
-// longer part of T. The next Ritz vectors are kept and the Krylov space
-// continues from X_next (Wu & Simon 2000's thick restart; Baglama &
+// M·X = … + X_next·R. The eigenvectors y of T give Ritz vectors V·y whose
+// residuals ‖M·V·y − θ·V·y‖ are ‖R·y_last‖ plus their coupling to the
+// locked vectors, both from small matrices. Leading Ritz pairs whose
+// residual, as singular triplets (σ = √θ, v = V·y, u = A·v/σ), is within
+// Options.Tol·σ_1 — and, in M's terms, within the tolerance of the
+// smallest wanted singular value, so that what a locked vector leaves
+// cannot keep later ones from converging — are locked: kept in the basis,
+// so that later blocks stay orthogonal to them, but no longer part of
+// T. When the
+// active basis is full, the next Ritz vectors are kept and the Krylov
+// space continues from X_next (Wu & Simon 2000's thick restart; Baglama &
 // Reichel's IRLBA is the same restart on the bidiagonalisation). At the
 // end U = A·V·Σ⁻¹, with σ_i = ‖A·v_i‖, and the k products Aᵀ·U measure
 // every residual (Result.Accuracy), so a result never reports an
 // estimate.
 //
 // Why this shape, for word tables (V = 22,542, 9.8 M stored values, k up
-// to 1000, a slowly decaying spectrum):
+// to 1000, a slowly decaying spectrum). The cost is the column-products,
+// each a pass over the table, and Gram–Schmidt against the basis, a pass
+// over it; the shape trades one against the other:
 //
-//   - Blocks, not single vectors: a sparse product costs 32 ms a column
-//     for one vector against 2.3 ms a column in a block of 64 (the table
-//     is read once per block), and block Gram–Schmidt runs on the FMA
-//     GEMM kernel (20+ GFMA/s on two cores) where one vector at a time
-//     would be memory-bound. The block is min(64, max(8, k/2)) wide; a
-//     block wider than a cluster of close singular values also finds the
-//     whole cluster.
+//   - Blocks of 32 (min(32, max(8, k/2))), not single vectors: a sparse
+//     product costs 23 ms of CPU a column for one vector against 1.6–1.9
+//     ms a column in a block of 32, because the table is read once per
+//     block and each output row is summed in registers (package sparse);
+//     and block Gram–Schmidt runs on the FMA kernel where one vector at a
+//     time would be memory-bound. Narrower blocks converge in fewer
+//     products (a block spends part of each product on directions one
+//     vector would not need: at k = 1000 in a window of 640, 8,936
+//     products with blocks of 32 against 12,264 with 64) but cost more a
+//     column and
+//     stream the basis once per block; 32 is the fastest. A block wider
+//     than a cluster of close singular values also finds the whole
+//     cluster.
 //   - Lanczos on AᵀA rather than the bidiagonalisation of A: the same
 //     Krylov space for V with one basis instead of two, so half the
 //     memory and half the orthogonalisation. The price is squaring: the
 //     attainable residual is about ε·σ_1²/σ_k, so σ_k/σ_1 must stay well
 //     above ε/Tol (CA word tables: σ_1000/σ_1 ≈ 0.1).
 //   - Locking with a bounded active basis (at most max(2k + b, 4b), capped
-//     at 640 columns, and by the operator's size): the projected problem
-//     is solved by gonum's dense symmetric eigensolver, 0.3 s at 500 and
-//     1.7 s at 1000 but 8 s at 1500, once per restart. So for a large k
-//     the triplets are found a window at a time, the largest first, as in
-//     SLEPc's "maximum projected dimension", instead of one basis of 2k
-//     as ARPACK would use. Orthogonalising against the locked vectors
-//     stays GEMM-shaped and cheap.
-//   - Full reorthogonalisation (not selective): with blocks it is a pair
-//     of GEMMs a step, a fraction of the product's cost, and it keeps
-//     clustered and repeated values safe.
+//     at 960 columns, and by the operator's size), 60% of it kept at a
+//     restart: for a large k the triplets are found a window at a time,
+//     the largest first, as in SLEPc's "maximum projected dimension",
+//     instead of one basis of 2k as ARPACK uses. A wider window saves few
+//     products (7,272 at 1,280 against 7,336 at k = 1000) for more
+//     Gram–Schmidt against it.
+//   - The projected problem in pure Go on the GEMM kernel (symeig.go,
+//     tridiag.go: blocked Householder tridiagonalisation, divide and
+//     conquer with Gu & Eisenstat's orthogonal vectors, the reflectors
+//     applied to the wanted vectors only), about 0.1 s at order 1000
+//     where gonum's Dsyev took 1.7 s. That makes it cheap enough to run
+//     every two blocks once the missing triplets would fit in one more
+//     cycle, so the last cycle stops when they have converged instead of
+//     filling the basis (at k = 1000 with a 640-column window the last
+//     cycle took 512 column-products instead of 832).
+//   - Gram–Schmidt once against the basis, not twice: a first pass
+//     against the columns the new block couples to (its predecessor and
+//     itself; the kept Ritz vectors too for the first block of a cycle),
+//     which removes nearly all of it, then one pass against the whole
+//     basis, locked vectors included, which removes rounding and the
+//     locked vectors' residuals (M·X has only residual-sized components
+//     along them). A second full pass runs only when that one removed
+//     more than half of a column (Daniel, Gragg, Kaufman & Stewart's
+//     test), which on word tables it never does. Each full pass is two
+//     products with the basis, read where it lies (gemm_basis.go).
 //
-// Memory: the basis, c·(k + active + 2·block)·8 bytes (0.32 GB at k = 1000
-// on the word table), a few c×block blocks, T and its eigenvectors
-// (active² each), and U. V is returned in the basis's storage.
-// Operators with fewer than about k + 5 blocks of dimensions on their smaller
-// side are built from products with the identity and decomposed densely.
+// Memory: the basis, c·(k + active + 2·block)·8 bytes (0.36 GB at k = 1000
+// on the word table), a few c×block blocks, the projected problem's
+// matrices (about 5·(active + block)² numbers), and U. V is returned in
+// the basis's storage. Operators with fewer than about k + 5 blocks of
+// dimensions on their smaller side are built from products with the
+// identity and decomposed densely.
 //
 // Determinism: the start block and any replacement direction come from the
 // seed; the products (one writer per output row), GEMMs (fixed summation
-// order) and the serial eigensolver give the same bits whatever GOMAXPROCS
-// is. A different seed moves the result only within the tolerance.
+// order) and the eigensolver (whose parallel parts each write their own
+// outputs) give the same bits whatever GOMAXPROCS is
+// (TestKrylovDeterministic runs 1, 2 and 4). A different seed moves the
+// result only within the tolerance.
 //
 // Limits: Options.MaxProducts column-products (default 100·(k + 64)); past
 // it the backend fails with ErrNotConverged, saying how many triplets had
 // converged. The context is checked before every block step.
 //
-// Measured on text8_prefix's tail-cut table side by side in one run on a
-// quiet 2-core machine (BenchmarkSVDPeers in package ca, seed 1, Tol 1e-8,
-// output in methods/ca/testdata/peers/bench-2026-11-23.txt;
-// wall seconds of the SVD stage / peak RSS / column-products):
+// Measured on text8_prefix's tail-cut table side by side in one run
+// (BenchmarkSVDPeers in package ca, seed 1, Tol 1e-8, output in
+// methods/ca/testdata/peers/bench-2026-11-25.txt) on a 2-core AMD EPYC
+// that other jobs shared, so that every process got about one core (CPU ≈
+// wall throughout; CPU seconds are the fairer comparison); wall and CPU
+// seconds of the SVD stage / peak RSS / column-products:
 //
-//	         k = 300                 k = 1000
-//	krylov   14.0 s  0.64 GB  4,524   49.4 s  0.92 GB 12,264
-//	dssvd     9.4 s  0.64 GB  4,960   42.9 s  1.01 GB 16,160  (not converged)
-//	RSpectra 29.7 s  0.84 GB  2,111  141.2 s  1.53 GB  6,009
-//	scipy    32.5 s  0.67 GB  2,111  165.7 s  1.31 GB  6,009
+//	                       k = 300                         k = 1000
+//	krylov           10.8 s  10.7 s 0.60 GB 2,988    36.0 s  35.7 s 0.96 GB  7,336
+//	dssvd            24.7 s  24.5 s 0.60 GB 4,960   103.9 s 103.7 s 1.05 GB 16,160 (not converged)
+//	RSpectra         39.3 s  38.9 s 0.84 GB 2,111   192.7 s 187.7 s 1.53 GB  6,009
+//	scipy            45.9 s  45.8 s 0.67 GB 2,111   272.0 s 267.3 s 1.31 GB  6,009
+//	SLEPc trlanczos  56.0 s  62.6 s 0.68 GB 1,578   368.9 s 380.9 s 1.21 GB  5,468
 //
-// σ_1..5, σ_300 and σ_1000 agree with ARPACK's to the 5 digits given in
-// issue 13; krylov is 2.1× (k = 300) and 2.9× (k = 1000) faster than
-// RSpectra, the fastest exact peer. ARPACK needs about half the products:
-// single-vector Lanczos gets more out of a product, but each of its
-// products costs 14 times more than one column of a 64-column block.
-// Tol = 1e-6 takes about 20% fewer products. So svd.backend auto is krylov
-// for word tables.
+// (RSpectra and scipy run ARPACK on one thread, SLEPc 3.18 on 2 MPI ranks,
+// CPU and RSS summed over them.) σ_1..5, σ_300 and σ_1000 agree with the
+// peers' to the 6 digits printed. In CPU seconds krylov is 3.6× (k = 300)
+// and 5.3× (k = 1000) faster than the fastest peer, RSpectra, and 5.8×
+// and 10.7× faster than SLEPc, the fastest peer on the idle machine
+// (measured there for this comparison: 28.5 s and 152 s on 2 ranks,
+// RSpectra 44 s and 254 s). About 4%
+// of krylov's CPU time runs on one goroutine (the rest in the parallel
+// products, GEMMs and eigensolver), so on an idle machine its wall time
+// is a little over half its CPU time. ARPACK needs fewer products (krylov
+// takes 1.4× and 1.2× as many), SLEPc's bidiagonalisation fewer still,
+// but a column of a 32-wide block costs krylov a fraction of what one
+// vector costs them. Tol = 1e-6 takes 4–6% fewer products (2,796 and
+// 7,016): the last digits come cheaply. So svd.backend auto is krylov for
+// word tables.
 //
 // # Accuracy
 //

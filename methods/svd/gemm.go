@@ -218,3 +218,23 @@ func kern6x8Go(k int, a, b, c []float64, ldc int) {
 		}
 	}
 }
+
+// dot16Go is the portable dot16 (len(x) a multiple of 16): sixteen partial
+// sums s_l over i ≡ l (mod 16) by fused multiply-adds from zero, combined
+// as t_l = (s_l + s_{l+4}) + (s_{l+8} + s_{l+12}), then
+// (t_0 + t_2) + (t_1 + t_3). Sixteen independent chains instead of one
+// keep the adder busy; the order is fixed, so the bits are too.
+func dot16Go(x, y []float64) float64 {
+	var s [16]float64
+	for i := 0; i+16 <= len(x); i += 16 {
+		xs, ys := (*[16]float64)(x[i:]), (*[16]float64)(y[i:])
+		for l := range s {
+			s[l] = math.FMA(xs[l], ys[l], s[l])
+		}
+	}
+	var t [4]float64
+	for l := range t {
+		t[l] = (s[l] + s[l+4]) + (s[l+8] + s[l+12])
+	}
+	return (t[0] + t[2]) + (t[1] + t[3])
+}

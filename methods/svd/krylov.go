@@ -7,10 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -23,16 +19,37 @@ type Krylov struct{}
 func (Krylov) Name() string { return "krylov" }
 
 const (
-	// krylovBlockMax is the widest Lanczos block. Sparse products on word
-	// tables cost least per column at about 64 columns (2.3 ms against
-	// 32 ms for one vector and 4 ms for 1000 on text8_prefix's tail-cut
-	// table), and 64 columns keep the Gram–Schmidt products GEMM-shaped.
-	krylovBlockMax = 64
-	// krylovActiveMax caps the active basis (the projected problem's size):
-	// gonum's symmetric eigensolver takes 0.3 s at 500 and 1.7 s at 1000
-	// but 8 s at 1500, once per restart, so a large k is found a window at
-	// a time with the converged vectors locked, not in one huge basis.
-	krylovActiveMax = 640
+	// krylovBlockMax is the widest Lanczos block. A narrower block
+	// converges in fewer products (block Lanczos spends part of each
+	// product on directions a single vector would not need), and the
+	// register kernel of the sparse products makes a column cost about as
+	// much in a block of 32 as of 64 on word tables (1.6–1.9 ms on one
+	// core of a 2-core AMD EPYC, text8_prefix's tail-cut table). Below 32
+	// a column costs more again and Gram–Schmidt streams the basis from
+	// memory once per block, so 32 is the width that minimises the total
+	// time there (at d = 1000: 7,336 products with 32, 6,952 with 24,
+	// 6,600 with 16, the CPU time the same or higher).
+	krylovBlockMax = 32
+	// krylovActiveMax caps the active basis (the projected problem's size),
+	// so that a large k is found a window at a time with the converged
+	// vectors locked, not in one huge basis. The projected problem costs
+	// about 0.1 s at 960; a larger window saves few products (7,272 at
+	// 1,280 against 7,336 at d = 1000) for more Gram–Schmidt against it.
+	krylovActiveMax = 960
+	// krylovKeep is the most Ritz vectors a restart keeps, in percent of
+	// the active basis: keeping more carries more of the converging
+	// space into the next cycle but leaves fewer new directions to add
+	// (at d = 1000: 8,040 products keeping 40%, 7,400 at 50%, 7,336 at
+	// 60%, 7,400 at 70%).
+	krylovKeep = 60
+	// krylovCheckWant: once the triplets still missing after a restart are
+	// at most this percentage of the columns the next cycle adds, the
+	// Rayleigh–Ritz step also runs every krylovCheckEvery blocks within
+	// the cycle, so that it ends when they have converged instead of when
+	// the basis is full (it costs one projected eigenproblem, well under
+	// a block step).
+	krylovCheckWant  = 50
+	krylovCheckEvery = 2
 	// krylovNoise is the size, relative to the block's largest column
 	// before orthogonalisation, under which what is left of a column after
 	// Gram–Schmidt is rounding noise, not a new direction.
@@ -59,7 +76,7 @@ func newKrylovPlan(opt Options, c int) (krylovPlan, error) {
 	// Locked, active and next block must fit in the c dimensions.
 	p.mpd = min(p.mpd, c-k-2*p.b)
 	if p.maxProducts <= 0 {
-		p.maxProducts = 100 * (k + krylovBlockMax)
+		p.maxProducts = 100 * (k + 64)
 	}
 	return p, nil
 }
@@ -155,18 +172,20 @@ func denseByProducts(ctx context.Context, op Operator, k int) (*Result, error) {
 // [0, nlock), the active basis after them, then room for the next block.
 //
 // Within a cycle, each block step multiplies the newest block X by M,
-// orthogonalises M·X against the whole basis (locked and active) by
-// classical Gram–Schmidt twice on the GEMM kernel (see project), keeps the coefficients
-// on the active basis as the projected matrix T = Vᵀ·M·V, and
-// orthonormalises what is left into the next block (M·X_last = … +
-// X_next·R). When the active basis is full, the Rayleigh–Ritz step
-// (eigenvectors Y of T) gives Ritz pairs with residuals ‖M·V·y − θ·V·y‖ =
-// ‖R·y_last‖ (y_last: y's entries on the last block). Leading pairs whose
-// singular-value residual ‖R·y_last‖/σ is within tol·σ_1 are locked; the
-// next Ritz vectors are kept (T becomes diagonal on them) and the block
-// X_next continues the Krylov space: this is Wu & Simon's thick restart,
-// whose kept vectors make M·V = V·T + X_next·R·Eᵀ hold again with T an
-// arrow matrix that the next steps' coefficients fill in.
+// orthogonalises M·X against the basis (see orthogonalize), keeps the
+// coefficients on the active basis as the projected matrix T = Vᵀ·M·V,
+// and orthonormalises what is left into the next block (M·X_last = … +
+// X_next·R). The Rayleigh–Ritz step (eigenvectors Y of T) gives Ritz pairs
+// with residuals ‖M·V·y − θ·V·y‖ = ‖R·y_last‖ (y_last: y's entries on the
+// last block). It runs when the active basis is full, and, once few
+// triplets are missing, also every few blocks before that, so that the
+// last cycle stops as soon as they have converged instead of filling the
+// basis. Leading pairs whose singular-value residual ‖R·y_last‖/σ is
+// within tol·σ_1 are locked; when the basis is full, the next Ritz vectors
+// are kept (T becomes diagonal on them) and the block X_next continues
+// the Krylov space: this is Wu & Simon's thick restart, whose kept vectors
+// make M·V = V·T + X_next·R·Eᵀ hold again with T an arrow matrix that the
+// next steps' coefficients fill in.
 func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 	r, c := op.Dims()
 	k, b, mpd := p.k, p.b, p.mpd
@@ -174,13 +193,17 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 	tdim := mpd + b
 	basis := make([]float64, c*ld)
 	t := make([]float64, tdim*tdim)
+	// cl is Lᵀ·M·V (locked × active, stride tdim): M·V = V·T + X_next·R·Eᵀ
+	// + L·CL, the last term what Gram–Schmidt removes along the locked
+	// vectors L.
+	cl := make([]float64, k*tdim)
 	x := mat.NewDense(c, b, nil)
 	y := mat.NewDense(r, b, nil)
 	w := mat.NewDense(c, b, nil)
 	coef := make([]float64, ld*b)
 	scratch := make([]float64, ld*b)
 	rng := rand.New(rand.NewPCG(p.seed, pcgStream))
-	ws := newKrylovWork(c, b, tdim)
+	ws := newKrylovWork(c, k, b, tdim)
 
 	// Start: a Gaussian block, orthonormalised.
 	wd := w.RawMatrix().Data
@@ -193,51 +216,66 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 	var locked []float64 // θ of the locked vectors, in their column order
 	var lastR []float64  // R of the newest block: M·X_last = … + X_next·R
 	sigma1 := 0.0
-	nlock, next, nb := 0, 0, b
-	for cycle := 0; ; cycle++ {
-		// Extend the active basis to mpd columns, a block at a time.
-		for next < mpd {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("cycle %d, %d of %d triplets converged: %w", cycle+1, nlock, k, err)
-			}
-			if op.n+2*b > p.maxProducts {
-				return nil, fmt.Errorf("%d of %d triplets within tolerance %g after %d column-products (limit %d): %w",
-					nlock, k, p.tol, op.n, p.maxProducts, ErrNotConverged)
-			}
-			xd := x.RawMatrix().Data
-			for i := 0; i < c; i++ {
-				copy(xd[i*b:(i+1)*b], basis[i*ld+nlock+next:i*ld+nlock+nb])
-			}
-			op.MulTo(y, x)
-			op.MulTTo(w, y)
-			scale := maxColumnNorm(wd, c, b)
-			jcols := nlock + nb
-			clear(coef[:jcols*b])
-			project(wd, c, b, basis, ld, nlock, jcols, coef, scratch)
-			// The coefficients on the active basis are T's new columns
-			// (upper triangle; the diagonal block is symmetrised).
-			for i := 0; i < nb; i++ {
-				for j := 0; j < b; j++ {
-					col := next + j
-					v := coef[(nlock+i)*b+j]
-					switch {
-					case i < next:
-						t[i*tdim+col] = v
-					case i-next < j:
-						t[i*tdim+col] = (v + coef[(nlock+next+j)*b+(i-next)]) / 2
-					case i-next == j:
-						t[i*tdim+col] = v
-					}
+	// The active basis is [nlock, nlock+next), the block being multiplied
+	// [nlock+next, nlock+nb); first is where this cycle's blocks start
+	// (after the kept Ritz vectors).
+	nlock, next, nb, first := 0, 0, b, 0
+	checkFrom := mpd // no early Rayleigh–Ritz until few triplets are missing
+	for cycle := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("cycle %d, %d of %d triplets converged: %w", cycle+1, nlock, k, err)
+		}
+		if op.n+2*b > p.maxProducts {
+			return nil, fmt.Errorf("%d of %d triplets within tolerance %g after %d column-products (limit %d): %w",
+				nlock, k, p.tol, op.n, p.maxProducts, ErrNotConverged)
+		}
+		xd := x.RawMatrix().Data
+		copyColumns(xd, b, 0, basis, ld, nlock+next, b, c)
+		op.MulTo(y, x)
+		op.MulTTo(w, y)
+		scale := maxColumnNorm(wd, c, b)
+		jcols := nlock + nb
+		clear(coef[:jcols*b])
+		// The first block of a cycle couples to every kept vector (the
+		// arrow); later ones only to their predecessor and themselves.
+		local := nlock + max(next-b, 0)
+		if next == first {
+			local = nlock
+		}
+		orthogonalize(wd, c, b, basis, ld, local, jcols, coef, scratch, ws.norms)
+		// The coefficients on the locked vectors: Lᵀ·M·X (CL's new columns).
+		for l := 0; l < nlock; l++ {
+			copy(cl[l*tdim+next:l*tdim+nb], coef[l*b:(l+1)*b])
+		}
+		// The coefficients on the active basis are T's new columns
+		// (upper triangle; the diagonal block is symmetrised).
+		for i := 0; i < nb; i++ {
+			for j := 0; j < b; j++ {
+				col := next + j
+				v := coef[(nlock+i)*b+j]
+				switch {
+				case i < next:
+					t[i*tdim+col] = v
+				case i-next < j:
+					t[i*tdim+col] = (v + coef[(nlock+next+j)*b+(i-next)]) / 2
+				case i-next == j:
+					t[i*tdim+col] = v
 				}
 			}
-			lastR = blockQR(wd, c, b, basis, ld, jcols, scale, rng, ws)
-			setColumns(basis, ld, nlock+nb, wd, b)
-			next, nb = nb, nb+b
+		}
+		lastR = blockQR(wd, c, b, basis, ld, jcols, scale, rng, ws)
+		setColumns(basis, ld, nlock+nb, wd, b)
+		next, nb = nb, nb+b
+		na := next
+		full := na >= mpd
+		if !full && (na < checkFrom || (na-checkFrom)%(krylovCheckEvery*b) != 0) {
+			continue
 		}
 
-		// Rayleigh–Ritz on the active basis [0, na).
-		na := next
-		theta, yv, err := ritz(t, tdim, na, ws)
+		// Rayleigh–Ritz on the active basis [0, na): all eigenvalues, and
+		// the vectors that can be locked or kept.
+		nvec := min(na, max(k-nlock, 0)+krylovKeep*mpd/100)
+		theta, yv, err := symEigTop(t, tdim, na, nvec, ws.eig)
 		if err != nil {
 			return nil, err
 		}
@@ -245,40 +283,78 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 			sigma1 = max(sigma1, math.Sqrt(max(locked[0], 0)))
 		}
 		sigma1 = max(sigma1, math.Sqrt(max(theta[0], 0)))
+		// The residual of Ritz pair j is X_next·R·y_last + L·(CL·y_j): the
+		// second part, along the locked vectors, is as small as their
+		// residuals but not negligible against the tolerance of the
+		// smaller singular values. And since a locked vector's residual
+		// reaches every later Ritz vector that way, a pair is locked only
+		// when its residual is within the tolerance of the smallest wanted
+		// singular value (its current Ritz estimate, which is low), not
+		// just its own: otherwise the last triplets of a small problem can
+		// stall above their tolerance. On word tables that costs no
+		// products.
+		cand := min(nvec, k-nlock)
+		cly := ws.cly[:nlock*cand]
+		clear(cly)
+		gemmAdd(nlock, cand, na, view{data: cl, rs: tdim, cs: 1}, view{data: yv, rs: nvec, cs: 1}, cly, cand, false)
+		smallest := math.Sqrt(max(theta[min(k-nlock, na)-1], 0))
+		limit := p.tol * sigma1 * max(smallest, 1e-8*sigma1)
 		conv := 0
-		for conv < min(na, k-nlock) {
-			s := math.Sqrt(max(theta[conv], 0))
-			res := ritzResidual(lastR, b, yv, na, conv)
-			if res > p.tol*sigma1*max(s, 1e-8*sigma1) {
+		for conv < cand {
+			var lr float64
+			for l := 0; l < nlock; l++ {
+				lr += cly[l*cand+conv] * cly[l*cand+conv]
+			}
+			if math.Hypot(ritzResidual(lastR, b, yv, nvec, na, conv), math.Sqrt(lr)) > limit {
 				break
 			}
 			conv++
 		}
 		want := k - nlock - conv
+		if want > 0 && !full {
+			continue // an early check that did not finish: extend on
+		}
 		keep := 0
 		if want > 0 {
-			keep = min(want+max(b, (mpd-want)/3), mpd/2, na-conv-b)
-			keep = max(keep, 0)
+			keep = max(min(want+max(b, (mpd-want)/3), krylovKeep*mpd/100, na-conv-b, nvec-conv), 0)
 		}
 		// Rotate: the first conv+keep active columns become the Ritz
 		// vectors V·Y; then the pending block moves up behind them.
-		rotate(basis, ld, c, nlock, na, yv, conv+keep, ws.rot)
+		rotate(basis, ld, c, nlock, na, yv, nvec, conv+keep, ws.rot)
 		locked = append(locked, theta[:conv]...)
-		p.report("restart %d: %d of %d triplets converged, %d column-products", cycle+1, nlock+conv, k, op.n)
+		cycle++
+		p.report("restart %d: %d of %d triplets converged, %d column-products", cycle, nlock+conv, k, op.n)
 		if want == 0 {
 			nlock += conv
 			break
 		}
-		for i := 0; i < c; i++ {
-			row := basis[i*ld:]
-			copy(row[nlock+conv+keep:nlock+conv+keep+b], row[nlock+na:nlock+na+b])
+		copyColumns(basis, ld, nlock+conv+keep, basis, ld, nlock+na, b, c)
+		// The kept vectors' coupling to the locked ones: CL·Y for the old
+		// locked vectors, zero for the new (they are Ritz vectors of the
+		// same T, orthogonal to the kept ones and to X_next).
+		if keep > 0 {
+			tmp := ws.cly[:nlock*keep]
+			clear(tmp)
+			gemmAdd(nlock, keep, na, view{data: cl, rs: tdim, cs: 1}, view{data: yv[conv:], rs: nvec, cs: 1}, tmp, keep, false)
+			for l := 0; l < nlock; l++ {
+				copy(cl[l*tdim:l*tdim+keep], tmp[l*keep:(l+1)*keep])
+			}
+			for l := nlock; l < nlock+conv; l++ {
+				clear(cl[l*tdim : l*tdim+keep])
+			}
 		}
 		nlock += conv
 		clear(t)
 		for i := 0; i < keep; i++ {
 			t[i*tdim+i] = theta[conv+i]
 		}
-		next, nb = keep, keep+b
+		next, nb, first = keep, keep+b, keep
+		// Early checks once the missing triplets would fit in what one
+		// more cycle adds.
+		checkFrom = mpd
+		if want <= krylovCheckWant*(mpd-keep)/100 {
+			checkFrom = keep + krylovCheckEvery*b
+		}
 	}
 	return finishLanczos(ctx, op, basis, ld, c, k, locked)
 }
@@ -334,13 +410,15 @@ func finishLanczos(ctx context.Context, op *counter, basis []float64, ld, c, k i
 		}
 		yr := yc.RawMatrix()
 		ur := u.RawMatrix()
-		for i := 0; i < r; i++ {
-			src := yr.Data[i*yr.Stride : i*yr.Stride+j1-j0]
-			dst := ur.Data[i*ur.Stride+j0 : i*ur.Stride+j1]
-			for j, val := range src {
-				dst[j] = val * n[j]
+		forChunks(r, copyRows, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				src := yr.Data[i*yr.Stride : i*yr.Stride+j1-j0]
+				dst := ur.Data[i*ur.Stride+j0 : i*ur.Stride+j1]
+				for j, val := range src {
+					dst[j] = val * n[j]
+				}
 			}
-		}
+		})
 		// ‖A·v − σ·u‖ is rounding only, but measured, not assumed.
 		sideNorms(fwd[j0:j1], yc, u, s, j0)
 	}
@@ -356,11 +434,22 @@ func finishLanczos(ctx context.Context, op *counter, basis []float64, ld, c, k i
 // setColumns copies the compact c×b block w into columns [col, col+b) of
 // the basis.
 func setColumns(basis []float64, ld, col int, w []float64, b int) {
-	c := len(w) / b
-	for i := 0; i < c; i++ {
-		copy(basis[i*ld+col:i*ld+col+b], w[i*b:(i+1)*b])
-	}
+	copyColumns(basis, ld, col, w, b, 0, b, len(w)/b)
 }
+
+// copyColumns copies columns [from, from+b) of src (stride lds) into
+// columns [to, to+b) of dst (stride ldd) for c rows, a block of rows per
+// goroutine (copies, so the result does not depend on the split).
+func copyColumns(dst []float64, ldd, to int, src []float64, lds, from, b, c int) {
+	forChunks(c, copyRows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			copy(dst[i*ldd+to:i*ldd+to+b], src[i*lds+from:i*lds+from+b])
+		}
+	})
+}
+
+// copyRows is copyColumns' block of rows.
+const copyRows = 4096
 
 func maxColumnNorm(w []float64, c, b int) float64 {
 	ss := make([]float64, b)
@@ -372,30 +461,54 @@ func maxColumnNorm(w []float64, c, b int) float64 {
 	return math.Sqrt(slices.Max(ss))
 }
 
-// project removes from w (c×b, compact) its components along basis
-// columns [0, jcols) and adds the coefficients into coef (jcols×b): a first
-// classical Gram–Schmidt pass against columns [lo, jcols) and a second
-// against all of them ("twice is enough": Giraud, Langou & Rozložník
-// 2005). Columns before lo are the locked vectors: M·X has only
-// residual-sized components along them (M·L = L·Θ + residuals and X ⟂ L),
-// so the second pass alone takes those out to rounding, and the first pass
-// skips them, a third to a half of the work once many are locked. Each
-// pass is two GEMMs on the FMA kernel.
-func project(w []float64, c, b int, basis []float64, ld, lo, jcols int, coef, tmp []float64) {
+// orthogonalize removes from w (c×b, compact) its components along basis
+// columns [0, jcols) and adds the coefficients into coef (jcols×b), by
+// classical Gram–Schmidt on the GEMM kernel: a pass against the local
+// columns [lo, jcols) (the newest block and those it couples to, which
+// hold nearly all of w), then one against all columns, which takes out
+// what rounding and the locked vectors' residuals left (M·X has only
+// residual-sized components along the locked vectors L, as M·L = L·Θ + E
+// and X ⟂ L). When that second pass removes more than half of a column,
+// w was nearly in the basis' span and its rounding is no longer small
+// against what remains, so a third pass against all columns follows
+// (Daniel, Gragg, Kaufman & Stewart's criterion). In exact arithmetic the
+// second pass removes nothing: the full passes cost one product with the
+// basis each way instead of the two that Gram–Schmidt twice against
+// everything would.
+func orthogonalize(w []float64, c, b int, basis []float64, ld, lo, jcols int, coef, tmp, norms []float64) {
 	if jcols == 0 {
 		return
 	}
-	for _, from := range []int{lo, 0} {
+	pass := func(from int) {
 		n := jcols - from
-		if n == 0 {
-			continue
-		}
 		t := tmp[:n*b]
 		clear(t)
-		gemmAdd(n, b, c, view{data: basis[from:], rs: 1, cs: ld}, view{data: w, rs: b, cs: 1}, t, b, false)
-		gemmAdd(c, b, n, view{data: basis[from:], rs: ld, cs: 1}, view{data: t, rs: b, cs: 1}, w, b, true)
+		gemmTN(n, b, c, basis[from:], ld, w, b, t, b)
+		gemmNNSub(c, b, n, basis[from:], ld, t, b, w, b)
 		for i, v := range t {
 			coef[from*b+i] += v
+		}
+	}
+	pass(lo)
+	before := norms[:b]
+	columnNorms2(before, w, c, b)
+	pass(0)
+	after := norms[b : 2*b]
+	columnNorms2(after, w, c, b)
+	for j := range after {
+		if after[j] < before[j]/4 { // the norm fell below half
+			pass(0)
+			return
+		}
+	}
+}
+
+// columnNorms2 sets out[j] to the squared norm of column j of w (c×b).
+func columnNorms2(out, w []float64, c, b int) {
+	clear(out)
+	for i := 0; i < c; i++ {
+		for j, v := range w[i*b : (i+1)*b] {
+			out[j] += v * v
 		}
 	}
 }
@@ -521,69 +634,37 @@ func scal(a float64, x []float64) {
 	}
 }
 
-// ritz returns the eigenvalues of T's leading na×na block (upper triangle
-// stored with stride tdim) in decreasing order and their eigenvectors as
-// the columns of a row-major na×na matrix in the same order (in ws, valid
-// until the next call). LAPACK's Dsyev runs on ws's buffers, so the
-// restarts make no garbage.
-func ritz(t []float64, tdim, na int, ws *krylovWork) ([]float64, []float64, error) {
-	a := ws.sym[:na*na]
-	for i := 0; i < na; i++ {
-		copy(a[i*na+i:(i+1)*na], t[i*tdim+i:i*tdim+na])
-	}
-	vals := ws.vals[:na]
-	if !lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: na, Stride: na, Data: a}, vals, ws.work, len(ws.work)) {
-		return nil, nil, fmt.Errorf("eigendecomposition of the %d×%d projected matrix failed", na, na)
-	}
-	theta := make([]float64, na)
-	yv := ws.vecs[:na*na]
-	for j := 0; j < na; j++ {
-		theta[j] = vals[na-1-j]
-	}
-	for i := 0; i < na; i++ {
-		src := a[i*na : (i+1)*na]
-		dst := yv[i*na : (i+1)*na]
-		for j := range dst {
-			dst[j] = src[na-1-j]
-		}
-	}
-	return theta, yv, nil
-}
-
 // krylovWork holds the scratch buffers that the Lanczos loop reuses, so
 // that its garbage (and, through the collector's pacing, its peak memory)
 // stays small: a k = 1000 run would otherwise throw away about 1 GB.
 type krylovWork struct {
-	qr, mgs, rot          []float64
-	sym, vecs, vals, work []float64
+	qr, mgs, rot, norms, cly []float64
+	eig                      *symEigWork
 }
 
 // rotateRows is the row block of rotate's scratch.
 const rotateRows = 2048
 
-func newKrylovWork(c, b, tdim int) *krylovWork {
-	ws := &krylovWork{
-		qr:   make([]float64, min(mulRightInPlaceRows, c)*b),
-		mgs:  make([]float64, c*b),
-		rot:  make([]float64, min(rotateRows, c)*tdim),
-		sym:  make([]float64, tdim*tdim),
-		vecs: make([]float64, tdim*tdim),
-		vals: make([]float64, tdim),
+func newKrylovWork(c, k, b, tdim int) *krylovWork {
+	return &krylovWork{
+		cly:   make([]float64, k*tdim),
+		qr:    make([]float64, min(mulRightInPlaceRows, c)*b),
+		mgs:   make([]float64, c*b),
+		rot:   make([]float64, min(rotateRows, c)*tdim),
+		norms: make([]float64, 2*b),
+		eig:   newSymEigWork(tdim),
 	}
-	q := []float64{0}
-	lapack64.Syev(lapack.EVCompute, blas64.Symmetric{Uplo: blas.Upper, N: tdim, Stride: tdim, Data: ws.sym}, ws.vals, q, -1)
-	ws.work = make([]float64, int(q[0]))
-	return ws
 }
 
 // ritzResidual is ‖M·V·y_j − θ_j·V·y_j‖ = ‖R·y_last‖ for Ritz vector j,
-// y_last being its entries on the last block of the na×na basis.
-func ritzResidual(rr []float64, b int, yv []float64, na, j int) float64 {
+// y_last being its entries on the last block of the na-dimensional
+// active basis (yv is na×ldy).
+func ritzResidual(rr []float64, b int, yv []float64, ldy, na, j int) float64 {
 	var s float64
 	for i := 0; i < b; i++ {
 		var v float64
 		for p := i; p < b; p++ {
-			v += rr[i*b+p] * yv[(na-b+p)*na+j]
+			v += rr[i*b+p] * yv[(na-b+p)*ldy+j]
 		}
 		s += v * v
 	}
@@ -591,8 +672,8 @@ func ritzResidual(rr []float64, b int, yv []float64, na, j int) float64 {
 }
 
 // rotate sets basis columns [nlock, nlock+m) to V·Y[:, :m], V being the
-// na active columns, in place a block of rows at a time.
-func rotate(basis []float64, ld, c, nlock, na int, yv []float64, m int, tmp []float64) {
+// na active columns and Y na×ldy, in place a block of rows at a time.
+func rotate(basis []float64, ld, c, nlock, na int, yv []float64, ldy, m int, tmp []float64) {
 	if m == 0 {
 		return
 	}
@@ -603,6 +684,6 @@ func rotate(basis []float64, ld, c, nlock, na int, yv []float64, m int, tmp []fl
 			copy(tmp[(i-lo)*na:(i-lo+1)*na], basis[i*ld+nlock:i*ld+nlock+na])
 			clear(basis[i*ld+nlock : i*ld+nlock+m])
 		}
-		gemmAdd(hi-lo, m, na, view{data: tmp, rs: na, cs: 1}, view{data: yv, rs: na, cs: 1}, basis[lo*ld+nlock:], ld, false)
+		gemmAdd(hi-lo, m, na, view{data: tmp, rs: na, cs: 1}, view{data: yv, rs: ldy, cs: 1}, basis[lo*ld+nlock:], ld, false)
 	}
 }

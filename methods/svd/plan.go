@@ -162,12 +162,16 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 		tdim := mpd + b
 		pl.add("basis (locked, active, next block)", c, ld)
 		pl.add("T", tdim, tdim)
+		pl.add("locked coupling Lᵀ·M·V and its products", 2*k, tdim)
 		pl.add("X, W blocks", 2*c, b)
 		pl.add("Y block", r, b)
 		pl.add("coefficients, scratch", 2*ld, b)
 		pl.add("QR, Gram–Schmidt scratch", min(mulRightInPlaceRows, c)+c, b)
 		pl.add("rotation scratch", min(rotateRows, c), tdim)
-		pl.add("eigenproblem (matrix, vectors, work)", 3*tdim, tdim)
+		// The projected eigenproblem: the matrix, the tridiagonal
+		// eigenvectors, divide and conquer's scratch (2·tdim²), the Ritz
+		// vectors and the panels (symEigWorkFloats).
+		pl.add("eigenproblem (matrix, vectors, scratch)", 1, int(symEigWorkFloats(tdim)))
 		// finishLanczos: U (r×k) and the check blocks, with the basis.
 		pl.add("U", r, k)
 		pl.add("check blocks", r+c, min(k, checkChunk))

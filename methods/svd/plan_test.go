@@ -69,6 +69,16 @@ func TestPlanSizes(t *testing.T) {
 	k, err := svd.Plan("krylov", 71_000, 71_000, svd.DefaultOptions(8000))
 	require.NoError(t, err)
 	t.Log(k)
+
+	// Exact d = 1000 on the vocabulary of a 100 M-token corpus fits a
+	// 16 GB machine: the basis, 32 wide blocks, a 992×992 projected
+	// problem and U.
+	const v = 235_625
+	k, err = svd.Plan("krylov", v, v, svd.DefaultOptions(1000))
+	require.NoError(t, err)
+	t.Log(k)
+	assert.Equal(t, svd.Buffer{Name: "basis (locked, active, next block)", Rows: v, Cols: 1000 + 960 + 64, Bytes: v * 2024 * 8}, k.Buffers[0])
+	assert.Less(t, k.Peak, int64(8)<<30, "half of 16 GB, the rest for the table and its transpose")
 }
 
 // On a CA word operator, the live heap a backend adds while decomposing

@@ -2,10 +2,14 @@ package svd_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -21,6 +25,8 @@ import (
 	"kcalab/methods/ca"
 	"kcalab/methods/svd"
 )
+
+var update = flag.Bool("update", false, "rewrite the reference files in testdata")
 
 var backends = []svd.Backend{svd.Dense{}, svd.Randomized{}, svd.DSSVD{}}
 
@@ -187,27 +193,56 @@ func plantedTable(seed uint64, v, topics, samples int) *sparse.CSR {
 
 // TestSparseCATableK20 runs the randomized backends on the CA operator of a
 // sparse 3000×3000 count table; they must match the exact top 20 singular
-// values to 1e-6 relative. The exact values come from LAPACK without
-// vectors (about 15 s here; the dense backend, which also computes U and V,
-// takes about 5 minutes at this size, so it is compared with the others on
-// a 600×600 table in TestSparseCATableAllBackends).
+// values to 1e-6 relative. The exact values, from LAPACK's SVD of the
+// dense operator without vectors (about 15 s), are stored in
+// testdata/sparse_ca_k20.json with the table's size and total, which are
+// checked so that a change of the table cannot go unnoticed; -update
+// recomputes them. (The dense backend, which also computes U and V, takes
+// about 5 minutes at this size, so it is compared with the others on a
+// 600×600 table in TestSparseCATableAllBackends.)
 func TestSparseCATableK20(t *testing.T) {
 	n := plantedTable(1, 3000, 21, 600_000)
 	op, err := ca.NewCAOperator(n)
 	require.NoError(t, err)
-	var exact mat.SVD
-	require.True(t, exact.Factorize(op.Materialize(), mat.SVDNone))
-	want := exact.Values(nil)[:20]
+	type reference struct {
+		Table  string    `json:"table"`
+		NNZ    int       `json:"nnz"`
+		Total  float64   `json:"total"`
+		Method string    `json:"method"`
+		Sigma  []float64 `json:"sigma"`
+	}
+	path := filepath.Join("testdata", "sparse_ca_k20.json")
+	ref := reference{Table: "plantedTable(1, 3000, 21, 600_000)", NNZ: n.NNZ(), Total: n.Sum(),
+		Method: "gonum mat.SVD (LAPACK dgesvd, no vectors) of the materialised CA operator"}
+	if *update {
+		var exact mat.SVD
+		require.True(t, exact.Factorize(op.Materialize(), mat.SVDNone))
+		ref.Sigma = exact.Values(nil)[:20]
+		out, err := json.MarshalIndent(ref, "", "  ")
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path, append(out, '\n'), 0o644))
+	}
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err, "run with -update to compute the reference")
+	var stored reference
+	require.NoError(t, json.Unmarshal(raw, &stored))
+	require.Equal(t, ref.NNZ, stored.NNZ, "the planted table changed: rerun with -update")
+	require.Equal(t, ref.Total, stored.Total, "the planted table changed: rerun with -update")
+	require.Len(t, stored.Sigma, 20)
+	want := stored.Sigma
 	t.Logf("σ_1..σ_20 = %.4f", want)
 	opt := svd.DefaultOptions(20) // q = 7 by the paper's rule (20 < 300)
 	res := map[string]*svd.Result{}
-	for _, b := range backends[1:] {
+	for _, b := range append(backends[1:], svd.Krylov{}) {
 		r, err := b.Decompose(context.Background(), op, opt)
 		require.NoError(t, err)
 		res[b.Name()] = r
 		for i, s := range want {
 			assert.InDelta(t, 0, (r.S[i]-s)/s, 1e-6, "%s σ_%d", b.Name(), i+1)
 		}
+	}
+	for i, s := range want {
+		assert.InDelta(t, s, res["krylov"].S[i], 1e-12, "krylov σ_%d to its tolerance", i+1)
 	}
 	// Randomized and DSSVD are one algorithm on one seed; only the rounding
 	// of the products differs.
