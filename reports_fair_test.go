@@ -26,7 +26,7 @@ func TestCommittedReportsFair(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			spec, recs := loadCommitted(t, name)
 			var page bytes.Buffer
-			require.NoError(t, reports.Write(&page, buildReport(spec, recs, recs, reports.CDNScript())))
+			require.NoError(t, reports.Write(&page, buildReport(spec, recs, recs, reports.CDNScript(), "")))
 			tested := false
 			for _, rec := range recs {
 				tested = tested || rec.Bootstrap != nil
@@ -45,6 +45,6 @@ func TestCommittedReportsFair(t *testing.T) {
 func TestBuildReportSimilarity(t *testing.T) {
 	spec, recs := loadCommitted(t, "quickstart")
 	spec.Report.Similarity = "cosine"
-	r := buildReport(spec, recs, []records.Record(nil), reports.CDNScript())
+	r := buildReport(spec, recs, []records.Record(nil), reports.CDNScript(), "")
 	assert.Equal(t, "cosine", r.Similarity)
 }

@@ -231,7 +231,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	// what the committed results render to.
 	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)
 	if rerr == nil {
-		r := buildReport(spec, recs, ref, js)
+		r := buildReport(spec, recs, ref, js, res.Dir)
 		if root, ok := siteRoot(spec, res.Dir); ok {
 			siteLinks(&r, spec, filepath.Dir(spec.Path), root, stderr)
 		}
@@ -349,12 +349,19 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 	return nil
 }
 
-// buildReport is the page of a run: everything comes from the spec, the
-// records and (with report.check) the reference records, so rendering the
-// same results again gives the same bytes.
-func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script) reports.Report {
+// buildReport is the page of a run, written into dir ("" when it is not
+// written to disk): everything comes from the spec, the records, (with
+// report.check) the reference records and which files the records name are
+// in dir, so rendering the same results again gives the same bytes.
+func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script, dir string) reports.Report {
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
+	if dir != "" {
+		r.FilePresent = func(p string) bool {
+			fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
+			return err == nil && fi.Mode().IsRegular()
+		}
+	}
 	if spec.Report.Check {
 		// Named relative to the page, which sits beside it: a page names no
 		// path of the machine it was made on.

@@ -154,7 +154,7 @@ func writeSite(specDir, root string, done map[string]bool, js reports.Script, st
 			}
 			// A page rendered here from the results alone has no earlier
 			// results to check against: its reference is itself.
-			r := buildReport(s.spec, recs, recs, js)
+			r := buildReport(s.spec, recs, recs, js, s.dir)
 			siteLinks(&r, s.spec, specDir, root, stderr)
 			if !done[s.spec.Name] {
 				if err := reports.WriteFile(filepath.Join(s.dir, reportName), r); err != nil {

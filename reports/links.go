@@ -17,6 +17,9 @@ type Links []Link
 type Link struct {
 	Text string
 	Path string
+	// Absent marks a file that is not where the link points: it is named
+	// without a link, with a note saying so.
+	Absent bool
 }
 
 func (Links) block() {}
@@ -27,6 +30,9 @@ func (Links) block() {}
 // another machine could not follow one anyway.
 func (l Link) href() string {
 	p := filepath.ToSlash(l.Path)
+	if l.Absent {
+		return ""
+	}
 	if filepath.IsAbs(l.Path) || strings.HasPrefix(p, "/") {
 		return ""
 	}
@@ -35,20 +41,30 @@ func (l Link) href() string {
 
 // filesBlock lists the files the trials wrote (their word vectors), or nil
 // when none did. A record's Files are relative to its output directory,
-// where the page is written.
-func filesBlock(recs []records.Record) []Block {
+// where the page is written; present, when not nil, says which of them are
+// there (exported vectors are build outputs, not committed with results).
+func filesBlock(recs []records.Record, present func(string) bool) []Block {
 	var l Links
+	absent := 0
 	for _, rec := range recs {
 		name := rec.ID
 		if label, _ := rec.Settings["label"].(string); label != "" {
 			name = fmt.Sprintf("%s (%s)", label, rec.ID)
 		}
 		for _, f := range rec.Files {
-			l = append(l, Link{Text: name, Path: f})
+			gone := present != nil && !present(f)
+			if gone {
+				absent++
+			}
+			l = append(l, Link{Text: name, Path: f, Absent: gone})
 		}
 	}
 	if len(l) == 0 {
 		return nil
 	}
-	return []Block{Paragraph("Files the trials wrote (word vectors in word2vec text format):"), l}
+	out := []Block{Paragraph("Files the trials wrote (word vectors in word2vec text format):"), l}
+	if absent > 0 {
+		out = append(out, Paragraph(fmt.Sprintf("%d of these %d files are not beside this page (shown without a link): exported vectors are not committed with the results, and a reused trial writes none. Rerun the spec with -fresh to write them.", absent, len(l))))
+	}
+	return out
 }

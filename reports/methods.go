@@ -13,10 +13,12 @@ type builder struct {
 	// similarity is the page's Report.Similarity: which similarity score
 	// tables rank at (see rankSim).
 	similarity string
+	// present is the page's Report.FilePresent.
+	present func(string) bool
 }
 
 func newBuilder(r Report) *builder {
-	p := &builder{methods: make(map[string]schema.MethodInfo, len(r.Methods)), similarity: r.Similarity}
+	p := &builder{methods: make(map[string]schema.MethodInfo, len(r.Methods)), similarity: r.Similarity, present: r.FilePresent}
 	for _, m := range r.Methods {
 		p.methods[m.Name] = m
 	}

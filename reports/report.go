@@ -82,6 +82,10 @@ type Report struct {
 	// axes, what their zero settings mean. The command passes
 	// schema.Methods(); a method missing here is shown by its name.
 	Methods []schema.MethodInfo
+	// FilePresent, when set, says whether a file a record names (relative
+	// to the page) is beside the page; an absent one is named without a
+	// link. nil links every file.
+	FilePresent func(path string) bool
 }
 
 // WriteFile writes the page to path, replacing it only once the whole page
@@ -355,7 +359,7 @@ func (p *builder) trialsSection(recs []records.Record) Section {
 		s.Blocks = append(s.Blocks, Paragraph("The same in every row: "+joinSettings(same)+"."))
 	}
 	s.Blocks = append(s.Blocks, collapse(len(t.Rows), fmt.Sprintf("All %d trials: settings, status, metrics, stage times and where they ran", len(t.Rows)), t)...)
-	s.Blocks = append(s.Blocks, filesBlock(recs)...)
+	s.Blocks = append(s.Blocks, filesBlock(recs, p.present)...)
 	return s
 }
 
