@@ -157,35 +157,33 @@
 // it the backend fails with ErrNotConverged, saying how many triplets had
 // converged. The context is checked before every block step.
 //
-// Measured on text8_prefix's tail-cut table side by side in one run
-// (BenchmarkSVDPeers in package ca, seed 1, Tol 1e-8, output in
-// methods/ca/testdata/peers/bench-2026-11-25.txt) on a 2-core AMD EPYC
-// that other jobs shared, so that every process got about one core (CPU ≈
-// wall throughout; CPU seconds are the fairer comparison); wall and CPU
-// seconds of the SVD stage / peak RSS / column-products:
+// Measured on text8_prefix's tail-cut table (V = 22,542, 9,781,414
+// non-zeros) side by side in one run (BenchmarkSVDPeers in package ca,
+// seed 1, Tol 1e-8, output in methods/ca/testdata/peers/bench-2026-11-25.txt)
+// on a 2-core AMD EPYC VM with nothing else running; wall and CPU seconds
+// of the SVD stage / peak RSS / column-products:
 //
-//	                       k = 300                         k = 1000
-//	krylov           10.8 s  10.7 s 0.60 GB 2,988    36.0 s  35.7 s 0.96 GB  7,336
-//	dssvd            24.7 s  24.5 s 0.60 GB 4,960   103.9 s 103.7 s 1.05 GB 16,160 (not converged)
-//	RSpectra         39.3 s  38.9 s 0.84 GB 2,111   192.7 s 187.7 s 1.53 GB  6,009
-//	scipy            45.9 s  45.8 s 0.67 GB 2,111   272.0 s 267.3 s 1.31 GB  6,009
-//	SLEPc trlanczos  56.0 s  62.6 s 0.68 GB 1,578   368.9 s 380.9 s 1.21 GB  5,468
+//	                          k = 300                          k = 1000
+//	krylov (2 goroutines)     5.6 s  10.1 s 0.61 GB 2,988     18.3 s  33.7 s 0.96 GB  7,336
+//	dssvd (2 goroutines)     11.7 s  21.6 s 0.61 GB 4,960     54.1 s  99.4 s 1.05 GB 16,160 (not converged)
+//	SLEPc trlanczos, 2 ranks 24.8 s  49.2 s 0.68 GB 1,578    145.8 s 290.1 s 1.21 GB  5,468
+//	scipy svds (ARPACK)      37.8 s  69.6 s 0.67 GB 2,111    202.4 s 351.5 s 1.31 GB  6,009
+//	RSpectra (1 thread)      40.0 s  40.0 s 0.84 GB 2,111    168.9 s 168.9 s 1.53 GB  6,009
 //
-// (RSpectra and scipy run ARPACK on one thread, SLEPc 3.18 on 2 MPI ranks,
-// CPU and RSS summed over them.) σ_1..5, σ_300 and σ_1000 agree with the
-// peers' to the 6 digits printed. In CPU seconds krylov is 3.6× (k = 300)
-// and 5.3× (k = 1000) faster than the fastest peer, RSpectra, and 5.8×
-// and 10.7× faster than SLEPc, the fastest peer on the idle machine
-// (measured there for this comparison: 28.5 s and 152 s on 2 ranks,
-// RSpectra 44 s and 254 s). About 4%
-// of krylov's CPU time runs on one goroutine (the rest in the parallel
-// products, GEMMs and eigensolver), so on an idle machine its wall time
-// is a little over half its CPU time. ARPACK needs fewer products (krylov
-// takes 1.4× and 1.2× as many), SLEPc's bidiagonalisation fewer still,
-// but a column of a 32-wide block costs krylov a fraction of what one
-// vector costs them. Tol = 1e-6 takes 4–6% fewer products (2,796 and
-// 7,016): the last digits come cheaply. So svd.backend auto is krylov for
-// word tables.
+// (SLEPc 3.18.2 through slepc4py on 2 MPI ranks, CPU and RSS summed over
+// them; scipy 1.10.1's ARPACK with OpenBLAS using both cores; RSpectra 0.16.1
+// on R 4.2.2, one thread.) σ_1..5, σ_300 and σ_1000 agree with the peers'
+// to the 6 digits printed. krylov is 4.4× (k = 300) and 8.0× (k = 1000)
+// faster than the fastest exact peer, SLEPc, and keeps both cores busy
+// (CPU/wall 1.80 and 1.84 over the whole decomposition). ARPACK needs
+// fewer products (krylov takes 1.4× and 1.2× as many), SLEPc's
+// bidiagonalisation fewer still, but a column of a 32-wide block costs
+// krylov a fraction of what one vector costs them: the sparse block
+// product reads the matrix once per block with the row sums in registers,
+// Gram–Schmidt is two GEMMs against the basis where it lies, and the
+// projected eigenproblem is a blocked divide and conquer. Tol = 1e-6
+// takes 4–6% fewer products (2,796 and 7,016): the last digits come
+// cheaply. So svd.backend auto is krylov for word tables.
 //
 // # Accuracy
 //
