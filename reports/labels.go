@@ -163,10 +163,15 @@ func groupVarying(recs []records.Record, keys []string, skip map[string]bool) ma
 }
 
 // groupLabel is the record's given name, or its method when it has none,
-// then the short forms of the varying keys. For a
+// then the short forms of the varying keys. A row whose given name no
+// other record carries is named by it alone: the settings its method's
+// other records vary in do not tell it apart from anything. For a
 // series (forRow false) a name that is not the record's group is left out,
 // so that records of one method form one line.
 func (p *builder) groupLabel(rec records.Record, key string, varying []string, forRow bool) string {
+	if g := givenName(rec); forRow && g != "" && !strings.HasPrefix(key, "name:") {
+		return g
+	}
 	var parts []string
 	if g := givenName(rec); g != "" && (forRow || strings.HasPrefix(key, "name:")) {
 		parts = append(parts, g)

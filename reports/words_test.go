@@ -203,6 +203,10 @@ func TestTrialLabels(t *testing.T) {
 		{"ranks and fractions", []records.Record{rec("method", "kca", "svd.rank", 1000.0, "data.fraction", 0.5), rec("method", "kca", "svd.rank", 300.0, "data.fraction", 1.0)},
 			[]string{"KCA · d=1000 · f=0.5", "KCA · d=300 · f=1"}},
 		{"repeats get the trial number", []records.Record{rec("method", "ca"), rec("method", "ca")}, []string{"CA (#1)", "CA (#2)"}},
+		{"a name no other trial carries is the whole label",
+			[]records.Record{rec("method", "external", "label", "SGNS (gensim)", "external.command", []any{"python3", "w2v.py"}), rec("method", "external", "label", "fastText (CLI)", "external.command", []any{"sh", "ft.sh"}),
+				rec("method", "kca", "label", "tail-cut", "svd.rank", 300.0), rec("method", "kca", "label", "tail-cut", "svd.rank", 1000.0)},
+			[]string{"SGNS (gensim)", "fastText (CLI)", "tail-cut · d=300", "tail-cut · d=1000"}},
 		{"unknown keys spelled out", []records.Record{rec("method", "x", "foo.bar", true), rec("method", "x", "foo.bar", false)}, []string{"x · foo.bar=true", "x · foo.bar=false"}},
 	}
 	for _, c := range cases {
