@@ -393,9 +393,11 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 	var head Headline
 	named := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" })
 	for _, g := range named.groupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
-		goTrial, refs := b.splitReference(g.trials)
-		if goTrial == nil || len(refs) == 0 {
-			for _, r := range append(refs, goTrial) {
+		// Seeds of one trainer are one row (their mean, with their
+		// replicates averaged), as the score tables show them.
+		goRow, refs := b.splitReference(projection{b: b, trials: g.trials}.rows(true))
+		if goRow == nil || len(refs) == 0 {
+			for _, r := range append(refs, goRow) {
 				if r != nil {
 					alone = append(alone, givenName(r.Record))
 				}
@@ -403,7 +405,7 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			continue
 		}
 		for _, ref := range refs {
-			rows, h := b.pairRows(g.key, goTrial.Record, ref.Record, sets)
+			rows, h := b.pairRows(g.key, *goRow, *ref, sets)
 			t.Rows = append(t.Rows, rows...)
 			head = append(head, h)
 		}
@@ -433,9 +435,9 @@ func pairBase(rec records.Record) string {
 	return l
 }
 
-// splitReference splits the trials of one pair label into the Go trial
+// splitReference splits the rows of one pair label into the Go row
 // (the first that is not a reference implementation) and the references.
-func (b *builder) splitReference(ts []trial) (goTrial *trial, refs []*trial) {
+func (b *builder) splitReference(ts []row) (goTrial *row, refs []*row) {
 	for i := range ts {
 		switch t := &ts[i]; {
 		case b.method(t.Record).Reference:
@@ -451,8 +453,15 @@ func (b *builder) splitReference(ts []trial) (goTrial *trial, refs []*trial) {
 // say in a sentence what the comparison found: on which sets one is
 // significantly above the other (the pair is compared only at one d and
 // one similarity; otherwise the sentence says why not).
-func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string) ([][]string, string) {
+func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]string, string) {
+	goRec, ref := goRow.Record, refRow.Record
 	goName, refName := givenName(goRec), givenName(ref)
+	if goRow.n > 1 {
+		goName += fmt.Sprintf(" (mean of %d seeds)", goRow.n)
+	}
+	if refRow.n > 1 {
+		refName += fmt.Sprintf(" (mean of %d seeds)", refRow.n)
+	}
 	simG, simR := b.rankSim(goRec), b.rankSim(ref)
 	fallback := ""
 	if simG == simR && !hasScoreAt(goRec, sets, simG) && !hasScoreAt(ref, sets, simR) && hasScoreAt(goRec, sets, otherSim(simG)) && hasScoreAt(ref, sets, otherSim(simR)) {
@@ -469,9 +478,14 @@ func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string
 		why = fmt.Sprintf("not compared: %s against %s similarity", simG, simR)
 	}
 	ratio := "—"
-	if gt, ok := goRec.Timings["train"]; ok {
+	goTime, goMembers := timing(goRec, "train"), []records.Record{goRec}
+	if goRow.n > 1 {
+		goMembers = goRow.members
+		goTime = seedsTiming(goMembers, "train")
+	}
+	if gt, ok := meanTiming(goMembers, "train"); ok {
 		if rt, ok := ref.Timings["train"]; ok && rt > 0 {
-			if same, w := timesCompare([]records.Record{goRec}, []records.Record{ref}); same {
+			if same, w := timesCompare(goMembers, []records.Record{ref}); same {
 				ratio = sig(gt/rt, 3)
 			} else {
 				ratio = w
@@ -482,8 +496,8 @@ func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string
 	var rows [][]string
 	for _, set := range sets {
 		m := records.Score(records.RuleZero, set)
-		g := row{trial: trial{Record: goRec}, n: 1}.estimate(m.At(simG, ownSim(goRec)).Key())
-		r := row{trial: trial{Record: ref}, n: 1}.estimate(m.At(simR, ownSim(ref)).Key())
+		g := goRow.estimate(m.At(simG, ownSim(goRec)).Key())
+		r := refRow.estimate(m.At(simR, ownSim(ref)).Key())
 		interval, verdictText := "—", why
 		if why == "" {
 			v := compare(g, r, 3)
@@ -501,7 +515,7 @@ func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string
 		rows = append(rows, []string{name, setDisplay(set), goName, refName,
 			formatScore(g.value, 3), formatScore(r.value, 3), signed(g.value-r.value, 3), interval, verdictText,
 			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
-			timing(goRec, "train"), timing(ref, "train"), ratio})
+			goTime, timing(ref, "train"), ratio})
 	}
 	how := "each at its own similarity"
 	switch {
@@ -515,6 +529,43 @@ func (b *builder) pairRows(name string, goRec, ref records.Record, sets []string
 		return rows, head + goName + " against " + refName + ": " + why + "."
 	}
 	return rows, head + pairClause(goName, refName, vs) + "."
+}
+
+// meanTiming is the mean of a stage's seconds over trials that all have
+// it.
+func meanTiming(recs []records.Record, stage string) (float64, bool) {
+	sum := 0.0
+	for _, r := range recs {
+		v, ok := r.Timings[stage]
+		if !ok {
+			return 0, false
+		}
+		sum += v
+	}
+	return sum / float64(len(recs)), len(recs) > 0
+}
+
+// seedsTiming prints a stage's mean seconds over seeds with their range:
+// "716 (617–900 over 3 seeds)".
+func seedsTiming(recs []records.Record, stage string) string {
+	m, ok := meanTiming(recs, stage)
+	if !ok {
+		return "—"
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range recs {
+		lo, hi = math.Min(lo, r.Timings[stage]), math.Max(hi, r.Timings[stage])
+	}
+	return fmt.Sprintf("%s (%s–%s over %d seeds)", secondsText(m), secondsText(lo), secondsText(hi), len(recs))
+}
+
+// secondsText prints seconds as timing does: separators from 100 s on,
+// 3 significant digits below.
+func secondsText(v float64) string {
+	if v >= 100 {
+		return thousands(v)
+	}
+	return sig(v, 3)
 }
 
 // hasScoreAt says the record has a Spearman ρ (zero rule) on one of the
@@ -542,12 +593,8 @@ func simPhrase(s records.Similarity) string {
 func timing(rec records.Record, stage string) string {
 	v, ok := rec.Timings[stage]
 	s := "—"
-	switch {
-	case !ok:
-	case v >= 100:
-		s = thousands(v)
-	default:
-		s = sig(v, 3)
+	if ok {
+		s = secondsText(v)
 	}
 	if lo, hi, ok := wallRange(rec); ok {
 		s += " (process wall " + sig(lo, 3) + "–" + sig(hi, 3) + " s over repeats)"

@@ -154,6 +154,27 @@ func TestPairs(t *testing.T) {
 	assert.Contains(t, sec.Blocks[3].(Paragraph), "GloVe (Go)")
 	assert.Nil(t, tb().pairsSection(methodRecords()), "no external trial: no pairs")
 
+	t.Run("seeds of the Go trainer: one row, their mean", func(t *testing.T) {
+		recs := pairsRecords()
+		i := slices.IndexFunc(recs, func(r records.Record) bool { return r.Settings["label"] == "fastText (Go)" })
+		require.GreaterOrEqual(t, i, 0)
+		for rep := 1; rep <= 2; rep++ {
+			r := recs[i]
+			r.ID = fmt.Sprintf("ftr%d", rep)
+			r.Settings = with(r.Settings, "replicate", float64(rep))
+			r.Metrics = maps.Clone(r.Metrics)
+			r.Metrics[records.Score(records.RuleZero, "sim").At(records.SimCosine, records.SimCosine).Key()] += 0.03 * float64(rep)
+			r.Timings = map[string]float64{"train": 1021 - 100*float64(rep), "total": 1}
+			recs = append(recs, r)
+		}
+		sec := tb().pairsSection(recs)
+		tab := sec.Blocks[2].(Table)
+		assert.Len(t, tab.Rows, 12, "three seeds fold into one row per set")
+		assert.Equal(t, []string{"fastText", "Sim", "fastText (Go) (mean of 3 seeds)", "fastText (CLI)", "0.540", "0.525", "+0.015"},
+			tab.Rows[6][:7], "Sim: the mean of 0.510, 0.540 and 0.570")
+		assert.Equal(t, "921 (821–1,021 over 3 seeds)", tab.Rows[6][10])
+		assert.Contains(t, sec.Blocks[0].(Headline)[1], "fastText (Go) (mean of 3 seeds)")
+	})
 	t.Run("old records: not tested, no ratio", func(t *testing.T) {
 		recs := pairsRecords()
 		for i := range recs {
