@@ -455,13 +455,8 @@ func (b *builder) splitReference(ts []row) (goTrial *row, refs []*row) {
 // one similarity; otherwise the sentence says why not).
 func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]string, string) {
 	goRec, ref := goRow.Record, refRow.Record
-	goName, refName := givenName(goRec), givenName(ref)
-	if goRow.n > 1 {
-		goName += fmt.Sprintf(" (mean of %d seeds)", goRow.n)
-	}
-	if refRow.n > 1 {
-		refName += fmt.Sprintf(" (mean of %d seeds)", refRow.n)
-	}
+	goName, goTime, goMembers := pairSide(goRow, "train")
+	refName, refTime, refMembers := pairSide(refRow, "train")
 	simG, simR := b.rankSim(goRec), b.rankSim(ref)
 	fallback := ""
 	if simG == simR && !hasScoreAt(goRec, sets, simG) && !hasScoreAt(ref, sets, simR) && hasScoreAt(goRec, sets, otherSim(simG)) && hasScoreAt(ref, sets, otherSim(simR)) {
@@ -478,14 +473,9 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 		why = fmt.Sprintf("not compared: %s against %s similarity", simG, simR)
 	}
 	ratio := "—"
-	goTime, goMembers := timing(goRec, "train"), []records.Record{goRec}
-	if goRow.n > 1 {
-		goMembers = goRow.members
-		goTime = seedsTiming(goMembers, "train")
-	}
 	if gt, ok := meanTiming(goMembers, "train"); ok {
-		if rt, ok := ref.Timings["train"]; ok && rt > 0 {
-			if same, w := timesCompare(goMembers, []records.Record{ref}); same {
+		if rt, ok := meanTiming(refMembers, "train"); ok && rt > 0 {
+			if same, w := timesCompare(goMembers, refMembers); same {
 				ratio = sig(gt/rt, 3)
 			} else {
 				ratio = w
@@ -515,7 +505,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 		rows = append(rows, []string{name, setDisplay(set), goName, refName,
 			formatScore(g.value, 3), formatScore(r.value, 3), signed(g.value-r.value, 3), interval, verdictText,
 			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
-			goTime, timing(ref, "train"), ratio})
+			goTime, refTime, ratio})
 	}
 	how := "each at its own similarity"
 	switch {
@@ -531,9 +521,22 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 	return rows, head + pairClause(goName, refName, vs) + "."
 }
 
+// pairSide is how a pair table names one side's row, prints its stage
+// time and which trials that time comes from: a row folding seeds is
+// "X (mean of 3 seeds)", its time their mean and range.
+func pairSide(r row, stage string) (name, time string, members []records.Record) {
+	if r.n <= 1 {
+		return givenName(r.Record), timing(r.Record, stage), []records.Record{r.Record}
+	}
+	return fmt.Sprintf("%s (mean of %d seeds)", givenName(r.Record), r.n), seedsTiming(r.members, stage), r.members
+}
+
 // meanTiming is the mean of a stage's seconds over trials that all have
 // it.
 func meanTiming(recs []records.Record, stage string) (float64, bool) {
+	if len(recs) == 0 {
+		return 0, false
+	}
 	sum := 0.0
 	for _, r := range recs {
 		v, ok := r.Timings[stage]
@@ -542,7 +545,7 @@ func meanTiming(recs []records.Record, stage string) (float64, bool) {
 		}
 		sum += v
 	}
-	return sum / float64(len(recs)), len(recs) > 0
+	return sum / float64(len(recs)), true
 }
 
 // seedsTiming prints a stage's mean seconds over seeds with their range:
