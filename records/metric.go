@@ -40,7 +40,7 @@ const (
 	MetricInertiaKept  = "inertia_share.kept" // share of the total inertia on the kept axes
 	MetricSVDResidual  = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
 	MetricSVDProducts  = "svd_products"       // operator column-products of the word decomposition
-	MetricSVDPlan      = "svd_plan_mb"        // the SVD backend's planned buffers (methods/svd Plan), MiB
+	MetricSVDPlan      = "svd_plan_mb"        // the SVD backend's planned buffers (methods/svd Plan) on this machine's GOMAXPROCS, MiB
 	MetricDim          = "dim"                // dimension of a trial's word vectors
 	MetricComposed     = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
 )
@@ -103,7 +103,7 @@ const (
 	AnalogyCoverageMetric      // share of an analogy set's questions covered
 	CoverageMetric             // share of a set's pairs covered
 	PairsMetric                // pairs in a set
-	MeasurementMetric          // the machine's time and memory: differs between identical runs
+	MeasurementMetric          // the machine's time and memory (and the buffers planned for its cores): differs between identical runs
 	CAMetric                   // inertias of a correspondence analysis
 	SizeMetric                 // size of the analysed data (vocab, nnz, tokens)
 	SolverMetric               // how the SVD converged (residual, products)
@@ -343,7 +343,7 @@ func ParseMetric(key string) Metric {
 		return Metric{Kind: CAMetric, Name: key}
 	case MetricVocab, MetricNNZ, MetricTokens, MetricDim, MetricComposed:
 		return Metric{Kind: SizeMetric, Name: key}
-	case MetricSVDResidual, MetricSVDProducts, MetricSVDPlan:
+	case MetricSVDResidual, MetricSVDProducts:
 		return Metric{Kind: SolverMetric, Name: key}
 	}
 	if axis, ok := strings.CutPrefix(key, prefixInertiaShare); ok {
@@ -358,7 +358,9 @@ func ParseMetric(key string) Metric {
 		}
 	}
 	switch base {
-	case MetricWall, MetricCPU, MetricRSS:
+	case MetricWall, MetricCPU, MetricRSS, MetricSVDPlan:
+		// The plan holds scratch per goroutine: like the peak memory it
+		// is compared with, it depends on the machine, not on the spec.
 		return Metric{Kind: MeasurementMetric, Name: base, Stat: stat}
 	}
 	return Metric{Name: key}

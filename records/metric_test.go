@@ -40,7 +40,7 @@ func TestParseMetric(t *testing.T) {
 		{key: "total_inertia", want: Metric{Kind: CAMetric, Name: MetricTotalInertia}, checked: true},
 		{key: "nnz", want: Metric{Kind: SizeMetric, Name: MetricNNZ}},
 		{key: "svd_products", want: Metric{Kind: SolverMetric, Name: MetricSVDProducts}},
-		{key: "svd_plan_mb", want: Metric{Kind: SolverMetric, Name: MetricSVDPlan}, unit: "MiB"},
+		{key: "svd_plan_mb", want: Metric{Kind: MeasurementMetric, Name: MetricSVDPlan}, unit: "MiB"},
 		{key: "something", want: Metric{Name: "something"}},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
