@@ -95,6 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cacheMax := fs.Float64("cache-max-mb", defaultCacheMaxMB, "after a run, trim the cache's vocabularies and offset tables to this many MiB, least recently used first (0 = no bound)")
 	cacheClean := fs.Bool("cache-clean", false, "remove every vocabulary and offset table from the cache directory, and exit")
 	wait := fs.Duration("wait", harness.DefaultLockWait, "how long to wait for another kcalab run writing the same output directory before giving up (0 = refuse at once)")
+	prune := fs.Bool("prune", false, "remove the records of trials no longer in the spec's grid (a run keeps them by default), once every trial of the grid has finished")
 	index := fs.Bool("index", false, "run nothing: render every spec's report (experiments/*.yaml) from its results and write results/index.html")
 	// Flags may also follow the specs (spec.yaml -jobs 2): parse, take the
 	// next spec, parse the rest again.
@@ -173,7 +174,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *wait < 0 {
 		return fmt.Errorf("-wait %v: want 0 (refuse at once) or more", *wait)
 	}
-	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
+	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, Prune: *prune, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
 	// The page inlines ECharts from reports/node_modules, else from the
 	// cache, else fetched (verified) from the npm registry, so a report
 	// works offline without an npm step; only with none of them does it
@@ -354,6 +355,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 // report.check) the reference records and which files the records name are
 // in dir, so rendering the same results again gives the same bytes.
 func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script, dir string) reports.Report {
+	recs, aside := inGrid(spec, recs)
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
@@ -362,6 +364,10 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 			return err == nil && fi.Mode().IsRegular()
 		}
 	}
+	if aside > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s also holds %d record(s) of trials outside this spec's grid (an axis narrowed, a variant removed): a run deletes no result. "+
+			"They are not shown here; run the spec with -prune to remove them.", records.FileName, aside))
+	}
 	if spec.Report.Check {
 		// Named relative to the page, which sits beside it: a page names no
 		// path of the machine it was made on.
@@ -369,6 +375,22 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 			Source: records.FileName + " (beside this page) as it was before this run"}
 	}
 	return r
+}
+
+// inGrid keeps the records of trials in the spec's grid, in their order,
+// and counts the others: a page shows today's grid.
+func inGrid(spec *schema.Spec, recs []records.Record) ([]records.Record, int) {
+	ids := map[string]bool{}
+	for _, t := range spec.Trials() {
+		ids[t.ID] = true
+	}
+	var out []records.Record
+	for _, rec := range recs {
+		if ids[rec.ID] {
+			out = append(out, rec)
+		}
+	}
+	return out, len(recs) - len(out)
 }
 
 // readResults reads a results file, warning on stderr of what it had to

@@ -221,3 +221,44 @@ func TestStdoutEscapesNames(t *testing.T) {
 	assert.NotContains(t, stdout, "\x1b")
 	assert.Contains(t, stdout, `x\x1b[31mred: 1 trials (0 reused)`)
 }
+
+// A tweaked copy of a spec (same name, another grid) run into the same
+// results/<name> deletes nothing: a narrowed grid keeps the other records
+// (the page shows today's grid and says how many it left aside), a grid
+// that shares no trial is refused, naming -prune.
+func TestRunTweakedCopyDeletesNothing(t *testing.T) {
+	cwd := t.TempDir()
+	t.Chdir(cwd)
+	full := "name: fisher\ndata: {source: fisher}\nsvd: {rank: 2, backend: [dense, randomized, dssvd]}\n"
+	require.NoError(t, os.MkdirAll("experiments", 0o755))
+	require.NoError(t, os.MkdirAll("mine", 0o755))
+	require.NoError(t, os.WriteFile("experiments/fisher.yaml", []byte(full), 0o644))
+	_, stderr, err := runCLI(t, "experiments/fisher.yaml")
+	require.NoError(t, err, stderr)
+	path := filepath.Join("results", "fisher", records.FileName)
+	committed, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	narrowed := strings.Replace(full, "[dense, randomized, dssvd]", "[dense]", 1)
+	require.NoError(t, os.WriteFile("mine/fisher.yaml", []byte(narrowed), 0o644))
+	stdout, stderr, err := runCLI(t, "mine/fisher.yaml")
+	require.NoError(t, err, stderr)
+	assert.Contains(t, stdout, "fisher: 1 trials (1 reused)")
+	assert.Contains(t, stderr, "keeps 2 record(s) of trials outside this spec's grid")
+	recs, _, err := records.Read(path)
+	require.NoError(t, err)
+	assert.Len(t, recs, 3, "the committed records are all kept")
+	page, err := os.ReadFile(filepath.Join("results", "fisher", "report.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), "also holds 2 record(s) of trials outside this spec&#39;s grid")
+
+	other := strings.Replace(full, "backend: [dense, randomized, dssvd]", "backend: dense, oversample: 7", 1)
+	require.NoError(t, os.WriteFile("mine/fisher.yaml", []byte(other), 0o644))
+	_, _, err = runCLI(t, "mine/fisher.yaml")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "none of them a trial of the grid of mine/fisher.yaml")
+	assert.Contains(t, err.Error(), "-prune")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(committed), string(after), "nothing deleted")
+}

@@ -16,10 +16,12 @@ import (
 
 // prepareOutput makes sure dir can take this spec's results before any
 // trial runs, and returns the records already there. It refuses a
-// directory whose results.jsonl holds another spec's trials, repairs a log
-// left by a killed run, and removes temporary files a killed compaction
-// left behind.
-func prepareOutput(dir, specName string, warn io.Writer) ([]records.Record, error) {
+// directory whose results.jsonl holds another spec's trials (by name, or
+// by content: records of this name none of which is a trial of today's
+// grid, unless prune), repairs a log left by a killed run, and removes
+// temporary files a killed compaction left behind.
+func prepareOutput(dir string, spec *schema.Spec, trials []schema.Trial, prune bool, warn io.Writer) ([]records.Record, error) {
+	specName := spec.Name
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w (give a writable directory with -out)", err)
 	}
@@ -42,6 +44,9 @@ func prepareOutput(dir, specName string, warn io.Writer) ([]records.Record, erro
 			return nil, fmt.Errorf("%s holds results of spec %q (trial %s), not of %q: an output directory belongs to one spec; "+
 				"give this spec another directory (-out or output:), or move that file away to start over", path, rec.Spec, rec.ID, specName)
 		}
+	}
+	if err := sameContent(path, spec, trials, prev, prune); err != nil {
+		return nil, err
 	}
 	if w := info.Warning(path); w != "" && warn != nil {
 		fmt.Fprintf(warn, "kcalab: warning: %s\n", w)
@@ -80,12 +85,45 @@ func removeStaleTemp(dir string) {
 	}
 }
 
+// sameContent refuses an output directory whose records carry this spec's
+// name but none of which is a trial of its grid: another spec of the same
+// name (a tweaked copy of a committed spec), or a grid changed throughout.
+// Its results would otherwise be mixed with, or under -prune replaced by,
+// this spec's; only -prune says that is meant.
+func sameContent(path string, spec *schema.Spec, trials []schema.Trial, prev []records.Record, prune bool) error {
+	if len(prev) == 0 || prune {
+		return nil
+	}
+	inGrid := make(map[string]bool, len(trials))
+	for _, t := range trials {
+		inGrid[t.ID] = true
+	}
+	for _, rec := range prev {
+		if inGrid[rec.ID] {
+			return nil
+		}
+	}
+	from := "this spec"
+	if spec.Path != "" {
+		from = spec.Path
+	}
+	return fmt.Errorf("%s holds %d record(s) of a spec named %q, none of them a trial of the grid of %s: another spec of that name, or a grid changed throughout; "+
+		"give this spec its own directory (-out or output:), or run with -prune to replace those records (they are deleted)", path, len(prev), spec.Name, from)
+}
+
+// Compaction is what compactResults wrote.
+type Compaction struct {
+	Aside  int // records of trials outside today's grid, kept
+	Pruned int // such records removed (-prune, every trial finished)
+}
+
 // compactResults rewrites results.jsonl atomically with one record per
-// trial in grid order. A trial this run did not finish keeps its earlier
-// record: an interrupted (or -fresh) run replaces an old record only by a
-// new result. Only a run that finished every trial drops the records of
-// trials no longer in the grid.
-func compactResults(path string, trials []schema.Trial, recs []records.Record, done []bool, prev []records.Record) error {
+// trial: today's grid in grid order, then every other record the file held,
+// in its order. A run never deletes a result by itself: a trial this run did
+// not finish keeps its earlier record, and records of trials outside
+// today's grid (a narrowed axis, a removed variant) are kept too, unless
+// prune and the run finished every trial.
+func compactResults(path string, trials []schema.Trial, recs []records.Record, done []bool, prev []records.Record, prune bool) (Compaction, error) {
 	byID := make(map[string]records.Record, len(prev))
 	for _, rec := range prev {
 		byID[rec.ID] = rec
@@ -104,17 +142,22 @@ func compactResults(path string, trials []schema.Trial, recs []records.Record, d
 			all = false
 		}
 	}
-	if !all {
-		for _, rec := range prev {
-			if !inGrid[rec.ID] {
-				out = append(out, rec)
-			}
+	var c Compaction
+	for _, rec := range prev {
+		if inGrid[rec.ID] {
+			continue
 		}
+		if prune && all {
+			c.Pruned++
+			continue
+		}
+		out = append(out, rec)
+		c.Aside++
 	}
 	if err := records.Write(path, out); err != nil {
-		return fmt.Errorf("%w: compacting: %w", records.ErrWrite, err)
+		return c, fmt.Errorf("%w: compacting: %w", records.ErrWrite, err)
 	}
-	return nil
+	return c, nil
 }
 
 // checkWritable creates and removes a file in dir, so an unwritable output

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -454,4 +455,68 @@ func TestSCATuningOutOfVocabulary(t *testing.T) {
 	res, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, spec, t.TempDir()))
 	require.NoError(t, err)
 	assert.Contains(t, strings.Join(res.Records[0].Warnings, "\n"), "sca.set pairs.txt: none of its 2 pairs has both words in the vocabulary, so nothing is tuned: this trial is plain KCA of the same table")
+}
+
+// A run never deletes a result: records of trials outside today's grid (an
+// axis narrowed, a variant removed) stay in results.jsonl until -prune, and
+// a spec of the same name whose grid shares no trial with the directory's
+// records is refused unless -prune says that is meant.
+func TestRunnerKeepsRecordsOutsideTheGrid(t *testing.T) {
+	narrowed := strings.Replace(fisherSpec, "backend: [dense, randomized, dssvd]", "backend: [dense]", 1)
+	tests := []struct {
+		name      string
+		second    string
+		prune     bool
+		wantErr   string
+		wantIDs   int // records in the file after the second run
+		wantAside int
+		says      string
+	}{
+		{"narrowed axis keeps the others", narrowed, false, "", 3, 2, "keeps 2 record(s) of trials outside this spec's grid"},
+		{"narrowed with -prune removes them", narrowed, true, "", 1, 0, "-prune: removed 2 record(s)"},
+		{"another grid of the same name is refused", fisherSpec + "method: [gini]\n", false, "none of them a trial of the grid", 3, 0, ""},
+		{"another grid of the same name with -prune", fisherSpec + "method: [gini]\n", true, "", 3, 0, "-prune: removed 3 record(s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := t.TempDir()
+			_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+			require.NoError(t, err)
+			path := filepath.Join(out, records.FileName)
+			before, err := os.ReadFile(path)
+			require.NoError(t, err)
+			var log bytes.Buffer
+			res, err := (&harness.Runner{Prune: tt.prune, Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tt.second), out))
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				assert.Contains(t, err.Error(), "-prune")
+				after, err := os.ReadFile(path)
+				require.NoError(t, err)
+				assert.Equal(t, string(before), string(after), "nothing deleted")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantAside, res.Aside)
+			recs, _, err := records.Read(path)
+			require.NoError(t, err)
+			assert.Len(t, recs, tt.wantIDs)
+			assert.Contains(t, log.String(), tt.says)
+			if !tt.prune {
+				// The first run's records are all there, bit for bit.
+				old, _, err := records.Read(path)
+				require.NoError(t, err)
+				assert.Equal(t, stable(old)[0], stable(recs)[0])
+				for _, line := range strings.Split(strings.TrimSpace(string(before)), "\n") {
+					var rec records.Record
+					require.NoError(t, json.Unmarshal([]byte(line), &rec))
+					found := false
+					for _, r := range recs {
+						found = found || r.ID == rec.ID
+					}
+					assert.True(t, found, "record %s kept", rec.ID)
+				}
+			}
+		})
+	}
 }

@@ -35,6 +35,11 @@ type Runner struct {
 	// LockWait bounds the wait for another run writing the same output
 	// directory (0 = refuse at once); see LockOutput.
 	LockWait time.Duration
+	// Prune removes, once every trial of the grid has finished, the records
+	// of trials outside it; without it they are kept (Run.Aside). It also
+	// lets a spec take over a directory of records none of which is in its
+	// grid.
+	Prune bool
 
 	cacheChecked bool   // usableCache ran
 	runID        string // this Run's records.RunInfo.ID
@@ -66,6 +71,9 @@ type Run struct {
 	Dir     string           // output directory
 	Records []records.Record // one per trial, in grid order
 	Reused  int              // trials taken from an earlier run
+	// Aside counts the records of trials outside the grid that the results
+	// file keeps; Pruned those Runner.Prune removed.
+	Aside, Pruned int
 }
 
 // Run executes every trial of the spec that is not already complete in the
@@ -88,7 +96,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		}
 		defer lock.Release()
 	}
-	prev, err := prepareOutput(dir, spec.Name, r.Log)
+	prev, err := prepareOutput(dir, spec, trials, r.Prune, r.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -256,8 +264,18 @@ feed:
 	if writeErr != nil {
 		return out, fmt.Errorf("%w; the run stopped at once: %d trial(s) finished before it are saved in %s (fix the disk or give another -out, then run again to resume)", writeErr, finished, path)
 	}
-	if err := compactResults(path, trials, out.Records, done, prev); err != nil {
+	comp, err := compactResults(path, trials, out.Records, done, prev, r.Prune)
+	if err != nil {
 		return out, fmt.Errorf("%w; the records are kept in the uncompacted %s, run again to resume", err, path)
+	}
+	out.Aside, out.Pruned = comp.Aside, comp.Pruned
+	switch {
+	case comp.Pruned > 0:
+		logf("kcalab: -prune: removed %d record(s) of trials outside this spec's grid from %s", comp.Pruned, termsafe.Text(path))
+	case comp.Aside > 0 && r.Prune:
+		logf("kcalab: -prune: %s keeps %d record(s) of trials outside this spec's grid: not every trial of the grid finished", termsafe.Text(path), comp.Aside)
+	case comp.Aside > 0:
+		logf("kcalab: %s keeps %d record(s) of trials outside this spec's grid (a run deletes no result); the report shows today's grid; -prune removes them", termsafe.Text(path), comp.Aside)
 	}
 	if err := parent.Err(); err != nil {
 		return out, fmt.Errorf("interrupted: %d trial(s) finished in this run, %d reused, %d of %d not done; completed trials are saved in %s; run again to resume: %w",
