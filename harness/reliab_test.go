@@ -520,3 +520,53 @@ func TestRunnerKeepsRecordsOutsideTheGrid(t *testing.T) {
 		})
 	}
 }
+
+// A record is reused only when the data set files this run would read (in
+// this run's data directory, -data or $KCALAB_DATA) are the ones it was
+// made from: a copy of the data directory whose Sim scores are reversed
+// gets its own ρ, of the opposite sign, not the other directory's.
+func TestRunnerChecksTheDataThisRunReads(t *testing.T) {
+	dir := t.TempDir()
+	var words []string
+	for i := range 40 {
+		words = append(words, fmt.Sprintf("w%02d", i))
+	}
+	var corpus strings.Builder
+	x := uint32(7)
+	for range 20000 {
+		x = x*1664525 + 1013904223
+		corpus.WriteString(words[(x>>16)%40] + " ")
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.txt"), []byte(corpus.String()), 0o644))
+	makeData := func(name string, score func(i int) int) string {
+		d := filepath.Join(dir, name)
+		require.NoError(t, os.MkdirAll(filepath.Join(d, "wordsim"), 0o755))
+		var b strings.Builder
+		for i := range 203 { // the registered size of Sim
+			fmt.Fprintf(&b, "%s\t%s\t%d\n", words[i%40], words[(i*7+3)%40], score(i))
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(d, "wordsim", "ws353_similarity.txt"), []byte(b.String()), 0o644))
+		return d
+	}
+	a := makeData("a", func(i int) int { return i % 11 })
+	b := makeData("b", func(i int) int { return 10 - i%11 })
+	specPath := filepath.Join(dir, "spec.yaml")
+	require.NoError(t, os.WriteFile(specPath, []byte("name: datadir\ndata: {source: corpus, corpus: c.txt, window: 2, min_count: 1}\nmethod: lca\nsvd: {rank: 4}\neval: {sets: [sim], probes: [w01]}\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	rho := func(dataDir string, wantReused int) (float64, string) {
+		var log bytes.Buffer
+		res, err := (&harness.Runner{DataDir: dataDir, Log: &log}).Run(context.Background(), loadSpecTo(t, specPath, out))
+		require.NoError(t, err, log.String())
+		require.Equal(t, wantReused, res.Reused, log.String())
+		return res.Records[0].Metrics["spearman.zero.sim"], log.String()
+	}
+	first, _ := rho(a, 0)
+	require.NotZero(t, first)
+	again, _ := rho(a, 1)
+	assert.Equal(t, first, again)
+	reversed, log := rho(b, 0)
+	assert.Contains(t, log, "its input "+filepath.Join(b, "wordsim", "ws353_similarity.txt")+" (recorded as "+filepath.Join(a, "wordsim", "ws353_similarity.txt")+") changed since the record was made")
+	assert.InDelta(t, -first, reversed, 1e-12, "the other directory's scores, reversed")
+	back, _ := rho(a, 0)
+	assert.Equal(t, first, back)
+}

@@ -124,7 +124,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
-			if why := inputs.stale(old, logf); why != "" {
+			if why := inputs.stale(old, t, logf); why != "" {
 				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
 				todo = append(todo, t)
 				continue

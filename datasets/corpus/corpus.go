@@ -131,6 +131,13 @@ var named = map[string]struct{ file, member string }{
 	"text8_prefix": {"text8_prefix.zip", "text8_prefix"},
 }
 
+// NamedFile is the file of a named corpus ("text8" → "text8.zip") in the
+// data directory; false for a corpus given by its path.
+func NamedFile(name string) (string, bool) {
+	nc, ok := named[name]
+	return nc.file, ok
+}
+
 // Open opens the corpus called name: "text8" (dataDir/text8.zip, downloaded
 // and verified when missing unless opts.Offline), "text8_prefix"
 // (dataDir/text8_prefix.zip, member text8_prefix: the first 2,139,749
