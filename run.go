@@ -95,6 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cacheMax := fs.Float64("cache-max-mb", defaultCacheMaxMB, "after a run, trim the cache's vocabularies and offset tables to this many MiB, least recently used first (0 = no bound)")
 	cacheClean := fs.Bool("cache-clean", false, "remove every vocabulary and offset table from the cache directory, and exit")
 	wait := fs.Duration("wait", harness.DefaultLockWait, "how long to wait for another kcalab run writing the same output directory before giving up (0 = refuse at once)")
+	untraced := fs.Bool("untraced", false, "recompute only the trials whose records cannot be traced to a commit of this checkout's history (a dirty tree, no commit, a commit not in the history); reuse the others")
 	prune := fs.Bool("prune", false, "remove the records of trials no longer in the spec's grid (a run keeps them by default), once every trial of the grid has finished")
 	index := fs.Bool("index", false, "run nothing: render every spec's report (experiments/*.yaml) from its results and write results/index.html")
 	// Flags may also follow the specs (spec.yaml -jobs 2): parse, take the
@@ -174,7 +175,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *wait < 0 {
 		return fmt.Errorf("-wait %v: want 0 (refuse at once) or more", *wait)
 	}
-	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, Prune: *prune, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
+	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, Prune: *prune, Untraced: *untraced, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
 	// The page inlines ECharts from reports/node_modules, else from the
 	// cache, else fetched (verified) from the npm registry, so a report
 	// works offline without an npm step; only with none of them does it

@@ -41,7 +41,8 @@ func (r *Runner) executeWithin(ctx context.Context, spec *schema.Spec, t schema.
 		case <-time.After(cleanupGrace):
 			fmt.Fprintf(r.log(), "kcalab: warning: trial %s: stopped waiting for it, but its computation (a dense SVD cannot be interrupted) goes on in the background until it ends or this run exits; with measure.process: true the budget stops its whole process\n", t.ID)
 			rec = records.Record{ID: t.ID, Spec: spec.Name, Seed: t.Seed, Settings: t.RecordSettings(), Env: CurrentEnv(),
-				Metrics: map[string]float64{}, Timings: map[string]float64{}, Status: "error", Error: tctx.Err().Error()}
+				Metrics: map[string]float64{}, Timings: map[string]float64{}, Status: "error", Error: tctx.Err().Error(),
+				Run: endRun(r.beginRun(), nil)}
 		}
 	}
 	if budget > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && rec.Status != "ok" {

@@ -15,3 +15,12 @@ func NewTrialRun(r *Runner, s *schema.Spec, t schema.Trial) *TrialRun {
 	return &TrialRun{runner: r, Spec: s, Trial: t, prog: NewProgress(nil, 1),
 		Record: &records.Record{Metrics: map[string]float64{}, Timings: map[string]float64{}}}
 }
+
+// SetGitState makes the process's checkout look as given (currentGit reads
+// it once per process) until restore.
+func SetGitState(commit string, dirty bool) (restore func()) {
+	gitOnce.Do(func() {})
+	old := gitVal
+	gitVal = gitState{commit: commit, dirty: dirty}
+	return func() { gitVal = old }
+}

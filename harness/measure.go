@@ -120,6 +120,8 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *schema.Spec, t schem
 			if errors.Is(err, ErrOverBudget) {
 				rec.Status = "over_budget"
 			}
+			// A result of any status names the code and run that made it.
+			rec.Run = endRun(run, nil)
 			return rec
 		}
 		if child.Status != "ok" {

@@ -115,6 +115,14 @@ func currentGit() gitState {
 	return gitVal
 }
 
+// inHistory reports whether commit is an ancestor of (or is) the working
+// directory's HEAD; false without git or outside a checkout.
+func inHistory(commit string) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	return exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", commit, "HEAD").Run() == nil
+}
+
 // dirtyBeyondResults reports whether `git status --porcelain` lists a
 // change to anything but a results.jsonl: the results are what runs write
 // (an interrupted run leaves its file changed), not the code or data that

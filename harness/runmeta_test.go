@@ -104,3 +104,69 @@ func TestRunInfoOldRecords(t *testing.T) {
 	require.Len(t, recs, 1)
 	assert.Nil(t, recs[0].Run)
 }
+
+// A run from a tree with uncommitted changes says so at its end: its
+// results cannot be committed as reference numbers. A clean one says
+// nothing; a reused trial keeps its own metadata and is not counted.
+func TestRunSaysWhenUntraced(t *testing.T) {
+	tests := []struct {
+		name   string
+		commit string
+		dirty  bool
+		fresh  bool
+		says   string
+	}{
+		{"dirty tree", "0123456789abcdef", true, true, "3 trial(s) computed by this run cannot be traced to code a reader can rebuild (computed from commit 01234567 with uncommitted changes)"},
+		{"no checkout", "", false, true, "(no commit recorded"},
+		{"clean tree", "0123456789abcdef", false, true, ""},
+		{"dirty tree, every trial reused", "0123456789abcdef", true, false, ""},
+	}
+	out := t.TempDir()
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
+	_, err := (&harness.Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			defer harness.SetGitState(tt.commit, tt.dirty)()
+			var log strings.Builder
+			res, err := (&harness.Runner{Fresh: tt.fresh, Log: &log}).Run(context.Background(), spec)
+			require.NoError(t, err)
+			if tt.says == "" {
+				assert.NotContains(t, log.String(), "cannot be traced")
+				return
+			}
+			assert.Contains(t, log.String(), tt.says)
+			assert.Contains(t, log.String(), "commit the code first")
+			assert.Equal(t, tt.dirty, res.Records[0].Run.Dirty)
+		})
+	}
+}
+
+// -untraced recomputes exactly the trials whose records cannot be traced
+// to a commit of the history (here: made from a dirty tree), and reuses
+// those that can.
+func TestRunUntracedRecomputesOnlyThose(t *testing.T) {
+	head, err := exec.Command("git", "rev-parse", "--verify", "HEAD").Output()
+	if err != nil {
+		t.Skip("needs a git checkout")
+	}
+	commit := strings.TrimSpace(string(head))
+	out := t.TempDir()
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
+	restore := harness.SetGitState(commit, true)
+	_, err = (&harness.Runner{}).Run(context.Background(), spec)
+	restore()
+	require.NoError(t, err)
+	defer harness.SetGitState(commit, false)()
+	var log strings.Builder
+	res, err := (&harness.Runner{Untraced: true, Log: &log}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.Reused, log.String())
+	assert.Equal(t, 3, strings.Count(log.String(), "with uncommitted changes: computing it again (-untraced)"))
+	for _, rec := range res.Records {
+		assert.False(t, rec.Run.Dirty)
+	}
+	again, err := (&harness.Runner{Untraced: true}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	assert.Equal(t, 3, again.Reused, "traced records are reused")
+}

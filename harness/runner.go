@@ -40,6 +40,10 @@ type Runner struct {
 	// lets a spec take over a directory of records none of which is in its
 	// grid.
 	Prune bool
+	// Untraced recomputes the trials whose records cannot be traced to a
+	// commit of the checkout's history (records.Untraced): a dirty tree,
+	// no commit, a commit not in the history. Other trials are reused.
+	Untraced bool
 
 	cacheChecked bool   // usableCache ran
 	runID        string // this Run's records.RunInfo.ID
@@ -124,6 +128,13 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
+			if r.Untraced {
+				if why := records.Untraced(old, inHistory); why != "" {
+					logf("kcalab: trial %s: %s: computing it again (-untraced)", t.ID, why)
+					todo = append(todo, t)
+					continue
+				}
+			}
 			if why := inputs.stale(old, t, logf); why != "" {
 				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
 				todo = append(todo, t)
@@ -282,6 +293,7 @@ feed:
 			finished, out.Reused, len(trials)-finished-out.Reused, len(trials), path, err)
 	}
 	r.noteVectorsNotWritten(spec, reusedWords)
+	r.noteUntraced(out.Records, logf)
 	failed := kept
 	for _, rec := range out.Records {
 		if rec.Status == "error" {
@@ -403,4 +415,25 @@ func (r *Runner) noteVectorsNotWritten(spec *schema.Spec, reusedWords int) {
 	}
 	fmt.Fprintf(r.log(), "kcalab: -vectors: %d word-vector trial(s) of %s were reused from earlier results, so no vectors were computed for them and none written to %s; run with -fresh to write them\n",
 		reusedWords, termsafe.Text(spec.Name), termsafe.Text(r.VectorsDir))
+}
+
+// noteUntraced says, at the end of a run, when trials it computed cannot be
+// traced to a commit (a tree with uncommitted changes, no git checkout):
+// such results are fine to look at, but not to commit as reference
+// numbers, which a reader must be able to rebuild.
+func (r *Runner) noteUntraced(recs []records.Record, logf func(format string, args ...any)) {
+	n, why := 0, ""
+	for _, rec := range recs {
+		if rec.Run == nil || rec.Run.ID != r.runID {
+			continue // reused
+		}
+		if w := records.Untraced(rec, func(string) bool { return true }); w != "" {
+			n++
+			why = w
+		}
+	}
+	if n > 0 {
+		logf("kcalab: note: %d trial(s) computed by this run cannot be traced to code a reader can rebuild (%s); "+
+			"to commit them as reference results, commit the code first, then run the spec from the clean tree (-fresh)", n, why)
+	}
 }
