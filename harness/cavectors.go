@@ -145,7 +145,16 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 	}
 	var dec *ca.Decomposition
 	if err := tr.Stage("svd", func() (err error) {
-		dec, err = run(b, opt)
+		if tr.Trial.SVD.SharedRank == 0 {
+			dec, err = run(b, opt)
+			return err
+		}
+		var computed bool
+		dec, computed, err = tr.sharedDecompose(ctx, b, opt, limit, run)
+		tr.SetMetric(records.MetricSVDSharedRank, float64(tr.Trial.SVD.SharedRank))
+		if err == nil && !computed {
+			tr.SetMetric(records.MetricSVDShared, 1)
+		}
 		return err
 	}); err != nil {
 		if errors.Is(err, svd.ErrOverBudget) {

@@ -48,6 +48,7 @@ type Runner struct {
 	cacheChecked bool   // usableCache ran
 	runID        string // this Run's records.RunInfo.ID
 
+	shared     sharedDecs // decompositions trials share (svd.shared_rank)
 	wordMemo   memo[*WordData]
 	setMemo    memo[*wordsim.Set]
 	resampMemo memo[[][]int]
@@ -157,6 +158,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		todo = append(todo, t)
 	}
 
+	r.shared.count(todo)
 	rlog, err := testHookOpenLog(path)
 	if err != nil {
 		return nil, err

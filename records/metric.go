@@ -30,19 +30,21 @@ import (
 
 // Named metrics.
 const (
-	MetricWall         = "wall_s"             // wall time of a measured trial (child process), seconds
-	MetricCPU          = "cpu_s"              // its CPU time, seconds
-	MetricRSS          = "max_rss_mb"         // its peak resident memory, MiB
-	MetricVocab        = "vocab"              // vocabulary size (rows of the word table)
-	MetricNNZ          = "nnz"                // non-zeros of the word table
-	MetricTokens       = "tokens"             // corpus tokens read
-	MetricTotalInertia = "total_inertia"      // total inertia of a CA
-	MetricInertiaKept  = "inertia_share.kept" // share of the total inertia on the kept axes
-	MetricSVDResidual  = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
-	MetricSVDProducts  = "svd_products"       // operator column-products of the word decomposition
-	MetricSVDPlan      = "svd_plan_mb"        // the SVD backend's planned buffers (methods/svd Plan) on this machine's GOMAXPROCS, MiB
-	MetricDim          = "dim"                // dimension of a trial's word vectors
-	MetricComposed     = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
+	MetricWall          = "wall_s"             // wall time of a measured trial (child process), seconds
+	MetricCPU           = "cpu_s"              // its CPU time, seconds
+	MetricRSS           = "max_rss_mb"         // its peak resident memory, MiB
+	MetricVocab         = "vocab"              // vocabulary size (rows of the word table)
+	MetricNNZ           = "nnz"                // non-zeros of the word table
+	MetricTokens        = "tokens"             // corpus tokens read
+	MetricTotalInertia  = "total_inertia"      // total inertia of a CA
+	MetricInertiaKept   = "inertia_share.kept" // share of the total inertia on the kept axes
+	MetricSVDResidual   = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
+	MetricSVDProducts   = "svd_products"       // operator column-products of the word decomposition
+	MetricSVDPlan       = "svd_plan_mb"        // the SVD backend's planned buffers (methods/svd Plan) on this machine's GOMAXPROCS, MiB
+	MetricSVDSharedRank = "svd_shared_rank"    // the rank of the decomposition the trial's leading triplets were taken from (svd.shared_rank)
+	MetricSVDShared     = "svd_shared"         // 1 when another trial of the run computed that decomposition (this trial's svd time is its wait)
+	MetricDim           = "dim"                // dimension of a trial's word vectors
+	MetricComposed      = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
 )
 
 const (
@@ -343,7 +345,7 @@ func ParseMetric(key string) Metric {
 		return Metric{Kind: CAMetric, Name: key}
 	case MetricVocab, MetricNNZ, MetricTokens, MetricDim, MetricComposed:
 		return Metric{Kind: SizeMetric, Name: key}
-	case MetricSVDResidual, MetricSVDProducts:
+	case MetricSVDResidual, MetricSVDProducts, MetricSVDSharedRank, MetricSVDShared:
 		return Metric{Kind: SolverMetric, Name: key}
 	}
 	if axis, ok := strings.CutPrefix(key, prefixInertiaShare); ok {

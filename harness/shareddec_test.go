@@ -1,0 +1,78 @@
+package harness_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"kcalab/harness"
+	"kcalab/records"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sharedSpec = `
+name: shared
+seed: 5
+data: {source: synthetic, table: flat, window: 3}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic]}
+method: lca
+svd: {backend: krylov, rank: [3, 6, 12], shared_rank: SHARED}
+`
+
+// A sweep over d with svd.shared_rank decomposes once: one trial computes
+// the decomposition at shared_rank, the others take its leading triplets,
+// and every trial's σ equals a direct decomposition at its own rank to
+// svd.tol; what a trial gets does not depend on the rest of the grid.
+func TestSharedRankSweep(t *testing.T) {
+	ctx := context.Background()
+	shared, err := (&harness.Runner{Jobs: 2}).Run(ctx, loadSpecTo(t, writeSpec(t, strings.Replace(sharedSpec, "SHARED", "12", 1)), t.TempDir()))
+	require.NoError(t, err)
+	direct, err := (&harness.Runner{Jobs: 2}).Run(ctx, loadSpecTo(t, writeSpec(t, strings.Replace(sharedSpec, "SHARED", "0", 1)), t.TempDir()))
+	require.NoError(t, err)
+	require.Len(t, shared.Records, 3)
+	computedBy := 0
+	for i, rec := range shared.Records {
+		require.Equal(t, "ok", rec.Status, rec.Error)
+		d := direct.Records[i]
+		require.NotNil(t, rec.SVD)
+		require.Len(t, rec.SVD.S, len(d.SVD.S))
+		for j := range d.SVD.S {
+			assert.InDelta(t, d.SVD.S[j], rec.SVD.S[j], 1e-8*d.SVD.S[0], "trial %d σ_%d", i, j+1)
+		}
+		assert.LessOrEqual(t, rec.Metrics[records.MetricSVDResidual], 1e-8)
+		assert.Equal(t, 12.0, rec.Metrics[records.MetricSVDSharedRank])
+		if rec.Metrics[records.MetricSVDShared] == 0 {
+			computedBy++
+		}
+		assert.InDelta(t, d.Metrics["spearman.zero.synthetic"], rec.Metrics["spearman.zero.synthetic"], 1e-6)
+	}
+	assert.Equal(t, 1, computedBy, "one decomposition for the sweep")
+
+	// The d = 6 trial alone gets the same bits as in the sweep.
+	alone, err := (&harness.Runner{Jobs: 1}).Run(ctx, loadSpecTo(t, writeSpec(t, strings.Replace(strings.Replace(sharedSpec, "SHARED", "12", 1), "[3, 6, 12]", "6", 1)), t.TempDir()))
+	require.NoError(t, err)
+	assert.Equal(t, shared.Records[1].ID, alone.Records[0].ID)
+	assert.Equal(t, shared.Records[1].SVD.S, alone.Records[0].SVD.S)
+	assert.Equal(t, shared.Records[1].Metrics["spearman.zero.synthetic"], alone.Records[0].Metrics["spearman.zero.synthetic"])
+}
+
+func TestSharedRankRefused(t *testing.T) {
+	tests := []struct{ name, spec, want string }{
+		{"a sketch", strings.Replace(strings.Replace(sharedSpec, "SHARED", "12", 1), "backend: krylov", "backend: dssvd", 1), "the dssvd backend is a sketch"},
+		{"below a trial's rank", strings.Replace(sharedSpec, "SHARED", "6", 1), "svd.shared_rank = 6 is below svd.rank = 12"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tt.spec), t.TempDir()))
+			require.Error(t, err)
+			found := false
+			for _, rec := range res.Records {
+				found = found || strings.Contains(rec.Error, tt.want)
+			}
+			assert.True(t, found, err.Error())
+		})
+	}
+}
