@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"kcalab/internal/machineload"
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
@@ -96,6 +97,12 @@ func childCommand(ctx context.Context, req childRequest) (*exec.Cmd, error) {
 // measurement is one child run.
 type measurement struct {
 	wall, cpu, rssMB float64
+	// others is the CPU time every other process of the machine used
+	// while the child ran (the machine's busy time less the child's and
+	// this process's own), load the load average at its end; known is
+	// false where the system does not say.
+	others, load float64
+	known        bool
 }
 
 // executeMeasured runs a trial measure.repeat times, each in its own child
@@ -155,6 +162,18 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *schema.Spec, t schem
 	put(records.MetricWall, func(m measurement) float64 { return m.wall })
 	put(records.MetricCPU, func(m measurement) float64 { return m.cpu })
 	put(records.MetricRSS, func(m measurement) float64 { return m.rssMB })
+	// How busy the machine was: a time is the program's only on a quiet
+	// machine (records.Quiet).
+	known := true
+	load := 0.0
+	for _, m := range ms {
+		known = known && m.known
+		load = max(load, m.load)
+	}
+	if known {
+		put(records.MetricOthersCPU, func(m measurement) float64 { return m.others })
+		rec.Metrics[records.MetricLoadAvg] = load
+	}
 	return rec
 }
 
@@ -199,9 +218,13 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = r.log()
+	busy0, busyOK := machineload.BusySeconds()
+	self0 := selfCPU()
 	start := time.Now()
 	runErr := cmd.Run()
 	wall := time.Since(start).Seconds()
+	busy1, busyOK1 := machineload.BusySeconds()
+	selfUsed := selfCPU() - self0
 	if cmd.Process != nil {
 		// Whatever the child started and left (its own budget stopped it
 		// without reaching a grandchild) goes with it.
@@ -222,9 +245,14 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	}
 	var m measurement
 	m.wall = wall
+	ruOK := false
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		m.cpu = tvSeconds(ru.Utime) + tvSeconds(ru.Stime)
 		m.rssMB = float64(ru.Maxrss) / 1024 // Linux reports kilobytes
+		ruOK = true
+	}
+	if load, ok := machineload.LoadAvg1(); ok && busyOK && busyOK1 && ruOK {
+		m.others, m.load, m.known = max(busy1-busy0-m.cpu-selfUsed, 0), load, true
 	}
 	// The child's own figure, where it has one (see ownPeakRSSMB).
 	if reply.PeakRSSMB > 0 {
@@ -235,4 +263,13 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 
 func tvSeconds(tv syscall.Timeval) float64 {
 	return float64(tv.Sec) + float64(tv.Usec)/1e6
+}
+
+// selfCPU is the CPU time this process has used, in seconds.
+func selfCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return tvSeconds(ru.Utime) + tvSeconds(ru.Stime)
 }

@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -116,3 +117,37 @@ func TestRunInfoMeasured(t *testing.T) {
 	assert.NotEmpty(t, r.Run.End)
 	assert.Equal(t, map[string]string{csvPath: sha256File(t, csvPath)}, r.Run.Inputs)
 }
+
+// A measured trial records how busy the machine was: with another program
+// burning a core beside it, other processes' CPU time is most of its wall
+// time and the trial is not quiet (records.Quiet).
+func TestRunnerMeasuredSeesABusyMachine(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the machine's load is read from /proc")
+	}
+	spec := loadSpecTo(t, writeSpec(t, sharedSpecMeasured), t.TempDir())
+	burn := exec.Command("sh", "-c", "while :; do :; done")
+	require.NoError(t, burn.Start())
+	defer func() { _ = burn.Process.Kill(); _ = burn.Wait() }()
+	res, err := (&harness.Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	rec := res.Records[0]
+	require.Equal(t, "ok", rec.Status, rec.Error)
+	require.Contains(t, rec.Metrics, records.MetricOthersCPU)
+	require.Contains(t, rec.Metrics, records.MetricLoadAvg)
+	quiet, cores, known := records.Quiet(rec)
+	assert.True(t, known)
+	assert.False(t, quiet)
+	assert.Greater(t, cores, 0.5, "the burner's core (wall %gs, others %gs)", rec.Metrics["wall_s"], rec.Metrics[records.MetricOthersCPU])
+}
+
+const sharedSpecMeasured = `
+name: busy
+seed: 5
+data: {source: synthetic, table: flat, window: 3}
+synthetic: {tokens: 200000, noise: 0.6, words: 40}
+eval: {sets: [synthetic]}
+method: lca
+svd: {backend: krylov, rank: 6}
+measure: {process: true}
+`

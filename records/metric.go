@@ -33,6 +33,8 @@ const (
 	MetricWall          = "wall_s"             // wall time of a measured trial (child process), seconds
 	MetricCPU           = "cpu_s"              // its CPU time, seconds
 	MetricRSS           = "max_rss_mb"         // its peak resident memory, MiB
+	MetricOthersCPU     = "others_cpu_s"       // CPU time every other process of the machine used during it, seconds (see Quiet)
+	MetricLoadAvg       = "load_avg1"          // the machine\'s one-minute load average at its end
 	MetricVocab         = "vocab"              // vocabulary size (rows of the word table)
 	MetricNNZ           = "nnz"                // non-zeros of the word table
 	MetricTokens        = "tokens"             // corpus tokens read
@@ -231,7 +233,7 @@ func (m Metric) Base() Metric { m.Stat = ""; return m }
 // Unit is "s", "MiB" or "" (a ratio or a count).
 func (m Metric) Unit() string {
 	switch m.Name {
-	case MetricWall, MetricCPU:
+	case MetricWall, MetricCPU, MetricOthersCPU:
 		return "s"
 	case MetricRSS, MetricSVDPlan:
 		return "MiB"
@@ -360,7 +362,7 @@ func ParseMetric(key string) Metric {
 		}
 	}
 	switch base {
-	case MetricWall, MetricCPU, MetricRSS, MetricSVDPlan:
+	case MetricWall, MetricCPU, MetricRSS, MetricSVDPlan, MetricOthersCPU, MetricLoadAvg:
 		// The plan holds scratch per goroutine: like the peak memory it
 		// is compared with, it depends on the machine, not on the spec.
 		return Metric{Kind: MeasurementMetric, Name: base, Stat: stat}

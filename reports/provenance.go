@@ -21,7 +21,7 @@ type provenance struct {
 	day     string // "2026-11-24"; "" when unknown
 	code    string // "04780997", "04780997 + uncommitted changes", "unknown"
 	machine string // "vm · AMD EPYC · GOMAXPROCS 2", "unknown"
-	alone   string // "alone, measured", "alone", "beside 3 others", "unknown"
+	alone   string // "alone, measured, machine quiet", "alone", "beside 3 others", "unknown", …
 }
 
 // shortCommit is the commit's first 8 hex digits, as git prints them.
@@ -82,7 +82,9 @@ func span(rec records.Record) (start, end time.Time, ok bool) {
 // provenances describes each record. A trial ran alone when no other
 // trial of these records on its machine ran during it (its interval
 // overlaps none), which is always so for a measured trial: the runner
-// runs those one at a time, in a process of their own.
+// runs those one at a time, in a process of their own. A measured trial
+// also says whether the machine was quiet (records.Quiet): no other
+// program competed for its cores.
 func provenances(recs []records.Record) []provenance {
 	out := make([]provenance, len(recs))
 	for i, rec := range recs {
@@ -101,7 +103,16 @@ func provenances(recs []records.Record) []provenance {
 			case beside > 0:
 				p.alone = fmt.Sprintf("beside %d other%s", beside, plural(beside))
 			case measuredInChild(rec):
-				p.alone = "alone, measured"
+				// Alone among these trials is not alone on the machine:
+				// another program may have competed for the cores.
+				switch quiet, cores, known := records.Quiet(rec); {
+				case !known:
+					p.alone = "alone, measured (machine load not recorded)"
+				case quiet:
+					p.alone = "alone, measured, machine quiet"
+				default:
+					p.alone = fmt.Sprintf("measured on a busy machine (other programs used %.1f cores)", cores)
+				}
 			default:
 				p.alone = "alone"
 			}

@@ -22,14 +22,24 @@ func TestProvenances(t *testing.T) {
 		provRec("04780997a733405a", true, "vm", "2026-11-24T09:54:00Z", "2026-11-24T09:55:00Z", false),
 		provRec("04780997a733405a", false, "vm", "2026-11-24T10:00:00Z", "2026-11-24T10:01:00Z", true),
 		provRec("", false, "", "", "", false),
+		provRec("04780997a733405a", false, "vm", "2026-11-24T11:00:00Z", "2026-11-24T11:01:00Z", true),
+		provRec("04780997a733405a", false, "vm", "2026-11-24T12:00:00Z", "2026-11-24T12:01:00Z", true),
 	}
+	recs[4].Metrics = map[string]float64{"wall_s": 60, "others_cpu_s": 1.5}
+	recs[5].Metrics = map[string]float64{"wall_s": 60, "others_cpu_s": 54}
 	got := provenances(recs)
 	assert.Equal(t, []provenance{
 		{date: "2026-11-24 09:53", day: "2026-11-24", code: "04780997 + uncommitted changes", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "beside 1 other"},
 		{date: "2026-11-24 09:54", day: "2026-11-24", code: "04780997 + uncommitted changes", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "beside 1 other"},
-		{date: "2026-11-24 10:00", day: "2026-11-24", code: "04780997", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "alone, measured"},
+		{date: "2026-11-24 10:00", day: "2026-11-24", code: "04780997", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "alone, measured (machine load not recorded)"},
 		{code: "unknown", machine: "AMD EPYC · GOMAXPROCS 2", alone: "unknown"},
+		{date: "2026-11-24 11:00", day: "2026-11-24", code: "04780997", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "alone, measured, machine quiet"},
+		{date: "2026-11-24 12:00", day: "2026-11-24", code: "04780997", machine: "vm · AMD EPYC · GOMAXPROCS 2", alone: "measured on a busy machine (other programs used 0.9 cores)"},
 	}, got)
+	recs[4].Run.ID, recs[5].Run.ID = "run", "run"
+	ok, why := timesCompare(recs[4:5], recs[5:6])
+	assert.False(t, ok)
+	assert.Equal(t, whyBusy, why)
 }
 
 func TestProvenanceLines(t *testing.T) {

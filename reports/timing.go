@@ -10,14 +10,16 @@ import (
 // were taken alike: by one invocation of the runner (records.RunInfo.ID:
 // one machine, one load, one build) and under the same conditions (both
 // in a measured child process, measure.process, or neither: a child's
-// wall time includes its start and its reading of the data). A page
-// prints a ratio only then, and otherwise says why not.
+// wall time includes its start and its reading of the data), on a quiet
+// machine where the records sampled it (records.Quiet). A page prints a
+// ratio only then, and otherwise says why not.
 
 // Why a ratio is not printed.
 const (
 	whyNoRun       = "not compared: no run id in the records"
 	whyOtherRuns   = "not compared: measured in different runs"
 	whyOtherMethod = "not compared: one measured in a child process, one not"
+	whyBusy        = "not compared: the machine was busy during a measurement (other programs competed for the cores)"
 )
 
 // timesCompare says whether the times of trials a and b (each one or more
@@ -41,6 +43,9 @@ func timesCompare(a, b []records.Record) (ok bool, why string) {
 		}
 		if measuredInChild(rec) != process {
 			return false, whyOtherMethod
+		}
+		if quiet, _, known := records.Quiet(rec); known && !quiet {
+			return false, whyBusy
 		}
 	}
 	return true, ""
