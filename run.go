@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"kcalab/datasets/corpus"
+	"kcalab/internal/atomicfile"
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
@@ -141,6 +142,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		js, err := reports.FindEChartsContext(ctx, reports.FindOptions{Warn: stderr, CacheDir: *cacheDir, Fetch: true, Pin: echartsPin})
 		if err != nil {
 			return err
+		}
+		// The results tree is the spec's default output: no link there
+		// (harness.CheckOutput).
+		if err := atomicfile.CheckNotLink(defaultResultsDir); err != nil {
+			return fmt.Errorf("-index: %w", err)
 		}
 		path, err := writeSite(defaultSpecDir, defaultResultsDir, nil, js, stderr)
 		if err != nil {
@@ -358,8 +364,9 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
 		r.FilePresent = func(p string) bool {
-			fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
-			return err == nil && fi.Mode().IsRegular()
+			path := filepath.Join(dir, filepath.FromSlash(p))
+			fi, err := os.Lstat(path)
+			return err == nil && fi.Mode().IsRegular() && atomicfile.CheckNoLinkBelow(dir, path) == nil
 		}
 	}
 	if spec.Report.Check {

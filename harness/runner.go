@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"kcalab/schema"
 
 	"kcalab/datasets/wordsim"
+	"kcalab/internal/atomicfile"
 	"kcalab/internal/termsafe"
 )
 
@@ -93,7 +95,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		return nil, err
 	}
 	r.usableCache(trials)
-	if err := r.checkVectorsDir(); err != nil {
+	if err := r.checkVectorsDir(spec, trials); err != nil {
 		return nil, err
 	}
 	byID := map[string]records.Record{}
@@ -362,10 +364,17 @@ func workers(jobs int, todo []schema.Trial, log io.Writer) int {
 	return jobs
 }
 
-// checkVectorsDir makes sure -vectors can take files before any trial
-// runs, so a bad directory fails at once, not after every decomposition.
-func (r *Runner) checkVectorsDir() error {
+// checkVectorsDir makes sure the vectors can be written before any trial
+// runs, so a bad directory fails at once, not after every decomposition:
+// -vectors must take files, and the output's vectors/ (vectors.save) must
+// not be a symbolic link, which would take them anywhere.
+func (r *Runner) checkVectorsDir(spec *schema.Spec, trials []schema.Trial) error {
 	if r.VectorsDir == "" {
+		if slices.ContainsFunc(trials, func(t schema.Trial) bool { return t.Vectors.Save }) {
+			if err := atomicfile.CheckNoLinkBelow(spec.Output, outputVectorsDir(spec)); err != nil {
+				return fmt.Errorf("vectors.save: %w (no trial was run)", err)
+			}
+		}
 		return nil
 	}
 	if err := os.MkdirAll(r.VectorsDir, 0o755); err != nil {
@@ -375,6 +384,12 @@ func (r *Runner) checkVectorsDir() error {
 		return fmt.Errorf("-vectors: %w", err)
 	}
 	return nil
+}
+
+// outputVectorsDir is where vectors.save writes a spec's vectors: vectors/
+// in its output directory.
+func outputVectorsDir(spec *schema.Spec) string {
+	return filepath.Join(spec.Output, "vectors")
 }
 
 // noteVectorsNotWritten says when -vectors wrote nothing for reused word

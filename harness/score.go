@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kcalab/internal/atomicfile"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
 	"kcalab/schema"
@@ -298,7 +299,12 @@ func (tr *TrialRun) saveVectors(vs *vectors.Set) error {
 		if !tr.Trial.Vectors.Save {
 			return nil
 		}
-		dir = filepath.Join(tr.Spec.Output, "vectors")
+		dir = outputVectorsDir(tr.Spec)
+		// Checked before the run too; again here, since a link may have
+		// been put in its place since.
+		if err := atomicfile.CheckNoLinkBelow(tr.Spec.Output, dir); err != nil {
+			return fmt.Errorf("vectors: %w", err)
+		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("vectors: %w", err)

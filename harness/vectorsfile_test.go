@@ -107,3 +107,79 @@ vectors: {save: true}
 	assert.Contains(t, r.Bootstrap.Scores, "spearman.zero.p.tsv")
 	assert.Contains(t, r.Bootstrap.Scores, "spearman.cosine.skip.p.tsv")
 }
+
+// smallVectorsSpec writes a one-trial word spec that saves its vectors and
+// returns its path.
+func smallVectorsSpec(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	var text strings.Builder
+	for i := 0; i < 300; i++ {
+		text.WriteString("the cat sat on the mat a dog ran in the park ")
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.txt"), []byte(text.String()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.tsv"), []byte("cat\tdog\t5\nmat\tpark\t2\nthe\ta\t7\n"), 0o644))
+	spec := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`name: vec
+data: {source: corpus, corpus: c.txt, min_count: 2, window: 2}
+eval: {sets: [p.tsv]}
+svd: {rank: 3}
+method: lca
+vectors: {save: true}
+`), 0o644))
+	return spec
+}
+
+// Vectors are never written through a symbolic link: a vectors/ directory
+// in the output that is a link is refused before any trial, naming it; a
+// file in -vectors DIR that is a link fails its trial; the place either
+// points to keeps its bytes. A -vectors directory the user names is taken
+// as given, link or not.
+func TestVectorsNotWrittenThroughLinks(t *testing.T) {
+	tests := []struct {
+		name      string
+		vectorsIn bool   // -vectors DIR instead of vectors.save's vectors/
+		link      string // what is a link to the victim: "dir" (the vectors directory) or "file" (the trial's file)
+		wantErr   string // "" = the run succeeds and writes into the victim
+	}{
+		{name: "vectors/ is a link", link: "dir", wantErr: "vectors.save: writing {out}/vectors (a link to {victim}): is a symbolic link"},
+		{name: "vectors/ file is a link", link: "file", wantErr: "(a link to {victim}/v.txt): is a symbolic link"},
+		{name: "-vectors file is a link", vectorsIn: true, link: "file", wantErr: "(a link to {victim}/v.txt): is a symbolic link"},
+		{name: "-vectors DIR itself is a link", vectorsIn: true, link: "dir"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, victim := filepath.Join(t.TempDir(), "o"), t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(victim, "v.txt"), []byte("mine\n"), 0o644))
+			s := loadSpecTo(t, smallVectorsSpec(t), out)
+			tr := s.Trials()[0]
+			r := &harness.Runner{Jobs: 1}
+			dir := filepath.Join(out, "vectors")
+			if tt.vectorsIn {
+				dir = filepath.Join(t.TempDir(), "vecs")
+				r.VectorsDir = dir
+			}
+			switch tt.link {
+			case "dir":
+				require.NoError(t, os.MkdirAll(filepath.Dir(dir), 0o755))
+				require.NoError(t, os.Symlink(victim, dir))
+			case "file":
+				require.NoError(t, os.MkdirAll(dir, 0o755))
+				require.NoError(t, os.Symlink(filepath.Join(victim, "v.txt"), filepath.Join(dir, harness.VectorsFileName(s.Name, tr.Label, tr.Method, tr.ID))))
+			}
+			_, err := r.Run(context.Background(), s)
+			got, rerr := os.ReadFile(filepath.Join(victim, "v.txt"))
+			require.NoError(t, rerr)
+			assert.Equal(t, "mine\n", string(got), "the file the link points to keeps its bytes")
+			entries, _ := os.ReadDir(victim)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				assert.Len(t, entries, 2, "the user's -vectors directory got the vectors")
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), strings.NewReplacer("{out}", out, "{victim}", victim).Replace(tt.wantErr))
+			assert.Len(t, entries, 1, "nothing written into the victim")
+		})
+	}
+}
