@@ -184,7 +184,6 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	// The child and whatever it starts (an external tool) share a process
 	// group, killed whole at the budget, and a temporary directory the
 	// parent removes: a killed child cannot clean up after itself.
-	killGroupOnCancel(cmd, true)
 	tmp, err := os.MkdirTemp("", tmpfiles.Pattern("child"))
 	if err != nil {
 		return records.Record{}, measurement{}, fmt.Errorf("child process: %w", err)
@@ -198,13 +197,10 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	cmd.Stdout = &out
 	cmd.Stderr = r.log()
 	start := time.Now()
-	runErr := cmd.Run()
+	// Whatever the child started and left (its own budget stopped it
+	// without reaching a grandchild) goes with it (runGroup).
+	runErr := runGroup(cmd, true)
 	wall := time.Since(start).Seconds()
-	if cmd.Process != nil {
-		// Whatever the child started and left (its own budget stopped it
-		// without reaching a grandchild) goes with it.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
 	if budget > 0 && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		return records.Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
 	}
