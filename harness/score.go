@@ -180,6 +180,10 @@ func (tr *TrialRun) ScorePairs(s NamedSet, bySim map[vectors.Similarity]PairScor
 				if err != nil {
 					tr.Warn("%s: no ρ under the %s rule: %v", s.Key, rule, err)
 				}
+				if rule == eval.Rules[0] && sc.Covered < records.MinRankedPairs {
+					tr.Warn("%s: only %d of its %d pairs covered, fewer than %d: its ρ is shown but never ranked (records.MinRankedPairs)",
+						s.Key, sc.Covered, sc.Pairs, records.MinRankedPairs)
+				}
 				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
 			}
 			if sc.Rho != sc.Rho { // NaN: undefined, left out
