@@ -363,10 +363,17 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
+		// A file is linked only while it holds what its trial wrote: not
+		// a link, nor changed since (records.CheckWrittenFile).
+		hashes := map[string]string{}
+		for _, rec := range recs {
+			for f, h := range rec.FileHashes {
+				hashes[f] = h
+			}
+		}
 		r.FilePresent = func(p string) bool {
-			path := filepath.Join(dir, filepath.FromSlash(p))
-			fi, err := os.Lstat(path)
-			return err == nil && fi.Mode().IsRegular() && atomicfile.CheckNoLinkBelow(dir, path) == nil
+			missing, wrong := records.CheckWrittenFile(dir, p, hashes[p])
+			return !missing && wrong == ""
 		}
 	}
 	if spec.Report.Check {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -95,7 +94,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		return nil, err
 	}
 	r.usableCache(trials)
-	if err := r.checkVectorsDir(spec, trials); err != nil {
+	if err := r.checkVectorsDir(); err != nil {
 		return nil, err
 	}
 	byID := map[string]records.Record{}
@@ -123,6 +122,14 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 				todo = append(todo, t)
 				continue
 			}
+			if why := changedFile(spec.Output, old); why != "" {
+				if r.writesVectors(t) {
+					logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
+					todo = append(todo, t)
+					continue
+				}
+				logf("kcalab: trial %s: %s; its report does not link it (run with -vectors, or vectors.save, and -fresh to write it again)", t.ID, termsafe.Text(why))
+			}
 			old.Spec = spec.Name
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report
@@ -138,6 +145,16 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			continue
 		}
 		todo = append(todo, t)
+	}
+
+	// Where a trial to compute would write its vectors must not be a link:
+	// refused now, not after its decomposition.
+	for _, t := range todo {
+		if base, vpath := r.vectorsPath(spec, t); vpath != "" {
+			if err := atomicfile.CheckNoLinkBelow(base, vpath); err != nil {
+				return nil, fmt.Errorf("trial %s: vectors: %w (no trial was run)", t.ID, err)
+			}
+		}
 	}
 
 	rlog, err := testHookOpenLog(path)
@@ -364,17 +381,10 @@ func workers(jobs int, todo []schema.Trial, log io.Writer) int {
 	return jobs
 }
 
-// checkVectorsDir makes sure the vectors can be written before any trial
-// runs, so a bad directory fails at once, not after every decomposition:
-// -vectors must take files, and the output's vectors/ (vectors.save) must
-// not be a symbolic link, which would take them anywhere.
-func (r *Runner) checkVectorsDir(spec *schema.Spec, trials []schema.Trial) error {
+// checkVectorsDir makes sure -vectors can take files before any trial
+// runs, so a bad directory fails at once, not after every decomposition.
+func (r *Runner) checkVectorsDir() error {
 	if r.VectorsDir == "" {
-		if slices.ContainsFunc(trials, func(t schema.Trial) bool { return t.Vectors.Save }) {
-			if err := atomicfile.CheckNoLinkBelow(spec.Output, outputVectorsDir(spec)); err != nil {
-				return fmt.Errorf("vectors.save: %w (no trial was run)", err)
-			}
-		}
 		return nil
 	}
 	if err := os.MkdirAll(r.VectorsDir, 0o755); err != nil {
@@ -384,6 +394,41 @@ func (r *Runner) checkVectorsDir(spec *schema.Spec, trials []schema.Trial) error
 		return fmt.Errorf("-vectors: %w", err)
 	}
 	return nil
+}
+
+// writesVectors says the trial, when computed by this run, writes its
+// vectors (-vectors, or vectors.save).
+func (r *Runner) writesVectors(t schema.Trial) bool {
+	return r.VectorsDir != "" || t.Vectors.Save
+}
+
+// changedFile says why a file a record names no longer holds what its
+// trial wrote (a link in its place, another file, other content), ""
+// when every one does or is missing: exported vectors are build outputs,
+// absent from a fresh clone, so a missing one does not stop reuse (the
+// report names it without a link).
+func changedFile(dir string, rec records.Record) string {
+	for _, f := range rec.Files {
+		if _, wrong := records.CheckWrittenFile(dir, f, rec.FileHashes[f]); wrong != "" {
+			return fmt.Sprintf("its vectors file %s %s", f, wrong)
+		}
+	}
+	return ""
+}
+
+// vectorsPath is the file the trial's vectors are written to when it is
+// computed ("" when they are not) and the directory it is checked below
+// for links: -vectors DIR (the user's), else the output directory
+// (vectors.save writes to its vectors/).
+func (r *Runner) vectorsPath(spec *schema.Spec, t schema.Trial) (base, path string) {
+	dir, base := r.VectorsDir, r.VectorsDir
+	if dir == "" {
+		if !t.Vectors.Save {
+			return "", ""
+		}
+		dir, base = outputVectorsDir(spec), spec.Output
+	}
+	return base, filepath.Join(dir, VectorsFileName(spec.Name, t.Label, t.Method, t.ID))
 }
 
 // outputVectorsDir is where vectors.save writes a spec's vectors: vectors/
