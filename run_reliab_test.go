@@ -182,6 +182,16 @@ func TestRunSpecOutputNoLinks(t *testing.T) {
 			assert.FileExists(t, filepath.Join(sub.Replace(tt.want), records.FileName))
 		})
 	}
+	t.Run("-index: results/ is a link", func(t *testing.T) {
+		outside, cwd := t.TempDir(), t.TempDir()
+		t.Chdir(cwd)
+		require.NoError(t, os.Symlink(outside, "results"))
+		_, _, err := runCLI(t, "-index")
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "-index: writing results (a link to "+outside+"): is a symbolic link")
+		entries, _ := os.ReadDir(outside)
+		assert.Empty(t, entries, "nothing written through the link")
+	})
 	t.Run("a sibling's directory is a link", func(t *testing.T) {
 		dir, outside, cwd := t.TempDir(), t.TempDir(), t.TempDir()
 		for _, name := range []string{"one", "two"} {
