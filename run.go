@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"kcalab/datasets/corpus"
+	"kcalab/internal/atomicfile"
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 	"kcalab/schema"
@@ -143,6 +144,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		js, err := reports.FindEChartsContext(ctx, reports.FindOptions{Warn: stderr, CacheDir: *cacheDir, Fetch: true, Pin: echartsPin})
 		if err != nil {
 			return err
+		}
+		// The results tree is the spec's default output: no link there
+		// (harness.CheckOutput).
+		if err := atomicfile.CheckNotLink(defaultResultsDir); err != nil {
+			return fmt.Errorf("-index: %w", err)
 		}
 		path, err := writeSite(defaultSpecDir, defaultResultsDir, nil, js, stderr)
 		if err != nil {
@@ -360,9 +366,17 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
+		// A file is linked only while it holds what its trial wrote: not
+		// a link, nor changed since (records.CheckWrittenFile).
+		hashes := map[string]string{}
+		for _, rec := range recs {
+			for f, h := range rec.FileHashes {
+				hashes[f] = h
+			}
+		}
 		r.FilePresent = func(p string) bool {
-			fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
-			return err == nil && fi.Mode().IsRegular()
+			missing, wrong := records.CheckWrittenFile(dir, p, hashes[p])
+			return !missing && wrong == ""
 		}
 	}
 	if aside > 0 {

@@ -51,7 +51,7 @@ func TestRunUnwritableOutput(t *testing.T) {
 
 // A spec's output: stays under results/ or the spec's directory unless the
 // command line gives -out; a relative output: is relative to the spec file,
-// and a symbolic link on the way is followed before the check.
+// and a symbolic link on the way is resolved before the check.
 func TestRunSpecOutputConfined(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -71,7 +71,6 @@ func TestRunSpecOutputConfined(t *testing.T) {
 			wantErr: "resolves, through a symbolic link, to {outside}, outside what a spec may write to"},
 		{name: "through a link to a parent", output: "up/x", links: map[string]string{"{dir}/up": ".."},
 			wantErr: "through a symbolic link"},
-		{name: "through a link that stays inside", output: "bundle/linkin", links: map[string]string{"{dir}/bundle/linkin": "{dir}/real"}, want: "{dir}/real"},
 		{name: "absolute elsewhere with -out", output: "/etc", withOut: true, want: "{dir}/cli"},
 	}
 	for _, tt := range tests {
@@ -111,6 +110,107 @@ func TestRunSpecOutputConfined(t *testing.T) {
 			assert.FileExists(t, filepath.Join(sub.Replace(tt.want), records.FileName))
 		})
 	}
+}
+
+// Nothing is written through a symbolic link: the default output
+// results/<name>, results/ itself, a link inside the spec's directory (even
+// one that stays inside it) and a sibling's directory whose page the run
+// renders are refused, naming the link, and the place it points to gets
+// nothing; a directory given with -out is the user's, link or not.
+func TestRunSpecOutputNoLinks(t *testing.T) {
+	tests := []struct {
+		name    string
+		output  string            // "" = no output: key
+		links   map[string]string // {dir}: the spec's directory, {cwd}: the working directory, {outside}: elsewhere
+		out     string            // -out
+		specIn  string            // the directory the spec is given in ("" = {dir})
+		want    string            // where results.jsonl lands, "" when refused
+		wantErr string
+	}{
+		{name: "default output is a link", links: map[string]string{"{cwd}/results/nolinks": "{outside}"},
+			wantErr: "{dir}/spec.yaml: the default output results/nolinks goes through {cwd}/results/nolinks, a symbolic link (to {outside})"},
+		{name: "results/ is a link", links: map[string]string{"{cwd}/results": "{outside}"},
+			wantErr: "the default output results/nolinks goes through {cwd}/results, a symbolic link (to {outside})"},
+		{name: "output: under results/, itself a link", output: "{cwd}/results/mine", links: map[string]string{"{cwd}/results": "{outside}"},
+			wantErr: "{dir}/spec.yaml:4: output \"{cwd}/results/mine\" goes through {cwd}/results, a symbolic link"},
+		{name: "output: through a link that stays inside", output: "bundle/linkin", links: map[string]string{"{dir}/bundle/linkin": "{dir}/real"},
+			wantErr: "goes through {dir}/bundle/linkin, a symbolic link (to {dir}/real)"},
+		{name: "a link from one place to another in the spec's directory", output: "{dir}/up/mine", links: map[string]string{"{dir}/up": "{dir}/real"},
+			wantErr: "goes through {dir}/up, a symbolic link"},
+		{name: "a link above the spec's directory is the machine's", specIn: "{outside}/via", output: "mine", links: map[string]string{"{outside}/via": "{dir}"},
+			want: "{dir}/mine"},
+		{name: "-out a link: the user's choice", out: "{dir}/cli", links: map[string]string{"{dir}/cli": "{outside}"}, want: "{outside}"},
+		{name: "plain default", want: "{cwd}/results/nolinks"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, outside, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+			dir, _ = filepath.EvalSymlinks(dir)
+			cwd, _ = filepath.EvalSymlinks(cwd)
+			sub := strings.NewReplacer("{dir}", dir, "{outside}", outside, "{cwd}", cwd)
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "real"), 0o755))
+			for from, to := range tt.links {
+				require.NoError(t, os.MkdirAll(filepath.Dir(sub.Replace(from)), 0o755))
+				require.NoError(t, os.Symlink(sub.Replace(to), sub.Replace(from)))
+			}
+			body := "name: nolinks\ndata: {source: fisher}\nsvd: {rank: 2, backend: dense}\n"
+			if tt.output != "" {
+				body += "output: " + sub.Replace(tt.output) + "\n"
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "spec.yaml"), []byte(body), 0o644))
+			spec := filepath.Join(dir, "spec.yaml")
+			if tt.specIn != "" {
+				spec = filepath.Join(sub.Replace(tt.specIn), "spec.yaml")
+			}
+			args := []string{spec}
+			if tt.out != "" {
+				args = []string{"-out", sub.Replace(tt.out), spec}
+			}
+			t.Chdir(cwd)
+			_, stderr, err := runCLI(t, args...)
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), sub.Replace(tt.wantErr))
+				assert.Contains(t, err.Error(), "-out")
+				entries, _ := os.ReadDir(outside)
+				assert.Empty(t, entries, "nothing written through the link")
+				entries, _ = os.ReadDir(filepath.Join(dir, "real"))
+				assert.Empty(t, entries, "nothing written through the link")
+				return
+			}
+			require.NoError(t, err, stderr)
+			assert.FileExists(t, filepath.Join(sub.Replace(tt.want), records.FileName))
+		})
+	}
+	t.Run("-index: results/ is a link", func(t *testing.T) {
+		outside, cwd := t.TempDir(), t.TempDir()
+		t.Chdir(cwd)
+		require.NoError(t, os.Symlink(outside, "results"))
+		_, _, err := runCLI(t, "-index")
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "-index: writing results (a link to "+outside+"): is a symbolic link")
+		entries, _ := os.ReadDir(outside)
+		assert.Empty(t, entries, "nothing written through the link")
+	})
+	t.Run("a sibling's directory is a link", func(t *testing.T) {
+		dir, outside, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+		for _, name := range []string{"one", "two"} {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name+".yaml"),
+				[]byte("name: "+name+"\ndata: {source: fisher}\nsvd: {rank: 2, backend: dense}\n"), 0o644))
+		}
+		t.Chdir(cwd)
+		// two's results, moved outside and linked back as results/two.
+		_, stderr, err := runCLI(t, "-out", outside, filepath.Join(dir, "two.yaml"))
+		require.NoError(t, err, stderr)
+		require.NoError(t, os.Remove(filepath.Join(outside, "report.html")))
+		require.NoError(t, os.MkdirAll("results", 0o755))
+		require.NoError(t, os.Symlink(outside, filepath.Join("results", "two")))
+		_, stderr, err = runCLI(t, filepath.Join(dir, "one.yaml"))
+		require.NoError(t, err, stderr)
+		assert.Contains(t, stderr, "kcalab: warning: index: two: report: writing results/two (a link to "+outside+"): is a symbolic link")
+		assert.NoFileExists(t, filepath.Join(outside, "report.html"), "nothing written through the link")
+		assert.FileExists(t, filepath.Join(cwd, "results", "one", "report.html"))
+	})
 }
 
 // An interrupted run ends with "interrupted" and what was kept, never a

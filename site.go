@@ -13,6 +13,7 @@ import (
 	"kcalab/records"
 	"kcalab/schema"
 
+	"kcalab/internal/atomicfile"
 	"kcalab/internal/termsafe"
 	"kcalab/reports"
 )
@@ -157,6 +158,11 @@ func writeSite(specDir, root string, done map[string]bool, js reports.Script, st
 			r := buildReport(s.spec, recs, recs, js, s.dir)
 			siteLinks(&r, s.spec, specDir, root, stderr)
 			if !done[s.spec.Name] {
+				// A sibling's directory that is a link would take its page
+				// wherever it points.
+				if err := atomicfile.CheckNoLinkBelow(root, s.dir); err != nil {
+					return "", fmt.Errorf("%s: report: %w", s.spec.Name, err)
+				}
 				if err := reports.WriteFile(filepath.Join(s.dir, reportName), r); err != nil {
 					return "", fmt.Errorf("%s: report: %w", s.spec.Name, err)
 				}

@@ -13,8 +13,8 @@ import (
 // RunCommand runs a program for the trial in dir: it says on the log what
 // runs before it does (a spec is a file people share, and this runs a
 // program it names), runs it in its own process group, killed whole when
-// ctx ends (a budget, Ctrl-C), and on failure returns an error with the
-// end of its output.
+// it ends or ctx ends (a budget, Ctrl-C) (runGroup), and on failure returns
+// an error with the end of its output.
 func (tr *TrialRun) RunCommand(ctx context.Context, dir string, args []string) error {
 	fmt.Fprintf(tr.Log(), "kcalab: trial %s runs external command: %s\n", tr.Trial.ID, termsafe.CommandLine(args))
 	return runCommand(ctx, dir, args)
@@ -32,8 +32,7 @@ func runCommand(ctx context.Context, dir string, args []string) error {
 	cmd.Dir = dir
 	cmd.Stdout = out
 	cmd.Stderr = out
-	killGroupOnCancel(cmd, !ChildRequested())
-	if err := cmd.Run(); err != nil {
+	if err := runGroup(cmd, !ChildRequested()); err != nil {
 		return fmt.Errorf("external command %s: %w\n%s", strings.Join(args, " "), err, out.String())
 	}
 	return nil

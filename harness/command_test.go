@@ -2,10 +2,14 @@ package harness_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,4 +50,60 @@ func TestRunCommandKeepsBoundedTail(t *testing.T) {
 			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20), "the output was held in memory")
 		})
 	}
+}
+
+// A program the external command leaves running dies with the command's
+// end (its process group is killed), whether it holds the command's
+// output or not; one holding the output does not turn the command's
+// success into a failure ("exec: WaitDelay expired") nor hold the trial.
+func TestRunCommandLeavesNoChild(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec), t.TempDir())
+	tr := harness.NewTrialRun(&harness.Runner{}, spec, spec.Trials()[0])
+	tests := []struct {
+		name    string
+		script  string // {pid}: the file the background child's pid is written to
+		wantErr string
+	}{
+		{"child holds the output", `sleep 60 & echo $! > {pid}; echo trained`, ""},
+		{"child with its own output", `sleep 60 >/dev/null 2>&1 & echo $! > {pid}; echo trained`, ""},
+		{"child of a failing command", `sleep 60 & echo $! > {pid}; echo why >&2; exit 4`, "exit status 4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			start := time.Now()
+			err := tr.RunCommand(context.Background(), dir, []string{"sh", "-c", strings.ReplaceAll(tt.script, "{pid}", pidFile)})
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+			} else {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				assert.NotContains(t, err.Error(), "WaitDelay")
+			}
+			assert.Less(t, time.Since(start), 30*time.Second, "the child was not waited for")
+			b, err := os.ReadFile(pidFile)
+			require.NoError(t, err)
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			require.NoError(t, err)
+			assert.Eventually(t, func() bool { return !running(pid) }, 5*time.Second, 20*time.Millisecond, "the background child %d outlived the command", pid)
+		})
+	}
+}
+
+// running says pid is a live process (not a zombie).
+func running(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(fields) > 0 && fields[0] != "Z"
 }

@@ -136,7 +136,7 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *schema.Spec, t schem
 		}
 		// Everything the child measured and recorded; the identity, the
 		// environment and the run are the parent's.
-		rec.Metrics, rec.Timings, rec.Files, rec.Backend, rec.CA = child.Metrics, child.Timings, child.Files, child.Backend, child.CA
+		rec.Metrics, rec.Timings, rec.Files, rec.FileHashes, rec.Backend, rec.CA = child.Metrics, child.Timings, child.Files, child.FileHashes, child.Backend, child.CA
 		rec.Warnings, rec.SVD, rec.TableFile, rec.Corpus = child.Warnings, child.SVD, child.TableFile, child.Corpus
 		rec.WordsMap, rec.Neighbours, rec.Bootstrap = child.WordsMap, child.Neighbours, child.Bootstrap
 		if child.Run != nil {
@@ -205,7 +205,6 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	// The child and whatever it starts (an external tool) share a process
 	// group, killed whole at the budget, and a temporary directory the
 	// parent removes: a killed child cannot clean up after itself.
-	killGroupOnCancel(cmd, true)
 	tmp, err := os.MkdirTemp("", tmpfiles.Pattern("child"))
 	if err != nil {
 		return records.Record{}, measurement{}, fmt.Errorf("child process: %w", err)
@@ -221,15 +220,12 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	busy0, busyOK := machineload.BusySeconds()
 	self0 := selfCPU()
 	start := time.Now()
-	runErr := cmd.Run()
+	// Whatever the child started and left (its own budget stopped it
+	// without reaching a grandchild) goes with it (runGroup).
+	runErr := runGroup(cmd, true)
 	wall := time.Since(start).Seconds()
 	busy1, busyOK1 := machineload.BusySeconds()
 	selfUsed := selfCPU() - self0
-	if cmd.Process != nil {
-		// Whatever the child started and left (its own budget stopped it
-		// without reaching a grandchild) goes with it.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
 	if budget > 0 && errors.Is(cctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
 		return records.Record{}, measurement{}, fmt.Errorf("%w: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"kcalab/schema"
@@ -13,17 +14,42 @@ import (
 // (besides the spec file's own directory).
 const ResultsTree = "results"
 
-// CheckOutput refuses an output: key that leaves both the results tree and
-// the spec file's directory. A spec is a file people share; it must not be
-// able to write results.jsonl and report.html anywhere (/etc, ~/.ssh). The
-// paths are compared as the file system resolves them, symbolic links
-// followed, so a link inside the spec's directory cannot lead outside.
-// The command line may say otherwise with -out, so the caller skips the
-// check then.
+// CheckOutput refuses an output directory a spec may not write to. A spec
+// is a file people share; it must not be able to write results.jsonl and
+// report.html anywhere (/etc, ~/.ssh). An output: key must stay under the
+// results tree or the spec file's directory, the paths compared as the
+// file system resolves them, symbolic links followed, so a link inside
+// the spec's directory cannot lead outside. And whatever the output (the
+// default results/<name> too), nothing is written through a link: the
+// results tree itself, or a link inside it or inside the spec's directory
+// on the way to the output, is refused (linkOnTheWay). The command line
+// may say otherwise with -out, so the caller skips the check then.
 func CheckOutput(s *schema.Spec) error {
-	if s.OutputLine == 0 {
-		return nil // the default, results/<name>
+	file := s.Path
+	if file == "" {
+		file = "spec"
 	}
+	if s.OutputLine != 0 {
+		if err := checkConfined(s); err != nil {
+			return err
+		}
+	}
+	if link := linkOnTheWay(s); link != "" {
+		target, _ := os.Readlink(link)
+		what := "output " + strconv.Quote(s.Output)
+		if s.OutputLine == 0 {
+			what = "the default output " + s.Output
+		}
+		return &schema.SpecError{File: file, Line: s.OutputLine, Msg: fmt.Sprintf(
+			"%s goes through %s, a symbolic link (to %s): kcalab writes nothing through a link under %s or the spec's directory; "+
+				"remove the link, or give the directory on the command line with -out", what, link, target, ResultsTree+string(filepath.Separator))}
+	}
+	return nil
+}
+
+// checkConfined refuses an output: key outside both the results tree and
+// the spec file's directory.
+func checkConfined(s *schema.Spec) error {
 	out, err := resolvePath(s.Output)
 	if err != nil {
 		return fmt.Errorf("output %q: %w", s.Output, err)
@@ -46,6 +72,59 @@ func CheckOutput(s *schema.Spec) error {
 			s.Output, out, strings.Join(quoteDirs(allowed), " or "))
 	}
 	return &schema.SpecError{File: s.Path, Line: s.OutputLine, Msg: msg}
+}
+
+// linkOnTheWay is the first symbolic link on the way to the spec's output
+// directory (the directory itself included) that is the results tree or
+// lies inside it or inside the spec file's directory; "" when there is
+// none. Links above those directories (a home directory that is a link)
+// are the machine's, not the spec's, and are followed.
+func linkOnTheWay(s *schema.Spec) string {
+	abs, err := filepath.Abs(s.Output)
+	if err != nil {
+		return ""
+	}
+	tree, err1 := filepath.Abs(ResultsTree)
+	treeReal, err2 := resolvePath(ResultsTree)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	roots := []string{treeReal}
+	if s.Path != "" {
+		if d, err := resolvePath(filepath.Dir(s.Path)); err == nil {
+			roots = append(roots, d)
+		}
+	}
+	var way []string
+	for p := abs; ; p = filepath.Dir(p) {
+		way = append(way, p)
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	for i := len(way) - 1; i >= 0; i-- {
+		p := way[i]
+		st, err := os.Lstat(p)
+		if err != nil {
+			return "" // not there yet: created as written
+		}
+		if st.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		if p == tree {
+			return p
+		}
+		parent, err := resolvePath(filepath.Dir(p))
+		if err != nil {
+			return p
+		}
+		for _, r := range roots {
+			if within(parent, r) {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // resolvePath is the absolute path p names on the file system: each

@@ -1,7 +1,10 @@
 package harness
 
 import (
+	"io"
+	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -30,5 +33,82 @@ func killGroupOnCancel(cmd *exec.Cmd, newGroup bool) {
 		}
 	}
 	// A grandchild holding the output pipes must not keep Wait blocked.
-	cmd.WaitDelay = 2 * time.Second
+	cmd.WaitDelay = outputDelay
+}
+
+// outputDelay is how long a command's output is read after it ended or
+// was cancelled: what a program it left behind still writes after that is
+// dropped.
+const outputDelay = 2 * time.Second
+
+// runGroup runs cmd as killGroupOnCancel sets it up and, once it has
+// ended, however it ended, kills its process group (newGroup: the group
+// the command leads), so a program it started and left running does not
+// outlive its trial. The command's own exit decides the error: a program
+// it left holding its output (a daemon, a forgotten `&`) is not waited for
+// beyond outputDelay, and does not turn a success into a failure. Without
+// newGroup (a measured child's tool, in the child's group) the group is
+// the parent's to kill, when the child ends.
+func runGroup(cmd *exec.Cmd, newGroup bool) error {
+	killGroupOnCancel(cmd, newGroup)
+	// Output that is not a file is read through pipes made here, not by
+	// exec, whose Wait would wait for every holder of the pipe: Wait then
+	// returns when the command exits, and the reading ends with the group.
+	var readers, writers []*os.File
+	var copies sync.WaitGroup
+	pipes := map[io.Writer]*os.File{}
+	pipe := func(w io.Writer) (io.Writer, error) {
+		if w == nil {
+			return nil, nil
+		}
+		if _, ok := w.(*os.File); ok {
+			return w, nil
+		}
+		if pw, ok := pipes[w]; ok {
+			return pw, nil // stdout and stderr to one writer share one pipe, as with exec
+		}
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		readers, writers = append(readers, pr), append(writers, pw)
+		pipes[w] = pw
+		copies.Add(1)
+		go func() {
+			defer copies.Done()
+			_, _ = io.Copy(w, pr)
+		}()
+		return pw, nil
+	}
+	closeAll := func(fs []*os.File) {
+		for _, f := range fs {
+			f.Close()
+		}
+	}
+	var err error
+	if cmd.Stdout, err = pipe(cmd.Stdout); err == nil {
+		cmd.Stderr, err = pipe(cmd.Stderr)
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
+	closeAll(writers) // the command holds its own copies
+	if err == nil {
+		err = cmd.Wait()
+		if newGroup {
+			// -pid: the group the command led, whatever is left in it.
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	}
+	done := make(chan struct{})
+	go func() { copies.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(outputDelay):
+		// Something outside the group still holds the output.
+		closeAll(readers)
+		<-done
+	}
+	closeAll(readers)
+	return err
 }

@@ -18,6 +18,7 @@ import (
 	"kcalab/schema"
 
 	"kcalab/datasets/wordsim"
+	"kcalab/internal/atomicfile"
 	"kcalab/internal/termsafe"
 )
 
@@ -141,6 +142,14 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 				todo = append(todo, t)
 				continue
 			}
+			if why := changedFile(spec.Output, old); why != "" {
+				if r.writesVectors(t) {
+					logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
+					todo = append(todo, t)
+					continue
+				}
+				logf("kcalab: trial %s: %s; its report does not link it (run with -vectors, or vectors.save, and -fresh to write it again)", t.ID, termsafe.Text(why))
+			}
 			old.Spec = spec.Name
 			// Equivalent settings: record them as the spec now resolves them
 			// (new keys, other methods' defaults), so the file and report
@@ -159,6 +168,16 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	}
 
 	r.shared.count(todo)
+	// Where a trial to compute would write its vectors must not be a link:
+	// refused now, not after its decomposition.
+	for _, t := range todo {
+		if base, vpath := r.vectorsPath(spec, t); vpath != "" {
+			if err := atomicfile.CheckNoLinkBelow(base, vpath); err != nil {
+				return nil, fmt.Errorf("trial %s: vectors: %w (no trial was run)", t.ID, err)
+			}
+		}
+	}
+
 	rlog, err := testHookOpenLog(path)
 	if err != nil {
 		return nil, err
@@ -407,6 +426,47 @@ func (r *Runner) checkVectorsDir() error {
 		return fmt.Errorf("-vectors: %w", err)
 	}
 	return nil
+}
+
+// writesVectors says the trial, when computed by this run, writes its
+// vectors (-vectors, or vectors.save).
+func (r *Runner) writesVectors(t schema.Trial) bool {
+	return r.VectorsDir != "" || t.Vectors.Save
+}
+
+// changedFile says why a file a record names no longer holds what its
+// trial wrote (a link in its place, another file, other content), ""
+// when every one does or is missing: exported vectors are build outputs,
+// absent from a fresh clone, so a missing one does not stop reuse (the
+// report names it without a link).
+func changedFile(dir string, rec records.Record) string {
+	for _, f := range rec.Files {
+		if _, wrong := records.CheckWrittenFile(dir, f, rec.FileHashes[f]); wrong != "" {
+			return fmt.Sprintf("its vectors file %s %s", f, wrong)
+		}
+	}
+	return ""
+}
+
+// vectorsPath is the file the trial's vectors are written to when it is
+// computed ("" when they are not) and the directory it is checked below
+// for links: -vectors DIR (the user's), else the output directory
+// (vectors.save writes to its vectors/).
+func (r *Runner) vectorsPath(spec *schema.Spec, t schema.Trial) (base, path string) {
+	dir, base := r.VectorsDir, r.VectorsDir
+	if dir == "" {
+		if !t.Vectors.Save {
+			return "", ""
+		}
+		dir, base = outputVectorsDir(spec), spec.Output
+	}
+	return base, filepath.Join(dir, VectorsFileName(spec.Name, t.Label, t.Method, t.ID))
+}
+
+// outputVectorsDir is where vectors.save writes a spec's vectors: vectors/
+// in its output directory.
+func outputVectorsDir(spec *schema.Spec) string {
+	return filepath.Join(spec.Output, "vectors")
 }
 
 // noteVectorsNotWritten says when -vectors wrote nothing for reused word

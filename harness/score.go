@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"kcalab/internal/atomicfile"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
 	"kcalab/schema"
@@ -179,6 +180,10 @@ func (tr *TrialRun) ScorePairs(s NamedSet, bySim map[vectors.Similarity]PairScor
 				if err != nil {
 					tr.Warn("%s: no ρ under the %s rule: %v", s.Key, rule, err)
 				}
+				if rule == eval.Rules[0] && sc.Covered < records.MinRankedPairs {
+					tr.Warn("%s: only %d of its %d pairs covered, fewer than %d: its ρ is shown but never ranked (records.MinRankedPairs)",
+						s.Key, sc.Covered, sc.Pairs, records.MinRankedPairs)
+				}
 				tr.SetScore(s.Key, rule, sc.Rho, sc.Pairs, sc.Covered)
 			}
 			if sc.Rho != sc.Rho { // NaN: undefined, left out
@@ -291,20 +296,21 @@ func (tr *TrialRun) SetScore(key string, rule eval.Rule, rho float64, pairs, cov
 	tr.SetMetric(records.Coverage(key).Key(), float64(covered)/float64(pairs))
 }
 
-// saveVectors writes the vectors in word2vec text format when asked.
+// saveVectors writes the vectors in word2vec text format when asked, and
+// records the file and its SHA-256.
 func (tr *TrialRun) saveVectors(vs *vectors.Set) error {
-	dir := tr.runner.VectorsDir
-	if dir == "" {
-		if !tr.Trial.Vectors.Save {
-			return nil
-		}
-		dir = filepath.Join(tr.Spec.Output, "vectors")
+	base, path := tr.runner.vectorsPath(tr.Spec, tr.Trial)
+	if path == "" {
+		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Checked before the run too; again here, since a link may have been
+	// put in its place since.
+	if err := atomicfile.CheckNoLinkBelow(base, path); err != nil {
 		return fmt.Errorf("vectors: %w", err)
 	}
-	t := tr.Trial
-	path := filepath.Join(dir, VectorsFileName(tr.Spec.Name, t.Label, t.Method, t.ID))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("vectors: %w", err)
+	}
 	return tr.Stage("save", func() error {
 		out, err := withoutUnk(vs)
 		if err != nil {
@@ -313,7 +319,16 @@ func (tr *TrialRun) saveVectors(vs *vectors.Set) error {
 		if err := vectors.WriteTextFile(path, out, 32); err != nil {
 			return fmt.Errorf("vectors: %w", err)
 		}
-		tr.Record.Files = append(tr.Record.Files, outputRel(tr.Spec.Output, path))
+		sum, err := records.FileSHA256(path)
+		if err != nil {
+			return fmt.Errorf("vectors: %w", err)
+		}
+		rel := outputRel(tr.Spec.Output, path)
+		tr.Record.Files = append(tr.Record.Files, rel)
+		if tr.Record.FileHashes == nil {
+			tr.Record.FileHashes = map[string]string{}
+		}
+		tr.Record.FileHashes[rel] = sum
 		return nil
 	})
 }

@@ -108,3 +108,36 @@ func TestScoresBothSimilaritiesAndParts(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, r.Bootstrap, again.Records[0].Bootstrap, "the same resamples, the same replicates")
 }
+
+// A set with fewer covered pairs than records.MinRankedPairs gets its ρ
+// recorded with a warning on the trial saying so; a set with enough gets
+// none.
+func TestFewPairsWarned(t *testing.T) {
+	tests := []struct {
+		name  string
+		pairs int
+		want  string // "" = no warning
+	}{
+		{"three pairs", 3, "p.tsv: only 3 of its 3 pairs covered, fewer than 10: its ρ is shown but never ranked"},
+		{"twelve pairs", 12, ""},
+	}
+	words := []string{"the", "cat", "sat", "on", "mat", "a", "dog", "ran", "in", "park"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := smallVectorsSpec(t)
+			var pairs strings.Builder
+			for i := range tt.pairs { // distinct pairs: (0,1), (0,2), …
+				fmt.Fprintf(&pairs, "%s\t%s\t%d\n", words[i/9], words[i/9+1+i%9], i%7)
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(spec), "p.tsv"), []byte(pairs.String()), 0o644))
+			res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), loadSpecTo(t, spec, t.TempDir()))
+			require.NoError(t, err)
+			w := strings.Join(res.Records[0].Warnings, "\n")
+			if tt.want == "" {
+				assert.NotContains(t, w, "pairs covered")
+				return
+			}
+			assert.Contains(t, w, tt.want)
+		})
+	}
+}

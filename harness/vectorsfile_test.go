@@ -1,6 +1,7 @@
 package harness_test
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -106,4 +107,154 @@ vectors: {save: true}
 	assert.Contains(t, r.Metrics, "spearman.cosine.zero.p.tsv")
 	assert.Contains(t, r.Bootstrap.Scores, "spearman.zero.p.tsv")
 	assert.Contains(t, r.Bootstrap.Scores, "spearman.cosine.skip.p.tsv")
+}
+
+// smallVectorsSpec writes a one-trial word spec that saves its vectors and
+// returns its path.
+func smallVectorsSpec(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	var text strings.Builder
+	for i := 0; i < 300; i++ {
+		text.WriteString("the cat sat on the mat a dog ran in the park ")
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.txt"), []byte(text.String()), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.tsv"), []byte("cat\tdog\t5\nmat\tpark\t2\nthe\ta\t7\n"), 0o644))
+	spec := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`name: vec
+data: {source: corpus, corpus: c.txt, min_count: 2, window: 2}
+eval: {sets: [p.tsv]}
+svd: {rank: 3}
+method: lca
+vectors: {save: true}
+`), 0o644))
+	return spec
+}
+
+// Vectors are never written through a symbolic link: a vectors/ directory
+// in the output, or a trial's vectors file there or in -vectors DIR, that
+// is a link is refused before any trial, naming it; the place it points to
+// keeps its bytes. A -vectors directory the user names is taken
+// as given, link or not.
+func TestVectorsNotWrittenThroughLinks(t *testing.T) {
+	tests := []struct {
+		name      string
+		vectorsIn bool   // -vectors DIR instead of vectors.save's vectors/
+		link      string // what is a link to the victim: "dir" (the vectors directory) or "file" (the trial's file)
+		wantErr   string // "" = the run succeeds and writes into the victim
+	}{
+		{name: "vectors/ is a link", link: "dir", wantErr: "vectors: writing {out}/vectors (a link to {victim}): is a symbolic link"},
+		{name: "vectors/ file is a link", link: "file", wantErr: "vectors: writing {file} (a link to {victim}/v.txt): is a symbolic link"},
+		{name: "-vectors file is a link", vectorsIn: true, link: "file", wantErr: "vectors: writing {file} (a link to {victim}/v.txt): is a symbolic link"},
+		{name: "-vectors DIR itself is a link", vectorsIn: true, link: "dir"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, victim := filepath.Join(t.TempDir(), "o"), t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(victim, "v.txt"), []byte("mine\n"), 0o644))
+			s := loadSpecTo(t, smallVectorsSpec(t), out)
+			tr := s.Trials()[0]
+			r := &harness.Runner{Jobs: 1}
+			dir := filepath.Join(out, "vectors")
+			if tt.vectorsIn {
+				dir = filepath.Join(t.TempDir(), "vecs")
+				r.VectorsDir = dir
+			}
+			switch tt.link {
+			case "dir":
+				require.NoError(t, os.MkdirAll(filepath.Dir(dir), 0o755))
+				require.NoError(t, os.Symlink(victim, dir))
+			case "file":
+				require.NoError(t, os.MkdirAll(dir, 0o755))
+				require.NoError(t, os.Symlink(filepath.Join(victim, "v.txt"), filepath.Join(dir, harness.VectorsFileName(s.Name, tr.Label, tr.Method, tr.ID))))
+			}
+			file := filepath.Join(dir, harness.VectorsFileName(s.Name, tr.Label, tr.Method, tr.ID))
+			var log bytes.Buffer
+			r.Log = &log
+			_, err := r.Run(context.Background(), s)
+			got, rerr := os.ReadFile(filepath.Join(victim, "v.txt"))
+			require.NoError(t, rerr)
+			assert.Equal(t, "mine\n", string(got), "the file the link points to keeps its bytes")
+			entries, _ := os.ReadDir(victim)
+			if tt.wantErr == "" {
+				require.NoError(t, err)
+				assert.Len(t, entries, 2, "the user's -vectors directory got the vectors")
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), strings.NewReplacer("{out}", out, "{victim}", victim, "{file}", file).Replace(tt.wantErr))
+			assert.Contains(t, err.Error(), "no trial was run")
+			assert.NotContains(t, log.String(), ": ok in ", "no trial ran")
+			assert.Len(t, entries, 1, "nothing written into the victim")
+		})
+	}
+}
+
+// A trial whose saved vectors file no longer holds what it wrote is not
+// reused as if it did: changed, it is computed again (said on the log) and
+// the file rewritten; replaced by a link, the run is refused before any
+// trial, naming the link (computing it again would write through it);
+// deleted, it is reused (exported vectors are build outputs, absent from a
+// fresh clone) and the file stays absent. The record keeps the file's
+// SHA-256.
+func TestVectorsFileChangedSinceReuse(t *testing.T) {
+	tests := []struct {
+		name      string
+		mess      func(t *testing.T, path, victim string)
+		reused    int
+		wantLog   string
+		wantErr   string
+		rewritten bool
+	}{
+		{"untouched", func(*testing.T, string, string) {}, 1, "", "", true},
+		{"changed", func(t *testing.T, path, _ string) {
+			require.NoError(t, os.WriteFile(path, []byte("1 1\nx 0.5\n"), 0o644))
+		}, 0, "has changed since the trial wrote it (its SHA-256 differs from the record's): computing it again", "", true},
+		{"replaced by a link", func(t *testing.T, path, victim string) {
+			require.NoError(t, os.Remove(path))
+			require.NoError(t, os.Symlink(victim, path))
+		}, 0, "is now a symbolic link (to {victim}): computing it again", "(a link to {victim}): is a symbolic link", false},
+		{"deleted", func(t *testing.T, path, _ string) { require.NoError(t, os.Remove(path)) }, 1, "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "o")
+			victim := filepath.Join(t.TempDir(), "mine.txt")
+			require.NoError(t, os.WriteFile(victim, []byte("mine\n"), 0o644))
+			s := loadSpecTo(t, smallVectorsSpec(t), out)
+			first, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
+			require.NoError(t, err)
+			rec := first.Records[0]
+			require.Len(t, rec.Files, 1)
+			path := filepath.Join(out, filepath.FromSlash(rec.Files[0]))
+			want, err := records.FileSHA256(path)
+			require.NoError(t, err)
+			assert.Equal(t, map[string]string{rec.Files[0]: want}, rec.FileHashes, "the record keeps the file's hash")
+
+			tt.mess(t, path, victim)
+			var log bytes.Buffer
+			res, err := (&harness.Runner{Jobs: 1, Log: &log}).Run(context.Background(), s)
+			sub := strings.NewReplacer("{victim}", victim)
+			if tt.wantLog != "" {
+				assert.Contains(t, log.String(), sub.Replace(tt.wantLog))
+			}
+			got, rerr := os.ReadFile(victim)
+			require.NoError(t, rerr)
+			assert.Equal(t, "mine\n", string(got), "nothing written through the link")
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), sub.Replace(tt.wantErr))
+				return
+			}
+			require.NoError(t, err, log.String())
+			assert.Equal(t, tt.reused, res.Reused)
+			if tt.rewritten {
+				have, err := records.FileSHA256(path)
+				require.NoError(t, err)
+				assert.Equal(t, want, have, "the file holds the trial's vectors again")
+			} else {
+				assert.NoFileExists(t, path)
+			}
+		})
+	}
 }

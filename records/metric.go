@@ -3,6 +3,7 @@ package records
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -142,6 +143,28 @@ func Coverage(set string) Metric { return Metric{Kind: CoverageMetric, Set: set}
 
 // Pairs is the metric of the number of pairs in a set.
 func Pairs(set string) Metric { return Metric{Kind: PairsMetric, Set: set} }
+
+// MinRankedPairs is the fewest covered pairs (both words with a vector) a
+// set, or a part of one, must have for a trial's ρ on it to be ranked:
+// below it the ρ is recorded with a warning, and reports show it marked,
+// never ranked. Spearman's ρ over n pairs takes few values when n is
+// small: at n = 2 it is ±1 whatever the vectors, at n = 5 only |ρ| = 1 is
+// significant (two-sided 5%), at n = 10 still |ρ| ≥ 0.65; and bootstrap
+// resamples of so few pairs are mostly repeats, so their interval says
+// little. Ten is the least n at which a ρ and its interval mean something.
+const MinRankedPairs = 10
+
+// CoveredPairs is the number of a set's pairs a record scored with both
+// words covered (its pairs metric times its coverage); false when the
+// record has not both.
+func CoveredPairs(rec Record, set string) (int, bool) {
+	n, ok1 := rec.Metrics[Pairs(set).Key()]
+	c, ok2 := rec.Metrics[Coverage(set).Key()]
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return int(math.Round(n * c)), true
+}
 
 // VocabScore is a subword trial's ρ over a set's in-vocabulary pairs
 // (skip rule), scored with its (possibly blended) vocabulary vectors: the

@@ -16,12 +16,16 @@ type Record struct {
 	Timings   map[string]float64 `json:"timings,omitempty"` // seconds, by stage ("table", "svd", "total")
 	Env       *Env               `json:"env,omitempty"`
 	CA        *CAResult          `json:"ca,omitempty"`
-	Files     []string           `json:"files,omitempty"`        // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
-	Backend   string             `json:"svd_backend,omitempty"`  // the SVD backend used (svd.backend "auto" resolved)
-	SVD       *SVDAccuracy       `json:"svd,omitempty"`          // how converged the word decomposition is
-	TableFile *TableFile         `json:"table_file,omitempty"`   // budget.table_mb: the table was decomposed from disk
-	Corpus    *CorpusStats       `json:"corpus_stats,omitempty"` // method corpusstats: growth series and σ_k
-	Run       *RunInfo           `json:"run,omitempty"`          // when, where, which commit and data files; see RunInfo
+	Files     []string           `json:"files,omitempty"` // files the trial wrote (e.g. its word vectors), relative to the output directory, '/'-separated
+	// FileHashes are the SHA-256 (hex) of each of Files as the trial wrote
+	// it, by its Files entry: a file changed since, or replaced by a link,
+	// is known not to hold what the trial wrote (see CheckWrittenFile).
+	FileHashes map[string]string `json:"files_sha256,omitempty"`
+	Backend    string            `json:"svd_backend,omitempty"`  // the SVD backend used (svd.backend "auto" resolved)
+	SVD        *SVDAccuracy      `json:"svd,omitempty"`          // how converged the word decomposition is
+	TableFile  *TableFile        `json:"table_file,omitempty"`   // budget.table_mb: the table was decomposed from disk
+	Corpus     *CorpusStats      `json:"corpus_stats,omitempty"` // method corpusstats: growth series and σ_k
+	Run        *RunInfo          `json:"run,omitempty"`          // when, where, which commit and data files; see RunInfo
 	// WordsMap and Neighbours let a report show whether word vectors are
 	// sane without storing them.
 	WordsMap   *WordMap     `json:"words_map,omitempty"`

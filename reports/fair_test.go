@@ -380,3 +380,57 @@ func TestRulesApart(t *testing.T) {
 	assert.Equal(t, []string{"best", "second"}, []string{zero["a"][0][1], zero["b"][0][1]})
 	assert.Equal(t, []string{"second", "best"}, []string{skip["a"][0][1], skip["b"][0][1]})
 }
+
+// A score resting on fewer than records.MinRankedPairs covered pairs is
+// shown, marked ‡ with its count, and never ranked nor compared in a
+// headline; the same rows are ranked on a set with enough pairs.
+func TestFewPairsNeverRanked(t *testing.T) {
+	b := baseSettings()
+	tests := []struct {
+		name         string
+		pairs, cover float64 // of the set "tiny"
+		wantUnranked bool
+		wantNote     string
+	}{
+		{"two pairs", 2, 1, true, "‡ 2 pairs"},
+		{"nine covered of a hundred", 100, 0.09, true, "‡ 9 pairs"},
+		{"ten covered: enough", 10, 1, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := func(id string, men, tiny float64) records.Record {
+				return records.Record{ID: id, Status: "ok", Settings: with(b, "label", id), Metrics: map[string]float64{
+					records.Score(records.RuleZero, "men").Key(): men, records.Score(records.RuleZero, "tiny").Key(): tiny,
+					records.Pairs("men").Key(): 3000, records.Coverage("men").Key(): 1,
+					records.Pairs("tiny").Key(): tt.pairs, records.Coverage("tiny").Key(): tt.cover,
+				}}
+			}
+			recs := harnessLike([]records.Record{rec("a", 0.60, 1), rec("b", 0.40, -1)}, 0.01)
+			page := string(render(t, wordReport("t", recs, CDNScript())))
+			zero, _, _ := tableRows(t, page, "scores-zero")
+			require.Len(t, zero["a"], 2)
+			assert.Equal(t, []string{"best", "second"}, []string{zero["a"][0][1], zero["b"][0][1]}, "men is ranked")
+			marks := []string{zero["a"][1][1], zero["b"][1][1]}
+			if tt.wantUnranked {
+				assert.Equal(t, []string{"", ""}, marks, "tiny is never ranked")
+				assert.True(t, strings.Contains(page, tt.wantNote), "the cell says its pairs: %s", tt.wantNote)
+				assert.True(t, strings.Contains(page, "too few pairs"), "the legend says why")
+				return
+			}
+			assert.Equal(t, []string{"best", "second"}, marks)
+			assert.False(t, strings.Contains(page, "‡"))
+		})
+	}
+	t.Run("headline", func(t *testing.T) {
+		rec := func(id, method string, tiny float64) records.Record {
+			return records.Record{ID: id, Status: "ok", Settings: with(b, "label", id, "method", method, "svd.rank", 300.0), Metrics: map[string]float64{
+				records.Score(records.RuleZero, "tiny").Key(): tiny, records.Pairs("tiny").Key(): 2, records.Coverage("tiny").Key(): 1,
+			}}
+		}
+		recs := harnessLike([]records.Record{rec("tail-cut", "kca", 1), rec("LCA", "lca", -1)}, 0.01)
+		bd := tb()
+		rs := bd.project(recs).rows(true)
+		g := bd.grid(bd.groupByDim(rs), []string{"tiny"}, scoreOf(records.RuleZero))
+		assert.NotContains(t, bd.groupHeadline(g, 0, records.RuleZero, ""), "significantly above")
+	})
+}

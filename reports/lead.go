@@ -489,7 +489,13 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 		g := goRow.estimate(m.At(simG, ownSim(goRec)).Key())
 		r := refRow.estimate(m.At(simR, ownSim(ref)).Key())
 		interval, verdictText := "—", why
-		if why == "" {
+		few := fewPairs(goRec, set) // the fewer of the two sides' covered pairs, when too few
+		if f := fewPairs(ref, set); f > 0 && (few == 0 || f < few) {
+			few = f
+		}
+		if why == "" && few > 0 && finite(g.value) && finite(r.value) {
+			verdictText = fmt.Sprintf("not compared: ‡ %d pairs, too few (< %d)", few, records.MinRankedPairs)
+		} else if why == "" {
 			v := compare(g, r, 3)
 			if finite(g.value) && finite(r.value) {
 				vs[v] = append(vs[v], setDisplay(set))

@@ -175,6 +175,18 @@ func TestPairs(t *testing.T) {
 		assert.Equal(t, "921 (821–1,021 over 3 seeds)", tab.Rows[6][10])
 		assert.Contains(t, sec.Blocks[0].(Headline)[1], "fastText (Go) (mean of 3 seeds)")
 	})
+	t.Run("a set with too few covered pairs: not compared", func(t *testing.T) {
+		recs := pairsRecords()
+		i := slices.IndexFunc(recs, func(r records.Record) bool { return r.Settings["label"] == "fastText (CLI)" })
+		require.GreaterOrEqual(t, i, 0)
+		recs[i].Metrics = maps.Clone(recs[i].Metrics)
+		recs[i].Metrics[records.Pairs("rare").Key()], recs[i].Metrics[records.Coverage("rare").Key()] = 40, 0.1
+		sec := tb().pairsSection(recs)
+		assert.Equal(t, "fastText, d = 300, zero rule, each at its own similarity: fastText (Go) and fastText (CLI) tie on Sim, Rel, MEN, M.Turk, S999.",
+			sec.Blocks[0].(Headline)[1], "Rare is no longer called a win")
+		row := sec.Blocks[2].(Table).Rows[10]
+		assert.Equal(t, []string{"Rare", "—", "not compared: ‡ 4 pairs, too few (< 10)"}, []string{row[1], row[7], row[8]})
+	})
 	t.Run("old records: not tested, no ratio", func(t *testing.T) {
 		recs := pairsRecords()
 		for i := range recs {

@@ -83,8 +83,8 @@ type Report struct {
 	// schema.Methods(); a method missing here is shown by its name.
 	Methods []schema.MethodInfo
 	// FilePresent, when set, says whether a file a record names (relative
-	// to the page) is beside the page; an absent one is named without a
-	// link. nil links every file.
+	// to the page) is beside the page and still holds what its trial wrote;
+	// any other is named without a link. nil links every file.
 	FilePresent func(path string) bool
 }
 

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -29,11 +30,25 @@ type gridCell struct {
 	sim      records.Similarity // that similarity
 	other    float64            // the score at the other similarity; NaN when not recorded
 	tuned    bool               // in-sample: the row's design was tuned on this set
+	// few is the number of covered pairs behind the score when it is below
+	// records.MinRankedPairs (0: enough, or not recorded).
+	few int
 }
 
 // ranked says the cell takes part in rankings and headlines: it has a
-// value and is not in-sample.
-func (c gridCell) ranked() bool { return finite(c.value) && !c.tuned }
+// value, is not in-sample and rests on enough pairs.
+func (c gridCell) ranked() bool { return finite(c.value) && !c.tuned && c.few == 0 }
+
+// fewPairs is the number of covered pairs of a record's score on a set
+// when below records.MinRankedPairs, else 0. A cell with none covered
+// gets 1 (its ρ, if any, is undefined anyway).
+func fewPairs(rec records.Record, set string) int {
+	n, ok := records.CoveredPairs(rec, set)
+	if !ok || n >= records.MinRankedPairs {
+		return 0
+	}
+	return max(n, 1)
+}
 
 // grid reads the cells of a statistic (of: the metric on a set at a
 // trial's own similarity) for the groups' rows on sets.
@@ -51,6 +66,7 @@ func (p *builder) grid(groups []rowGroup, sets []string, of func(set string) rec
 					sim:      sim,
 					other:    metric(r.Record, m.At(otherSim(sim), own).Key()),
 					tuned:    p.tunedOn(r.Record, set),
+					few:      fewPairs(r.Record, set),
 				}
 			}
 		}
@@ -96,7 +112,7 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 	if withCoverage {
 		st.Footer = []TextRow{{Name: "pairs covered", Cells: footer}}
 	}
-	tuned := false
+	tuned, few := false, false
 	for gi, gg := range g.groups {
 		for i, r := range gg.rows {
 			sr := ScoreRow{Name: r.label, Group: gg.label, Scores: make([]float64, len(g.sets)), Notes: make([]string, len(g.sets)),
@@ -123,6 +139,11 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 					c.unranked = true
 					tuned = true
 				}
+				if gc.few > 0 && finite(gc.value) {
+					c.note(fmt.Sprintf("‡ %d pairs", gc.few))
+					c.unranked = true
+					few = true
+				}
 				key := g.of(g.sets[j]).At(gc.sim, ownSim(r.Record)).Key()
 				c.sd, c.hasSD = r.sd[key]
 				if c.hasSD {
@@ -141,14 +162,22 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 			st.Rows = append(st.Rows, sr)
 		}
 	}
+	var legends []string
 	if tuned {
-		st.Legend = tunedLegend
+		legends = append(legends, tunedLegend)
 	}
+	if few {
+		legends = append(legends, fewPairsLegend)
+	}
+	st.Legend = strings.Join(legends, " ")
 	return st
 }
 
 // tunedLegend says what † means wherever a table has one.
 const tunedLegend = "†: in-sample: the row's design was tuned on this set (or part of it: its tuned_on, or SCA trained on its pairs, sca.mode = in-sample); shown, never ranked."
+
+// fewPairsLegend says what ‡ means wherever a table has one.
+var fewPairsLegend = fmt.Sprintf("‡ n pairs: too few pairs: the score rests on n < %d pairs covered (both words with a vector), too few for ρ or its interval to mean much; shown, never ranked.", records.MinRankedPairs)
 
 // meanRanked is the mean of a row's ranked cells, NaN without any: how a
 // headline picks a group's representative rows.

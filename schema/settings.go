@@ -28,7 +28,7 @@ type Settings struct {
 	Replicates int `key:"replicates" default:"1" min:"1" max:"100" noid:"true" doc:"run each trial this many times, differing only in their seeds (replicate 0 is the trial itself, its id unchanged); reports show mean ± standard deviation and -check compares means"`
 	Replicate  int `key:"replicate" default:"0" min:"0" max:"99" doc:"the replicate's number, set by replicates (0 = the trial itself)"`
 
-	TunedOn []string `key:"tuned_on" default:"" noid:"true" doc:"the sets whose scores chose this trial's design (a variant's settings), as eval.sets names or parts of them (rare@dev: the dev part of rare, see eval.parts): its scores on them are in-sample, so reports mark those cells and never rank them; a design tuned on the dev parts is compared on the test parts"`
+	TunedOn []string `key:"tuned_on" default:"" noid:"true" doc:"the sets whose scores chose this trial's design (a variant's settings), as eval.sets names or parts of them (rare@dev: the dev part of rare, see eval.parts) or eval.analogies names, each one the trial scores (another name is refused): its scores on them are in-sample, so reports mark those cells and never rank them; a design tuned on the dev parts is compared on the test parts"`
 
 	Data      DataSettings      `key:"data"`
 	Synthetic SyntheticSettings `key:"synthetic"`

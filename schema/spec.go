@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -161,6 +162,10 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	given := map[string]bool{}
 	values, axes := spec.values, &spec.axes
 	inVariant := false
+	// tunedLines are the lines of tuned_on's names, by scope: -1 the top
+	// level, i the i-th variant (checkTunedOn).
+	scope, variantNo := -1, -1
+	tunedLines := map[int]map[string]int{}
 	var walk func(prefix string, m *yaml.Node) error
 	walk = func(prefix string, m *yaml.Node) error {
 		for i := 0; i+1 < len(m.Content); i += 2 {
@@ -177,7 +182,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 				vs, err := decodeVariants(v, walk, func(vals map[string][]any, ax *[]string, g map[string]bool) func() {
 					saved, savedAxes, savedGiven := values, axes, given
 					values, axes, given, inVariant = vals, ax, g, true
-					return func() { values, axes, given, inVariant = saved, savedAxes, savedGiven, false }
+					variantNo++
+					scope = variantNo
+					return func() { values, axes, given, inVariant, scope = saved, savedAxes, savedGiven, false, -1 }
 				}, fail)
 				if err != nil {
 					return err
@@ -213,6 +220,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 			}
 			if key == "output" {
 				spec.OutputLine = k.Line
+			}
+			if key == "tuned_on" {
+				tunedLines[scope] = scalarLines(v)
 			}
 			if len(vals) > 1 || (v.Kind == yaml.SequenceNode && set.Kind != StringList) {
 				*axes = append(*axes, key)
@@ -296,6 +306,9 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	if err := spec.checkSetKeys(); err != nil {
 		return nil, fail(root.Line, "%v", err)
 	}
+	if line, err := spec.checkTunedOn(tunedLines); err != nil {
+		return nil, fail(line, "%v", err)
+	}
 	if err := spec.checkGridSize(); err != nil {
 		return nil, fail(root.Line, "%v", err)
 	}
@@ -375,6 +388,106 @@ func (s *Spec) checkSetKeys() error {
 		}
 	}
 	return nil
+}
+
+// scalarLines maps each scalar under v (a list, or a list of lists) to
+// the line it is first given on.
+func scalarLines(v *yaml.Node) map[string]int {
+	lines := map[string]int{}
+	var visit func(*yaml.Node)
+	visit = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode {
+			if _, ok := lines[n.Value]; !ok {
+				lines[n.Value] = n.Line
+			}
+		}
+		for _, c := range n.Content {
+			visit(c)
+		}
+	}
+	visit(v)
+	return lines
+}
+
+// checkTunedOn refuses a tuned_on name that is no set a trial scores: an
+// eval.sets set, with eval.parts its dev and test parts (SET@dev), or an
+// eval.analogies set. A typo there would leave an in-sample score unmarked,
+// and ranked. Each variant is checked with the settings it runs with (its
+// own, else the top level's), a name against every value an axis gives the
+// sets. It returns the line of the bad name (lines: scalarLines of each
+// scope's tuned_on, -1 the top level, i the i-th variant).
+func (s *Spec) checkTunedOn(lines map[int]map[string]int) (int, error) {
+	type scope struct {
+		no     int
+		values map[string][]any
+	}
+	scopes := []scope{{-1, map[string][]any{}}}
+	if len(s.variants) > 0 {
+		scopes = scopes[:0]
+		for i, v := range s.variants {
+			scopes = append(scopes, scope{i, v.values})
+		}
+	}
+	for _, sc := range scopes {
+		get := func(key string) []any {
+			if v, ok := sc.values[key]; ok {
+				return v
+			}
+			return s.values[key]
+		}
+		at := -1 // the scope whose tuned_on the trials take
+		if _, ok := sc.values["tuned_on"]; ok {
+			at = sc.no
+		}
+		var sets, allowed []string
+		for _, v := range get("eval.sets") {
+			for _, name := range v.([]string) {
+				if k := SetKey(name); !slices.Contains(sets, k) {
+					sets = append(sets, k)
+				}
+			}
+		}
+		parts := slices.Contains((get("eval.parts")), any(true))
+		allowed = append(allowed, sets...)
+		if parts {
+			for _, k := range sets {
+				allowed = append(allowed, records.SetPart(k, records.PartDev), records.SetPart(k, records.PartTest))
+			}
+		}
+		for _, v := range get("eval.analogies") {
+			for _, name := range v.([]string) {
+				if k := SetKey(name); !slices.Contains(allowed, k) {
+					allowed = append(allowed, k)
+				}
+			}
+		}
+		for _, v := range get("tuned_on") {
+			for _, name := range v.([]string) {
+				set, part := records.SplitSetPart(name)
+				key := SetKey(set)
+				if part != "" {
+					key = records.SetPart(key, part)
+				}
+				if slices.Contains(allowed, key) {
+					continue
+				}
+				line := lines[at][name]
+				msg := fmt.Sprintf("tuned_on: %q is no set this trial scores", name)
+				switch {
+				case part != "" && slices.Contains(sets, SetKey(set)) && !parts:
+					msg += fmt.Sprintf(": %s is scored without its parts (set eval.parts: true to score %s)", set, name)
+				case len(allowed) == 0:
+					return line, fmt.Errorf("%s: it scores none (eval.sets is empty)", msg)
+				default:
+					if best := closest(name, allowed); best != "" {
+						msg += fmt.Sprintf("; did you mean %q?", best)
+					}
+				}
+				return line, fmt.Errorf("%s (allowed: %s)", msg, strings.Join(allowed, ", "))
+			}
+		}
+	}
+	return 0, nil
 }
 
 // MaxTrials is the largest grid a spec may expand to. A grid is expanded in
@@ -504,17 +617,24 @@ func suggest(section, key string) string {
 	if section != "" {
 		where = "in " + section
 	}
-	best, bestD := "", 3
-	for _, a := range allowed {
-		if d := editDistance(a, key); d < bestD {
-			best, bestD = a, d
-		}
-	}
+	best := closest(key, allowed)
 	s := fmt.Sprintf(" (allowed %s: %s)", where, strings.Join(allowed, ", "))
 	if best != "" {
 		s = fmt.Sprintf("; did you mean %q?%s", best, s)
 	}
 	return s
+}
+
+// closest is the allowed name nearest to name, when one is at most two
+// edits away; "" otherwise.
+func closest(name string, allowed []string) string {
+	best, bestD := "", 3
+	for _, a := range allowed {
+		if d := editDistance(a, name); d < bestD {
+			best, bestD = a, d
+		}
+	}
+	return best
 }
 
 func editDistance(a, b string) int {

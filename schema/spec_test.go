@@ -208,3 +208,46 @@ func TestSpecContradictions(t *testing.T) {
 		})
 	}
 }
+
+// tuned_on names only sets the trial scores (eval.sets, their @dev and
+// @test parts with eval.parts, eval.analogies): a typo or an unscored set
+// would leave an in-sample cell unmarked and ranked. The error names the
+// file, the name's line and what is allowed, with the nearest name.
+func TestTunedOnNamesAScoredSet(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       string // "" = accepted
+	}{
+		{"a scored set", "eval: {sets: [men, rare]}\ntuned_on: [men]\n", ""},
+		{"the default sets", "tuned_on: [sim, rel, men, mturk, rare, s999]\n", ""},
+		{"a part with parts", "eval: {sets: [men, rare], parts: true}\ntuned_on: [rare@dev]\n", ""},
+		{"an analogy set", "eval: {sets: [men], analogies: [google]}\ntuned_on: [google]\n", ""},
+		{"a file's set by its key", "eval: {sets: [data/my-pairs.txt]}\ntuned_on: [my-pairs.txt]\n", ""},
+		{"a typo", "eval: {sets: [men, rare]}\ntuned_on: [mne]\n",
+			`s.yaml:3: tuned_on: "mne" is no set this trial scores; did you mean "men"? (allowed: men, rare)`},
+		{"no such set", "eval: {sets: [men, rare]}\ntuned_on:\n  - men\n  - nosuchset\n",
+			`s.yaml:5: tuned_on: "nosuchset" is no set this trial scores (allowed: men, rare)`},
+		{"empty name", "eval: {sets: [men]}\ntuned_on: ['']\n", `s.yaml:3: tuned_on: "" is no set this trial scores (allowed: men)`},
+		{"a set not evaluated", "eval: {sets: [men]}\ntuned_on: [rare]\n", `tuned_on: "rare" is no set this trial scores (allowed: men)`},
+		{"a part without parts", "eval: {sets: [men, rare]}\ntuned_on: [rare@dev]\n",
+			`s.yaml:3: tuned_on: "rare@dev" is no set this trial scores: rare is scored without its parts (set eval.parts: true to score rare@dev)`},
+		{"a part's typo", "eval: {sets: [men, rare], parts: true}\ntuned_on: [rare@dve]\n", "a part of a set is dev or test"},
+		{"in a variant, against its own sets", "eval: {sets: [men, rare]}\nvariants:\n  - {label: a, tuned_on: [men]}\n  - {label: b, eval: {sets: [rare]}, tuned_on: [men]}\n",
+			`s.yaml:5: tuned_on: "men" is no set this trial scores (allowed: rare)`},
+		{"top level, taken by a variant that changes the sets", "tuned_on: [men]\nvariants:\n  - {label: a}\n  - {label: b, eval: {sets: [rare]}}\n",
+			`s.yaml:2: tuned_on: "men" is no set this trial scores`},
+		{"top level, every variant overriding it", "tuned_on: [nosuchset]\nvariants:\n  - {label: a, tuned_on: [men]}\n", ""},
+		{"no sets at all", "eval: {sets: []}\ntuned_on: [men]\n", `tuned_on: "men" is no set this trial scores: it scores none (eval.sets is empty)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := schema.DecodeSpec([]byte("name: x\n"+tt.body), "s.yaml")
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}

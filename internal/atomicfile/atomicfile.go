@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"kcalab/internal/tmpfiles"
@@ -66,6 +67,29 @@ func CheckNotLink(path string) error {
 	if err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		target, _ := os.Readlink(path)
 		return fmt.Errorf("writing %s (a link to %s): %w", path, target, ErrLink)
+	}
+	return nil
+}
+
+// CheckNoLinkBelow fails with ErrLink when path, or a directory between
+// dir and it, is a symbolic link: writing there would land wherever the
+// link points. dir itself is not checked (its caller chose it); a path
+// not below dir has only its last component checked.
+func CheckNoLinkBelow(dir, path string) error {
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return CheckNotLink(path)
+	}
+	p := dir
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return nil // not there yet: what is created below it is real
+		}
+		if st.Mode()&fs.ModeSymlink != 0 {
+			return CheckNotLink(p)
+		}
 	}
 	return nil
 }

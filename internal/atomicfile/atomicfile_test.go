@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -140,4 +141,45 @@ func TestRefusesLinks(t *testing.T) {
 	got, err = os.ReadFile(target)
 	require.NoError(t, err)
 	assert.Equal(t, "keep", string(got))
+}
+
+// CheckNoLinkBelow refuses a link at any depth between a directory and a
+// path below it, names the link, and lets dir itself and paths not there
+// yet pass.
+func TestCheckNoLinkBelow(t *testing.T) {
+	outside := t.TempDir()
+	tests := []struct {
+		name  string
+		links map[string]string // link (below dir) → target
+		path  string            // below dir
+		want  string            // the link named, "" when accepted
+	}{
+		{name: "plain", path: "a/b/file"},
+		{name: "not there yet", path: "new/deeper/file"},
+		{name: "the file is a link", links: map[string]string{"a/file": "{outside}/f"}, path: "a/file", want: "a/file"},
+		{name: "a directory on the way", links: map[string]string{"a/link": "{outside}"}, path: "a/link/file", want: "a/link"},
+		{name: "the first directory", links: map[string]string{"vectors": "../victim"}, path: "vectors/x.txt", want: "vectors"},
+		{name: "dangling link", links: map[string]string{"gone": "{outside}/nothing"}, path: "gone/x", want: "gone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755))
+			for from, to := range tt.links {
+				to = strings.ReplaceAll(to, "{outside}", outside)
+				require.NoError(t, os.Symlink(to, filepath.Join(dir, from)))
+			}
+			err := CheckNoLinkBelow(dir, filepath.Join(dir, tt.path))
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, ErrLink)
+			assert.Contains(t, err.Error(), "writing "+filepath.Join(dir, tt.want)+" (a link to ")
+		})
+	}
+	// dir itself may be a link: the caller chose it.
+	link := filepath.Join(t.TempDir(), "out")
+	require.NoError(t, os.Symlink(outside, link))
+	require.NoError(t, CheckNoLinkBelow(link, filepath.Join(link, "x.txt")))
 }
