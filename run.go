@@ -372,10 +372,11 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 }
 
 // readResults reads a results file, warning on stderr of what it had to
-// drop (a line torn by a killed run).
+// drop (a line torn by a killed run) or cannot use (damaged bootstrap
+// replicates).
 func readResults(path string, stderr io.Writer) ([]records.Record, error) {
 	recs, info, err := records.Read(path)
-	if w := info.Warning(path); w != "" {
+	for _, w := range info.Warnings(path) {
 		fmt.Fprintln(stderr, "kcalab: warning:", termsafe.Text(w))
 	}
 	return recs, err

@@ -10,6 +10,7 @@ import (
 	"kcalab/schema"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/termsafe"
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 )
@@ -43,8 +44,10 @@ func prepareOutput(dir, specName string, warn io.Writer) ([]records.Record, erro
 				"give this spec another directory (-out or output:), or move that file away to start over", path, rec.Spec, rec.ID, specName)
 		}
 	}
-	if w := info.Warning(path); w != "" && warn != nil {
-		fmt.Fprintf(warn, "kcalab: warning: %s\n", w)
+	if warn != nil {
+		for _, w := range info.Warnings(path) {
+			fmt.Fprintf(warn, "kcalab: warning: %s\n", termsafe.Text(w))
+		}
 	}
 	if info.NeedsRepair {
 		if err := records.Write(path, prev); err != nil {

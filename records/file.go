@@ -1,18 +1,32 @@
 package records
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/inputfile"
 )
 
 // FileName is the name of the results file inside an output directory.
 const FileName = "results.jsonl"
+
+// MaxFileBytes bounds a results file: ten thousand trials (the most a spec
+// may expand to) of word vectors take about 40 MiB, and a results file of
+// CA trials of large tables stays well within it.
+const MaxFileBytes = 1 << 30
+
+// MaxLineBytes bounds one record, a line of a results file: the largest a
+// trial writes (CA of a table at the CSV limit, its counts and
+// coordinates) fits; a longer line is refused unread, not allocated.
+const MaxLineBytes = 64 << 20
+
+var resultsFile = inputfile.Spec{What: "a results file (JSON lines, a regular file of at most 1 GiB, not a link)", Limit: MaxFileBytes, NoFollow: true}
 
 // ReadInfo is what Read found besides the records.
 type ReadInfo struct {
@@ -23,58 +37,91 @@ type ReadInfo struct {
 	// tail, no final newline, repeated ids): the next writer should
 	// rewrite it before appending.
 	NeedsRepair bool
+	// Problems are parts of records read that cannot be used (a bootstrap
+	// encoding that is not one EncodeReplicates writes), each naming the
+	// line, the trial and the metric; readers of the record treat that
+	// part as absent (Bootstrap.Replicates refuses it), and the record
+	// itself is kept as it is.
+	Problems []string
 }
 
-// Warning is the message a reader of path should see, or "".
-func (i ReadInfo) Warning(path string) string {
-	if !i.Torn {
-		return ""
+// Warnings are the messages a reader of path should see.
+func (i ReadInfo) Warnings(path string) []string {
+	var out []string
+	if i.Torn {
+		out = append(out, fmt.Sprintf("%s: dropped an incomplete last line (a run was killed while writing it; that trial will run again)", path))
 	}
-	return fmt.Sprintf("%s: dropped an incomplete last line (a run was killed while writing it; that trial will run again)", path)
+	for _, p := range i.Problems {
+		out = append(out, path+":"+p)
+	}
+	return out
 }
 
 // Read reads a results file, in its compact form or as an append log (see
-// Log). A missing file gives no records and no error. A last line without
-// its newline that is not complete JSON is the trace of a kill mid-append
-// and is dropped (ReadInfo.Torn); a malformed line anywhere else is an
-// error naming the file and line. When an id repeats, the last record wins
-// (a later -fresh result), at the place of the first. Unknown fields are
-// errors: a record this version cannot represent must not be rewritten
-// without them.
+// Log). A missing file gives no records and no error. Only a regular file
+// of at most MaxFileBytes is read, and not through a symbolic link (a
+// cloned repository can carry one to a device); a FIFO is refused without
+// waiting for a writer. A line over MaxLineBytes is an error naming it. A
+// last line without its newline that is not complete JSON is the trace of
+// a kill mid-append and is dropped (ReadInfo.Torn); a malformed line
+// anywhere else is an error naming the file and line. When an id repeats,
+// the last record wins (a later -fresh result), at the place of the first.
+// Unknown fields are errors: a record this version cannot represent must
+// not be rewritten without them. Bootstrap replicates that do not decode
+// as EncodeReplicates writes them are reported in ReadInfo.Problems.
 func Read(path string) ([]Record, ReadInfo, error) {
 	var info ReadInfo
-	b, err := os.ReadFile(path)
+	f, _, err := inputfile.Open(path, resultsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, info, nil
 	}
 	if err != nil {
 		return nil, info, fmt.Errorf("results: %w", err)
 	}
-	lines := bytes.Split(b, []byte("\n"))
-	last := len(lines) - 1 // the segment after the final newline ("" when the file ends with one)
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
 	var recs []Record
 	at := map[string]int{}
-	for i, line := range lines {
+	var total int64
+	var buf []byte
+	for n := 1; ; n++ {
+		line, complete, size, err := readLine(br, buf[:0])
+		buf = line
+		total += size
+		if total > MaxFileBytes {
+			return nil, info, fmt.Errorf("results: %s: more than %s, the limit for %s", path, inputfile.Size(MaxFileBytes), resultsFile.What)
+		}
+		if err != nil {
+			return nil, info, fmt.Errorf("results: %s:%d: %w", path, n, err)
+		}
+		if size == 0 {
+			break
+		}
+		if size > MaxLineBytes {
+			return nil, info, fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote (move the file away, or run with -fresh into another directory)",
+				path, n, size, inputfile.Size(MaxLineBytes))
+		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var r Record
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		err := dec.Decode(&r)
+		err = dec.Decode(&r)
 		if err == nil && dec.More() {
 			err = errors.New("more than one record on the line")
 		}
 		if err != nil {
-			if i == last {
+			if !complete {
 				info.Torn, info.NeedsRepair = true, true
 				break
 			}
-			return nil, info, fmt.Errorf("%s:%d: %w", path, i+1, err)
+			return nil, info, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if i == last {
+		if !complete {
 			info.NeedsRepair = true // complete, but the next append would join it
 		}
+		info.Problems = append(info.Problems, bootstrapProblems(n, r)...)
 		if j, ok := at[r.ID]; ok {
 			recs[j] = r
 			info.NeedsRepair = true
@@ -84,6 +131,27 @@ func Read(path string) ([]Record, ReadInfo, error) {
 		recs = append(recs, r)
 	}
 	return recs, info, nil
+}
+
+// readLine reads one line into buf (without its newline) and says whether
+// it ended with one and how many bytes it took, newline included. A line
+// longer than MaxLineBytes is consumed but not kept: size tells the caller.
+func readLine(br *bufio.Reader, buf []byte) (line []byte, complete bool, size int64, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		size += int64(len(chunk))
+		if size <= MaxLineBytes+1 {
+			buf = append(buf, chunk...)
+		}
+		switch {
+		case err == nil:
+			return buf[:len(buf)-1], true, size, nil
+		case errors.Is(err, io.EOF):
+			return buf, false, size, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return buf, false, size, err
+		}
+	}
 }
 
 // Write writes records as JSON lines atomically (see internal/atomicfile),
