@@ -70,7 +70,7 @@ func TestReadRefuses(t *testing.T) {
 		return os.WriteFile(p, b.Bytes(), 0o644)
 	})
 	for _, tc := range []struct{ name, path, want string }{
-		{"link to /dev/zero", toZero, "results: " + toZero + ": not a regular file: a symbolic link (to /dev/zero), which is not followed here: want a results file"},
+		{"link to /dev/zero", toZero, "results: " + toZero + ": not a regular file: a symbolic link (to /dev/zero), which is not followed here (put the file itself in its place): want a results file"},
 		{"link to a results file", toGood, "a symbolic link (to " + good + ")"},
 		{"FIFO", fifo, "results: " + fifo + ": not a regular file (a FIFO): want a results file"},
 		{"directory", dir, "not a regular file (a directory)"},

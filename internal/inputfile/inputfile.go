@@ -104,7 +104,7 @@ func (s Spec) regular(path string, st fs.FileInfo) error {
 	}
 	if st.Mode()&fs.ModeSymlink != 0 {
 		target, _ := os.Readlink(path)
-		return fmt.Errorf("%s: %w: a symbolic link (to %s), which is not followed here: want %s itself (replace the link by the file)", path, ErrNotRegular, target, what)
+		return fmt.Errorf("%s: %w: a symbolic link (to %s), which is not followed here (put the file itself in its place): want %s", path, ErrNotRegular, target, what)
 	}
 	return fmt.Errorf("%s: %w (%s): want %s", path, ErrNotRegular, Kind(st.Mode()), what)
 }
