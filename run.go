@@ -109,6 +109,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		specArgs = append(specArgs, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
+	// Numbers are checked before anything is done: NaN passes every
+	// ordered comparison, so each is checked for lying in its range.
+	if !(*cacheMax >= 0 && *cacheMax <= maxCacheMB) {
+		return fmt.Errorf("-cache-max-mb %g: want a number of MiB from 0 (no bound) to %d", *cacheMax, int64(maxCacheMB))
+	}
+	if *jobs < 0 {
+		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
+	}
+	if *wait < 0 {
+		return fmt.Errorf("-wait %v: want 0 (refuse at once) or more", *wait)
+	}
 	if *settings {
 		return schema.WriteSettingsReference(stdout)
 	}
@@ -121,13 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *cacheClean {
 		return cleanCache(*cacheDir, stdout)
 	}
-	if *cacheMax < 0 {
-		return fmt.Errorf("-cache-max-mb %g: want 0 (no bound) or more", *cacheMax)
-	}
 	defer trimCache(*cacheDir, *cacheMax, stderr)
-	if *jobs < 0 {
-		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
-	}
 	if *check != "" {
 		if len(specArgs) != 1 {
 			return errors.New("-check takes one spec")
@@ -169,9 +174,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		specs = append(specs, spec)
-	}
-	if *wait < 0 {
-		return fmt.Errorf("-wait %v: want 0 (refuse at once) or more", *wait)
 	}
 	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
 	// The page inlines ECharts from reports/node_modules, else from the
@@ -264,13 +266,17 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 // a small corpus cannot fill a disk.
 const defaultCacheMaxMB = 20 << 10
 
+// maxCacheMB is the largest -cache-max-mb, 2^40 MiB (an exbibyte): larger
+// is no bound in practice, and the bound in bytes must fit an int64.
+const maxCacheMB = 1 << 40
+
 // trimCache keeps the cache's tables under maxMB after a run (see
 // corpus.TrimCache), saying what it removed.
 func trimCache(dir string, maxMB float64, stderr io.Writer) {
 	if dir == "" || maxMB == 0 {
 		return
 	}
-	n, b, err := corpus.TrimCache(dir, int64(min(maxMB, 1<<40)*(1<<20)))
+	n, b, err := corpus.TrimCache(dir, int64(maxMB*(1<<20)))
 	if err == nil && n > 0 {
 		fmt.Fprintf(stderr, "kcalab: cache: removed %d least recently used file(s) (%.1f MiB) to keep %s under %g MiB (-cache-max-mb)\n",
 			n, float64(b)/(1<<20), termsafe.Text(dir), maxMB)
