@@ -159,9 +159,9 @@ func readLine(br *bufio.Reader, buf []byte) (line []byte, complete bool, size in
 func Write(path string, recs []Record) error {
 	var buf bytes.Buffer
 	for _, r := range recs {
-		b, err := json.Marshal(r)
+		b, err := Encode(r)
 		if err != nil {
-			return fmt.Errorf("results: encoding trial %s: %w", r.ID, err)
+			return fmt.Errorf("results: %w", err)
 		}
 		buf.Write(b)
 		buf.WriteByte('\n')

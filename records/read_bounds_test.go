@@ -216,3 +216,32 @@ func FuzzReplicates(f *testing.F) {
 		require.NoError(t, w.Check("k", center))
 	})
 }
+
+// What Read refuses is not written: a NaN or a line over MaxLineBytes is
+// ErrEncode (the record's fault, not the disk's), and nothing is appended.
+func TestEncodeRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rec  Record
+		want string
+	}{
+		{"NaN", Record{ID: "a", Metrics: map[string]float64{"x": math.NaN()}}, "the record cannot be written: trial a: json: unsupported value: NaN"},
+		{"over 64 MiB", Record{ID: "b", Error: strings.Repeat("x", MaxLineBytes)}, "the record cannot be written: trial b: 67108932 bytes, over the limit of 64 MiB for one record"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Encode(tc.rec)
+			require.ErrorIs(t, err, ErrEncode)
+			assert.EqualError(t, err, tc.want)
+			path := filepath.Join(t.TempDir(), FileName)
+			l, err := OpenLog(path)
+			require.NoError(t, err)
+			err = l.Append(tc.rec)
+			require.ErrorIs(t, err, ErrEncode)
+			assert.NotErrorIs(t, err, ErrWrite)
+			require.NoError(t, l.Close())
+			st, err := os.Stat(path)
+			require.NoError(t, err)
+			assert.Zero(t, st.Size())
+		})
+	}
+}

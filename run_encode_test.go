@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"kcalab/harness"
+	"kcalab/records"
+	"kcalab/schema"
+)
+
+// nanMethod is a test method whose result holds a NaN when svd.rank is 1:
+// a value no JSON line can hold.
+type nanMethod struct{}
+
+func (nanMethod) Info() schema.MethodInfo {
+	return schema.MethodInfo{Name: "nanresult", Label: "NaN result", Rank: 99, Inputs: schema.TableInput,
+		Doc: "test method: a NaN metric at rank 1", TableReads: []string{"svd.rank"}}
+}
+
+func (nanMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
+	v := 1.0
+	if tr.Trial.SVD.Rank == 1 {
+		v = math.NaN()
+	}
+	tr.SetMetric("total_inertia", v)
+	return nil
+}
+
+// A trial whose record cannot be written (a NaN) fails alone, saying so:
+// the run goes on, keeps the other trials and blames neither the disk nor
+// the other trials.
+func TestUnencodableRecordFailsItsTrial(t *testing.T) {
+	t.Cleanup(harness.RegisterMethod(nanMethod{}))
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "nan.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte("name: nan\nmethod: nanresult\nsvd: {rank: [1, 2]}\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	_, _, err := runCLI(t, "-out", out, spec)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "the record cannot be written: trial ")
+	assert.Contains(t, err.Error(), "json: unsupported value: NaN")
+	assert.NotContains(t, err.Error(), "fix the disk")
+
+	recs, _, err := records.Read(filepath.Join(out, records.FileName))
+	require.NoError(t, err)
+	require.Len(t, recs, 2)
+	byRank := map[float64]records.Record{}
+	for _, r := range recs {
+		byRank[r.Settings["svd.rank"].(float64)] = r
+	}
+	assert.Equal(t, records.StatusError, byRank[1].Status)
+	assert.Contains(t, byRank[1].Error, "NaN")
+	assert.Equal(t, records.StatusOK, byRank[2].Status, byRank[2].Error)
+	assert.Equal(t, 1.0, byRank[2].Metrics["total_inertia"])
+}
