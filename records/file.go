@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"kcalab/internal/atomicfile"
 	"kcalab/internal/inputfile"
@@ -79,14 +80,12 @@ func Read(path string) ([]Record, ReadInfo, error) {
 		return nil, info, fmt.Errorf("results: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
+	lines := newLineReader(f)
 	var recs []Record
 	at := map[string]int{}
 	var total int64
-	var buf []byte
 	for n := 1; ; n++ {
-		line, complete, size, err := readLine(br, buf[:0])
-		buf = line
+		line, complete, size, err := lines.next()
 		total += size
 		if total > MaxFileBytes {
 			return nil, info, fmt.Errorf("results: %s: more than %s, the limit for %s", path, inputfile.Size(MaxFileBytes), resultsFile.What)
@@ -133,25 +132,62 @@ func Read(path string) ([]Record, ReadInfo, error) {
 	return recs, info, nil
 }
 
-// readLine reads one line into buf (without its newline) and says whether
-// it ended with one and how many bytes it took, newline included. A line
-// longer than MaxLineBytes is consumed but not kept: size tells the caller.
-func readLine(br *bufio.Reader, buf []byte) (line []byte, complete bool, size int64, err error) {
+// lineReader reads the lines of a results file. A line is measured
+// before it is kept: one longer than MaxLineBytes is passed over, and one
+// longer than the read buffer is read again from the file into a buffer
+// of its size, so no line takes more memory than it needs, nor any more
+// than MaxLineBytes.
+type lineReader struct {
+	f   io.ReaderAt
+	br  *bufio.Reader
+	off int64 // where the next line starts
+	buf []byte
+}
+
+func newLineReader(f *os.File) *lineReader {
+	return &lineReader{f: f, br: bufio.NewReaderSize(f, 64<<10)}
+}
+
+// next returns the next line without its newline, whether it had one,
+// and its size in the file (newline included; 0 at the end of the file).
+// A line over MaxLineBytes comes back as nil with its size.
+func (l *lineReader) next() (line []byte, complete bool, size int64, err error) {
+	start := l.off
+	var first []byte
 	for {
-		chunk, err := br.ReadSlice('\n')
-		size += int64(len(chunk))
-		if size <= MaxLineBytes+1 {
-			buf = append(buf, chunk...)
+		chunk, err := l.br.ReadSlice('\n')
+		if size == 0 {
+			first = chunk
 		}
-		switch {
-		case err == nil:
-			return buf[:len(buf)-1], true, size, nil
-		case errors.Is(err, io.EOF):
-			return buf, false, size, nil
-		case !errors.Is(err, bufio.ErrBufferFull):
-			return buf, false, size, err
+		size += int64(len(chunk))
+		if err == nil {
+			complete = true
+			break
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, false, size, err
 		}
 	}
+	l.off += size
+	if size == 0 || size > MaxLineBytes {
+		return nil, complete, size, nil
+	}
+	if int64(cap(l.buf)) < size {
+		l.buf = make([]byte, size)
+	}
+	b := l.buf[:size]
+	if int64(len(first)) == size {
+		copy(b, first) // the whole line was in the read buffer
+	} else if _, err := l.f.ReadAt(b, start); err != nil {
+		return nil, false, size, err
+	}
+	if complete {
+		b = b[:size-1]
+	}
+	return b, complete, size, nil
 }
 
 // Write writes records as JSON lines atomically (see internal/atomicfile),

@@ -245,3 +245,37 @@ func TestEncodeRefuses(t *testing.T) {
 		})
 	}
 }
+
+// Lines longer than the read buffer read back whole (they are read again
+// from the file at their size), complete or torn.
+func TestReadLongLines(t *testing.T) {
+	long := Record{ID: "l", Spec: "s", Status: StatusError, Error: strings.Repeat("é", 300<<10)}
+	b, err := Encode(long)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name string
+		body string
+		ids  []string
+		torn bool
+	}{
+		{"long in the middle", recLine(t, "a", "ok") + string(b) + "\n" + recLine(t, "b", "ok"), []string{"a", "l", "b"}, false},
+		{"long last, no newline", recLine(t, "a", "ok") + string(b), []string{"a", "l"}, false},
+		{"long torn last", recLine(t, "a", "ok") + string(b[:len(b)-3]), []string{"a"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			require.NoError(t, os.WriteFile(path, []byte(tc.body), 0o644))
+			recs, info, err := Read(path)
+			require.NoError(t, err)
+			var ids []string
+			for _, r := range recs {
+				ids = append(ids, r.ID)
+				if r.ID == "l" {
+					assert.Equal(t, long, r)
+				}
+			}
+			assert.Equal(t, tc.ids, ids)
+			assert.Equal(t, tc.torn, info.Torn)
+		})
+	}
+}
