@@ -214,9 +214,11 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	// report.check compares the run with the results that were in the
 	// output directory before it: for a committed spec (results/ci) the
 	// committed reference numbers. Missing or unreadable means none.
+	// The runner warns of what it finds in the results file (it reads it
+	// first); the reads here say nothing more.
 	var ref []records.Record
 	if spec.Report.Check {
-		ref, _ = readResults(filepath.Join(spec.Output, records.FileName), stderr)
+		ref, _ = readResults(filepath.Join(spec.Output, records.FileName), io.Discard)
 	}
 	res, err := runner.Run(ctx, spec)
 	if res == nil {
@@ -231,7 +233,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	reportPath := filepath.Join(res.Dir, harness.ReportFileName)
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
-	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)
+	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), io.Discard)
 	if rerr == nil {
 		r := buildReport(spec, recs, ref, js, res.Dir)
 		if root, ok := siteRoot(spec, res.Dir); ok {

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,4 +63,42 @@ func TestUnencodableRecordFailsItsTrial(t *testing.T) {
 	assert.Contains(t, byRank[1].Error, "NaN")
 	assert.Equal(t, records.StatusOK, byRank[2].Status, byRank[2].Error)
 	assert.Equal(t, 1.0, byRank[2].Metrics["total_inertia"])
+}
+
+// A results file whose bootstrap replicates are damaged is run into as it
+// is: the trials are reused, the run warns once, naming the line, trial
+// and metric, and keeps the record's bytes.
+func TestDamagedReplicatesWarnOnce(t *testing.T) {
+	recs, _, err := records.Read(filepath.Join("results", "quickstart", records.FileName))
+	require.NoError(t, err)
+	at := -1
+	var key string
+	for i, r := range recs {
+		if r.Bootstrap != nil && len(r.Bootstrap.Scores) > 0 {
+			for k := range r.Bootstrap.Scores {
+				if key == "" || k < key {
+					key = k
+				}
+			}
+			at = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, at, 0)
+	raw, err := base64.StdEncoding.DecodeString(recs[at].Bootstrap.Scores[key])
+	require.NoError(t, err)
+	binary.LittleEndian.PutUint32(raw, math.Float32bits(5))
+	recs[at].Bootstrap.Scores[key] = base64.StdEncoding.EncodeToString(raw)
+	out := filepath.Join(t.TempDir(), "quickstart")
+	require.NoError(t, records.Write(filepath.Join(out, records.FileName), recs))
+
+	stdout, stderr, err := runCLI(t, "-out", out, "experiments/quickstart.yaml")
+	require.NoError(t, err, stderr)
+	assert.Contains(t, stdout, fmt.Sprintf("(%d reused)", len(recs)))
+	want := fmt.Sprintf("results.jsonl:%d: trial %s: %s: bootstrap replicates: step 5 gives replicate", at+1, recs[at].ID, key)
+	assert.Equal(t, 1, strings.Count(stderr, want), stderr)
+	assert.Equal(t, 1, strings.Count(stderr, "the score is shown as not tested"), stderr)
+	got, _, err := records.Read(filepath.Join(out, records.FileName))
+	require.NoError(t, err)
+	assert.Equal(t, recs[at].Bootstrap, got[at].Bootstrap, "kept as it was")
 }

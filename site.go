@@ -148,7 +148,11 @@ func writeSite(specDir, root string, done map[string]bool, js reports.Script, st
 	for _, s := range specs {
 		e := reports.IndexEntry{Name: s.spec.Name, Spec: rel(root, s.path), Related: relatedNames(s.spec, names)}
 		if s.results != "" {
-			recs, err := readResults(s.results, stderr)
+			warn := stderr
+			if done[s.spec.Name] {
+				warn = io.Discard // its run has warned already
+			}
+			recs, err := readResults(s.results, warn)
 			if err != nil {
 				return "", err
 			}

@@ -91,7 +91,7 @@ func (b *Bootstrap) decode(key string, center float64) ([]float64, error) {
 	}
 	for _, x := range xs {
 		if math.Abs(x) > 1+step/2+1e-6 { // float32 step: 127 steps may pass the largest deviation by 2^-24 of it
-			return nil, fmt.Errorf("bootstrap replicates: step %v gives replicate %v around the score %v, want a ρ in [-1, 1]", step, x, center)
+			return nil, fmt.Errorf("bootstrap replicates: step %.4g gives replicate %.4g around the score %.4g, want a ρ in [-1, 1]", step, x, center)
 		}
 	}
 	return xs, nil
