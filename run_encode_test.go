@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 
 	"kcalab/harness"
 	"kcalab/records"
+	"kcalab/reports"
 	"kcalab/schema"
 )
 
@@ -101,4 +103,33 @@ func TestDamagedReplicatesWarnOnce(t *testing.T) {
 	got, _, err := records.Read(filepath.Join(out, records.FileName))
 	require.NoError(t, err)
 	assert.Equal(t, recs[at].Bootstrap, got[at].Bootstrap, "kept as it was")
+}
+
+// After a run, another spec's results file that cannot be read (here a
+// link to /dev/zero, as a cloned repository can carry) costs that spec's
+// page, with a warning, not the index; -index itself fails naming it.
+func TestSiteSkipsUnreadableResults(t *testing.T) {
+	specDir, root := t.TempDir(), t.TempDir()
+	for _, name := range []string{"a", "b"} {
+		require.NoError(t, os.WriteFile(filepath.Join(specDir, name+".yaml"), []byte("name: "+name+"\n"), 0o644))
+		require.NoError(t, os.MkdirAll(filepath.Join(root, name), 0o755))
+	}
+	fisher, _, err := records.Read(filepath.Join("results", "fisher", records.FileName))
+	require.NoError(t, err)
+	for i := range fisher {
+		fisher[i].Spec = "a"
+	}
+	require.NoError(t, records.Write(filepath.Join(root, "a", records.FileName), fisher))
+	bad := filepath.Join(root, "b", records.FileName)
+	require.NoError(t, os.Symlink("/dev/zero", bad))
+
+	var stderr strings.Builder
+	path, err := writeSite(specDir, root, map[string]bool{"a": true}, reports.CDNScript(), &stderr)
+	require.NoError(t, err)
+	assert.FileExists(t, path)
+	assert.Contains(t, stderr.String(), "kcalab: warning: index: b: results: "+bad+": not a regular file: a symbolic link (to /dev/zero)")
+	assert.Contains(t, stderr.String(), "(listed without results)")
+
+	_, err = writeSite(specDir, root, nil, reports.CDNScript(), io.Discard)
+	assert.ErrorContains(t, err, bad+": not a regular file: a symbolic link (to /dev/zero)")
 }

@@ -153,6 +153,13 @@ func writeSite(specDir, root string, done map[string]bool, js reports.Script, st
 				warn = io.Discard // its run has warned already
 			}
 			recs, err := readResults(s.results, warn)
+			if err != nil && len(done) > 0 {
+				// After a run, another spec's unreadable results cost
+				// that spec's page, not the index of the rest.
+				fmt.Fprintf(stderr, "kcalab: warning: index: %s: %s (listed without results)\n", termsafe.Text(s.spec.Name), termsafe.Text(err.Error()))
+				ix.Entries = append(ix.Entries, e)
+				continue
+			}
 			if err != nil {
 				return "", err
 			}
