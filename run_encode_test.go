@@ -97,7 +97,7 @@ func TestDamagedReplicatesWarnOnce(t *testing.T) {
 	stdout, stderr, err := runCLI(t, "-out", out, "experiments/quickstart.yaml")
 	require.NoError(t, err, stderr)
 	assert.Contains(t, stdout, fmt.Sprintf("(%d reused)", len(recs)))
-	want := fmt.Sprintf("results.jsonl:%d: trial %s: %s: bootstrap replicates: step 5 gives replicate", at+1, recs[at].ID, key)
+	want := fmt.Sprintf("results.jsonl:%d: trial %s: %s: bootstrap replicates: step 5, deviations of up to 635", at+1, recs[at].ID, key)
 	assert.Equal(t, 1, strings.Count(stderr, want), stderr)
 	assert.Equal(t, 1, strings.Count(stderr, "the score is shown as not tested"), stderr)
 	got, _, err := records.Read(filepath.Join(out, records.FileName))

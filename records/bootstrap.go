@@ -45,8 +45,8 @@ func (b *Bootstrap) Replicates(key string, center float64) ([]float64, bool) {
 // are not what EncodeReplicates writes for B values of ρ: nil when they
 // are (or when there are none). Encoded replicates have B bytes after a
 // finite step ≥ 0; with step 0 every deviation is 0 (or NaN); with a
-// positive step the largest deviation is ±127 steps; and every decoded
-// replicate, like the score, is a ρ in [−1, 1] to within half a step.
+// positive step the largest deviation is ±127 steps, at most 2 (the score
+// and its replicates are values of ρ, in [−1, 1]).
 func (b *Bootstrap) Check(key string, center float64) error {
 	if b == nil {
 		return nil
@@ -85,16 +85,12 @@ func (b *Bootstrap) decode(key string, center float64) ([]float64, error) {
 	case step > 0 && most != 127:
 		return nil, fmt.Errorf("bootstrap replicates: step %v with a largest deviation of %d steps, want 127", step, most)
 	}
-	xs, err := DecodeReplicates(b.Scores[key], center)
-	if err != nil {
-		return nil, err
+	// Two values of ρ differ by at most 2 (the float32 step may pass it by
+	// a relative 2^-24).
+	if 127*step > 2*(1+1e-6) {
+		return nil, fmt.Errorf("bootstrap replicates: step %.4g, deviations of up to %.4g from the score: two values of ρ differ by at most 2", step, 127*step)
 	}
-	for _, x := range xs {
-		if math.Abs(x) > 1+step/2+1e-6 { // float32 step: 127 steps may pass the largest deviation by 2^-24 of it
-			return nil, fmt.Errorf("bootstrap replicates: step %.4g gives replicate %.4g around the score %.4g, want a ρ in [-1, 1]", step, x, center)
-		}
-	}
-	return xs, nil
+	return DecodeReplicates(b.Scores[key], center)
 }
 
 func abs(x int) int {
