@@ -112,6 +112,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		specArgs = append(specArgs, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}
+	// Numbers are checked before anything is done: NaN passes every
+	// ordered comparison, so each is checked for lying in its range.
+	if !(*cacheMax >= 0 && *cacheMax <= maxCacheMB) {
+		return fmt.Errorf("-cache-max-mb %g: want a number of MiB from 0 (no bound) to %d", *cacheMax, int64(maxCacheMB))
+	}
+	if *jobs < 0 {
+		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
+	}
+	if *wait < 0 {
+		return fmt.Errorf("-wait %v: want 0 (refuse at once) or more", *wait)
+	}
 	if *settings {
 		return schema.WriteSettingsReference(stdout)
 	}
@@ -124,13 +135,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *cacheClean {
 		return cleanCache(*cacheDir, stdout)
 	}
-	if *cacheMax < 0 {
-		return fmt.Errorf("-cache-max-mb %g: want 0 (no bound) or more", *cacheMax)
-	}
 	defer trimCache(*cacheDir, *cacheMax, stderr)
-	if *jobs < 0 {
-		return fmt.Errorf("-jobs %d: want 0 (all cores) or more", *jobs)
-	}
 	if *check != "" {
 		if len(specArgs) != 1 {
 			return errors.New("-check takes one spec")
@@ -178,9 +183,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		specs = append(specs, spec)
 	}
-	if *wait < 0 {
-		return fmt.Errorf("-wait %v: want 0 (refuse at once) or more", *wait)
-	}
 	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, Prune: *prune, Untraced: *untraced, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
 	// The page inlines ECharts from reports/node_modules, else from the
 	// cache, else fetched (verified) from the npm registry, so a report
@@ -220,9 +222,11 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	// report.check compares the run with the results that were in the
 	// output directory before it: for a committed spec (results/ci) the
 	// committed reference numbers. Missing or unreadable means none.
+	// The runner warns of what it finds in the results file (it reads it
+	// first); the reads here say nothing more.
 	var ref []records.Record
 	if spec.Report.Check {
-		ref, _ = readResults(filepath.Join(spec.Output, records.FileName), stderr)
+		ref, _ = readResults(filepath.Join(spec.Output, records.FileName), io.Discard)
 	}
 	res, err := runner.Run(ctx, spec)
 	if res == nil {
@@ -237,7 +241,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	reportPath := filepath.Join(res.Dir, harness.ReportFileName)
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
-	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), stderr)
+	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), io.Discard)
 	if rerr == nil {
 		r := buildReport(spec, recs, ref, js, res.Dir)
 		if root, ok := siteRoot(spec, res.Dir); ok {
@@ -272,13 +276,17 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 // a small corpus cannot fill a disk.
 const defaultCacheMaxMB = 20 << 10
 
+// maxCacheMB is the largest -cache-max-mb, 2^40 MiB (an exbibyte): larger
+// is no bound in practice, and the bound in bytes must fit an int64.
+const maxCacheMB = 1 << 40
+
 // trimCache keeps the cache's tables under maxMB after a run (see
 // corpus.TrimCache), saying what it removed.
 func trimCache(dir string, maxMB float64, stderr io.Writer) {
 	if dir == "" || maxMB == 0 {
 		return
 	}
-	n, b, err := corpus.TrimCache(dir, int64(min(maxMB, 1<<40)*(1<<20)))
+	n, b, err := corpus.TrimCache(dir, int64(maxMB*(1<<20)))
 	if err == nil && n > 0 {
 		fmt.Fprintf(stderr, "kcalab: cache: removed %d least recently used file(s) (%.1f MiB) to keep %s under %g MiB (-cache-max-mb)\n",
 			n, float64(b)/(1<<20), termsafe.Text(dir), maxMB)
@@ -409,10 +417,11 @@ func inGrid(spec *schema.Spec, recs []records.Record) ([]records.Record, int) {
 }
 
 // readResults reads a results file, warning on stderr of what it had to
-// drop (a line torn by a killed run).
+// drop (a line torn by a killed run) or cannot use (damaged bootstrap
+// replicates).
 func readResults(path string, stderr io.Writer) ([]records.Record, error) {
 	recs, info, err := records.Read(path)
-	if w := info.Warning(path); w != "" {
+	for _, w := range info.Warnings(path) {
 		fmt.Fprintln(stderr, "kcalab: warning:", termsafe.Text(w))
 	}
 	return recs, err

@@ -149,7 +149,18 @@ func writeSite(specDir, root string, done map[string]bool, js reports.Script, st
 	for _, s := range specs {
 		e := reports.IndexEntry{Name: s.spec.Name, Spec: rel(root, s.path), Related: relatedNames(s.spec, names)}
 		if s.results != "" {
-			recs, err := readResults(s.results, stderr)
+			warn := stderr
+			if done[s.spec.Name] {
+				warn = io.Discard // its run has warned already
+			}
+			recs, err := readResults(s.results, warn)
+			if err != nil && len(done) > 0 {
+				// After a run, another spec's unreadable results cost
+				// that spec's page, not the index of the rest.
+				fmt.Fprintf(stderr, "kcalab: warning: index: %s: %s (listed without results)\n", termsafe.Text(s.spec.Name), termsafe.Text(err.Error()))
+				ix.Entries = append(ix.Entries, e)
+				continue
+			}
 			if err != nil {
 				return "", err
 			}

@@ -7,34 +7,51 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"kcalab/datasets/sparse"
+	"kcalab/internal/inputfile"
 )
 
-// ReadCSVFile reads a contingency table from a CSV file; see ReadCSV.
+// MaxCSVBytes bounds a CSV contingency table. A table is analysed dense,
+// so one of millions of cells is already past what CA of a labelled table
+// is for; anything larger (a device, a runaway export) is refused unread.
+const MaxCSVBytes = 16 << 20
+
+// MaxTotal bounds a table's total, 2^53: up to it float64 holds every whole
+// count exactly. Far past it (counts near 1e160) the analysis's χ²
+// quantities overflow to Inf and NaN.
+const MaxTotal = 1 << 53
+
+var csvFile = inputfile.Spec{What: "a CSV contingency table (a regular file of at most 16 MiB)", Limit: MaxCSVBytes}
+
+// ReadCSVFile reads a contingency table from a CSV file; see ReadCSV. Only
+// a regular file of at most MaxCSVBytes is read: a FIFO, a device or a
+// directory is refused before anything is read.
 func ReadCSVFile(path string) (*Table, error) {
-	f, err := os.Open(path)
+	b, err := inputfile.ReadFile(path, csvFile)
 	if err != nil {
 		return nil, fmt.Errorf("contingency table: %w", err)
 	}
-	defer f.Close()
-	return ReadCSV(f, path)
+	return ReadCSV(bytes.NewReader(b), path)
 }
 
 // ReadCSV reads a contingency table: the first row holds the column labels
 // (its first cell, the corner, is ignored), every other row a row label and
 // one non-negative count per column. name is used in error messages, which
-// take the form "name:line: column "label": problem".
+// take the form "name:line: column "label": problem". At most MaxCSVBytes
+// are read, and the counts' total may not pass MaxTotal.
 func ReadCSV(r io.Reader, name string) (*Table, error) {
 	// encoding/csv ends lines at \n only: a file with classic Mac (CR-only)
 	// line endings would read as one long header row. Tables are small, so
 	// normalise line endings in memory.
-	b, err := io.ReadAll(r)
+	b, err := io.ReadAll(io.LimitReader(r, MaxCSVBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(b) > MaxCSVBytes {
+		return nil, fmt.Errorf("%s: more than %s, the limit for %s", name, inputfile.Size(MaxCSVBytes), csvFile.What)
 	}
 	if bytes.IndexByte(b, '\r') >= 0 {
 		b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
@@ -70,6 +87,7 @@ func ReadCSV(r io.Reader, name string) (*Table, error) {
 
 	var rows []string
 	var vals []float64
+	total := 0.0
 	rowSeen := map[string]int{}
 	for {
 		rec, err := cr.Read()
@@ -95,13 +113,17 @@ func ReadCSV(r io.Reader, name string) (*Table, error) {
 		for j, cell := range rec[1:] {
 			v, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
 			switch {
-			case err != nil:
+			case err != nil && !errors.Is(err, strconv.ErrRange): // out of range is ±Inf (refused next) or rounds to 0
 				return nil, fmt.Errorf("%s:%d: row %q, column %q: %q is not a number (want a non-negative count)", name, line, label, cols[j], cell)
 			case math.IsNaN(v) || math.IsInf(v, 0):
 				return nil, fmt.Errorf("%s:%d: row %q, column %q: %q is not finite (want a non-negative count)", name, line, label, cols[j], cell)
 			case v < 0:
 				return nil, fmt.Errorf("%s:%d: row %q, column %q: negative count %s", name, line, label, cols[j], cell)
+			case v > MaxTotal-total:
+				return nil, fmt.Errorf("%s:%d: row %q, column %q: count %s takes the table's total past 2^53 (%.6g), the most a count table may hold "+
+					"(float64 counts exactly only that far)", name, line, label, cols[j], strings.TrimSpace(cell), float64(MaxTotal))
 			}
+			total += v
 			vals = append(vals, v)
 		}
 	}

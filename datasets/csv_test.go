@@ -1,8 +1,15 @@
 package datasets
 
 import (
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"kcalab/datasets/sparse"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,6 +44,11 @@ func TestReadCSVErrors(t *testing.T) {
 		{"duplicate row", "x,a\nr,1\nr,2\n", `t.csv:3: row label "r" repeats line 2`},
 		{"duplicate column", "x,a,a\nr,1,2\n", `column label "a" repeats column 2`},
 		{"bad quote", "x,a\nr,\"1\n", "t.csv:2: column"},
+		{"out of range", "x,a,b\nr1,1,1e400\n", `t.csv:2: row "r1", column "b": "1e400" is not finite`},
+		{"huge count", "x,a,b\nr1,1,2\nr2,1e300,1\n", `t.csv:3: row "r2", column "a": count 1e300 takes the table's total past 2^53`},
+		{"total past 2^53", "x,a,b\nr1,5e15,1\nr2,1,5e15\n", `t.csv:3: row "r2", column "b": count 5e15 takes the table's total past 2^53`},
+		{"total past float64", "x,a,b\nr1,1.7e308,1.7e308\n", `t.csv:2: row "r1", column "a": count 1.7e308 takes`},
+		{"over 16 MiB", "x,a\n" + strings.Repeat("# padding\n", MaxCSVBytes/10+1), "t.csv: more than 16 MiB, the limit for a CSV contingency table"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadCSV(strings.NewReader(tc.in), "t.csv")
@@ -50,6 +62,50 @@ func TestReadCSVFileMissing(t *testing.T) {
 	_, err := ReadCSVFile("testdata/no-such-file.csv")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no-such-file.csv")
+}
+
+// A CSV table is read as a spec is: only a regular file of at most
+// MaxCSVBytes, and a FIFO or a device is refused at once instead of
+// blocking or filling memory.
+func TestReadCSVFileRegularOnly(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.csv")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	big := filepath.Join(dir, "big.csv")
+	require.NoError(t, os.WriteFile(big, []byte("x,a\n"+strings.Repeat("# padding\n", MaxCSVBytes/10+1)), 0o644))
+	ok := filepath.Join(dir, "ok.csv")
+	require.NoError(t, os.WriteFile(ok, []byte("x,a,b\nr,1,2\ns,3,4\n"), 0o644))
+	for _, tc := range []struct{ name, path, want string }{
+		{"FIFO", fifo, fifo + ": not a regular file (a FIFO): want a CSV contingency table"},
+		{"/dev/urandom", "/dev/urandom", "/dev/urandom: not a regular file (a character device)"},
+		{"directory", dir, "not a regular file (a directory)"},
+		{"over 16 MiB", big, "over the limit of 16 MiB for a CSV contingency table"},
+		{"regular", ok, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { _, err := ReadCSVFile(tc.path); done <- err }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("ReadCSVFile(%s) did not return", tc.path)
+			}
+			if tc.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+}
+
+func TestValidateTotal(t *testing.T) {
+	tab := &Table{Name: "t", RowLabels: []string{"r"}, ColLabels: []string{"a", "b"}, N: sparse.FromDense(1, 2, []float64{1e300, 1e300})}
+	assert.ErrorContains(t, tab.Validate(), "table t: total 2e+300: want a finite total of at most 2^53")
+	tab.N = sparse.FromDense(1, 2, []float64{1.7e308, 1.7e308})
+	assert.ErrorContains(t, tab.Validate(), "total +Inf")
 }
 
 func TestFisher(t *testing.T) {
@@ -67,6 +123,8 @@ func FuzzReadCSV(f *testing.F) {
 		tab, err := ReadCSV(strings.NewReader(in), "fuzz.csv")
 		if err == nil {
 			require.NoError(t, tab.Validate())
+			sum := tab.N.Sum()
+			require.False(t, math.IsNaN(sum) || sum > MaxTotal, "total %v", sum)
 		}
 	})
 }

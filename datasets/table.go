@@ -33,13 +33,16 @@ func Fisher() *Table {
 }
 
 // Validate checks that the labels match the matrix and that it is a usable
-// count table (non-empty, some positive mass).
+// count table (non-empty, some positive mass, a total of at most MaxTotal).
 func (t *Table) Validate() error {
 	r, c := t.N.Dims()
 	if len(t.RowLabels) != r || len(t.ColLabels) != c {
 		return fmt.Errorf("table %s: %d×%d counts but %d row and %d column labels", t.Name, r, c, len(t.RowLabels), len(t.ColLabels))
 	}
-	if t.N.Sum() <= 0 {
+	switch sum := t.N.Sum(); {
+	case sum != sum || sum > MaxTotal: // NaN, +Inf or past exact counting
+		return fmt.Errorf("table %s: total %v: want a finite total of at most 2^53 (%.6g)", t.Name, sum, float64(MaxTotal))
+	case sum <= 0:
 		return fmt.Errorf("table %s: all counts are zero", t.Name)
 	}
 	return nil

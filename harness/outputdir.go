@@ -10,6 +10,7 @@ import (
 	"kcalab/schema"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/termsafe"
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
 )
@@ -48,8 +49,10 @@ func prepareOutput(dir string, spec *schema.Spec, trials []schema.Trial, prune b
 	if err := sameContent(path, spec, trials, prev, prune); err != nil {
 		return nil, err
 	}
-	if w := info.Warning(path); w != "" && warn != nil {
-		fmt.Fprintf(warn, "kcalab: warning: %s\n", w)
+	if warn != nil {
+		for _, w := range info.Warnings(path) {
+			fmt.Fprintf(warn, "kcalab: warning: %s\n", termsafe.Text(w))
+		}
 	}
 	if info.NeedsRepair {
 		if err := records.Write(path, prev); err != nil {

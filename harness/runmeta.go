@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"kcalab/internal/inputfile"
 	"kcalab/records"
 )
 
@@ -164,7 +165,9 @@ func fileSHA256(path string) (string, error) {
 	if ok {
 		return sum, nil
 	}
-	f, err := os.Open(path)
+	// A regular file only: a path a record names could be a FIFO or a
+	// device by now, which would block or never end.
+	f, _, err := inputfile.Open(path, inputfile.Spec{What: "a data file"})
 	if err != nil {
 		return "", err
 	}

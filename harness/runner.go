@@ -233,7 +233,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		go func() {
 			defer wg.Done()
 			for t := range work {
-				rec := r.executeWithin(ctx, spec, t, prog)
+				rec := encodable(r.executeWithin(ctx, spec, t, prog))
 				mu.Lock()
 				if ctx.Err() != nil && rec.Status == "error" {
 					mu.Unlock()
@@ -272,7 +272,7 @@ feed:
 		if ctx.Err() != nil {
 			break
 		}
-		rec := r.executeMeasured(ctx, spec, t, prog)
+		rec := encodable(r.executeMeasured(ctx, spec, t, prog))
 		if ctx.Err() != nil && rec.Status == "error" {
 			break
 		}
@@ -326,6 +326,19 @@ feed:
 		return out, errors.New(strings.Join(failed, "\n"))
 	}
 	return out, nil
+}
+
+// encodable is rec, or when rec holds a value no results line can hold
+// (records.ErrEncode: a NaN, a record over records.MaxLineBytes) an error
+// record of the trial saying so: the trial failed, not the disk, and the
+// run goes on.
+func encodable(rec records.Record) records.Record {
+	_, err := records.Encode(rec)
+	if !errors.Is(err, records.ErrEncode) {
+		return rec
+	}
+	return records.Record{ID: rec.ID, Spec: rec.Spec, Seed: rec.Seed, Settings: rec.Settings, Status: records.StatusError,
+		Error: err.Error(), Env: rec.Env, Run: rec.Run}
 }
 
 // execute runs one trial and never panics: a panic in method code becomes an

@@ -3,8 +3,10 @@ package records
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
+	"sort"
 )
 
 // Bootstrap is a word trial's ρ of each set over resamples of the set's
@@ -22,20 +24,107 @@ type Bootstrap struct {
 }
 
 // Replicates decodes the replicates of a score metric whose value is
-// center; false when the record has none for it.
+// center; false when the record has none for it, or none it can use: an
+// encoding EncodeReplicates would not write (see Check). A score without
+// usable replicates is not tested.
 func (b *Bootstrap) Replicates(key string, center float64) ([]float64, bool) {
 	if b == nil {
 		return nil, false
 	}
-	enc, ok := b.Scores[key]
-	if !ok {
+	if _, ok := b.Scores[key]; !ok {
 		return nil, false
 	}
-	xs, err := DecodeReplicates(enc, center)
-	if err != nil || len(xs) != b.B {
+	xs, err := b.decode(key, center)
+	if err != nil {
 		return nil, false
 	}
 	return xs, true
+}
+
+// Check says why the replicates stored for key, around the score center,
+// are not what EncodeReplicates writes for B values of ρ: nil when they
+// are (or when there are none). Encoded replicates have B bytes after a
+// finite step ≥ 0; with step 0 every deviation is 0 (or NaN); with a
+// positive step the largest deviation is ±127 steps, at most 2 (the score
+// and its replicates are values of ρ, in [−1, 1]).
+func (b *Bootstrap) Check(key string, center float64) error {
+	if b == nil {
+		return nil
+	}
+	if _, ok := b.Scores[key]; !ok {
+		return nil
+	}
+	_, err := b.decode(key, center)
+	return err
+}
+
+func (b *Bootstrap) decode(key string, center float64) ([]float64, error) {
+	buf, err := base64.StdEncoding.DecodeString(b.Scores[key])
+	if err != nil {
+		return nil, fmt.Errorf("bootstrap replicates: not base64: %w", err)
+	}
+	if len(buf) != 4+b.B || b.B < 0 {
+		return nil, fmt.Errorf("bootstrap replicates: %d bytes, want 4 and one per resample (b = %d)", len(buf), b.B)
+	}
+	if math.IsNaN(center) || math.Abs(center) > 1 {
+		return nil, fmt.Errorf("bootstrap replicates: the score is %v, want a ρ in [-1, 1]", center)
+	}
+	step := float64(math.Float32frombits(binary.LittleEndian.Uint32(buf)))
+	if math.IsNaN(step) || math.IsInf(step, 0) || step < 0 {
+		return nil, fmt.Errorf("bootstrap replicates: step %v, want a finite step ≥ 0", step)
+	}
+	most := 0
+	for _, c := range buf[4:] {
+		if c != 0x80 {
+			most = max(most, abs(int(int8(c))))
+		}
+	}
+	switch {
+	case step == 0 && most != 0:
+		return nil, fmt.Errorf("bootstrap replicates: step 0 with deviations of up to %d steps, want none", most)
+	case step > 0 && most != 127:
+		return nil, fmt.Errorf("bootstrap replicates: step %v with a largest deviation of %d steps, want 127", step, most)
+	}
+	// Two values of ρ differ by at most 2 (the float32 step may pass it by
+	// a relative 2^-24).
+	if 127*step > 2*(1+1e-6) {
+		return nil, fmt.Errorf("bootstrap replicates: step %.4g, deviations of up to %.4g from the score: two values of ρ differ by at most 2", step, 127*step)
+	}
+	return DecodeReplicates(b.Scores[key], center)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// bootstrapProblems are the bootstrap replicates of a record (at line n of
+// its file) that Check refuses, as ReadInfo.Problems.
+func bootstrapProblems(n int, r Record) []string {
+	if r.Bootstrap == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(r.Bootstrap.Scores))
+	for k := range r.Bootstrap.Scores {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		center, ok := r.Metrics[k]
+		var err error
+		if !ok {
+			err = errors.New("bootstrap replicates of a score the record does not have")
+		} else {
+			err = r.Bootstrap.Check(k, center)
+		}
+		if err != nil {
+			out = append(out, fmt.Sprintf("%d: trial %s: %s: %v: the score is shown as not tested", n, r.ID, k, err))
+		}
+	}
+	return out
 }
 
 // EncodeReplicates stores replicates as their deviations from center

@@ -1,18 +1,33 @@
 package records
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/inputfile"
 )
 
 // FileName is the name of the results file inside an output directory.
 const FileName = "results.jsonl"
+
+// MaxFileBytes bounds a results file: ten thousand trials (the most a spec
+// may expand to) of word vectors take about 40 MiB, and a results file of
+// CA trials of large tables stays well within it.
+const MaxFileBytes = 1 << 30
+
+// MaxLineBytes bounds one record, a line of a results file: the largest a
+// trial writes (CA of a table at the CSV limit, its counts and
+// coordinates) fits; a longer line is refused unread, not allocated.
+const MaxLineBytes = 64 << 20
+
+var resultsFile = inputfile.Spec{What: "a results file (JSON lines, a regular file of at most 1 GiB, not a link)", Limit: MaxFileBytes, NoFollow: true}
 
 // ReadInfo is what Read found besides the records.
 type ReadInfo struct {
@@ -23,58 +38,89 @@ type ReadInfo struct {
 	// tail, no final newline, repeated ids): the next writer should
 	// rewrite it before appending.
 	NeedsRepair bool
+	// Problems are parts of records read that cannot be used (a bootstrap
+	// encoding that is not one EncodeReplicates writes), each naming the
+	// line, the trial and the metric; readers of the record treat that
+	// part as absent (Bootstrap.Replicates refuses it), and the record
+	// itself is kept as it is.
+	Problems []string
 }
 
-// Warning is the message a reader of path should see, or "".
-func (i ReadInfo) Warning(path string) string {
-	if !i.Torn {
-		return ""
+// Warnings are the messages a reader of path should see.
+func (i ReadInfo) Warnings(path string) []string {
+	var out []string
+	if i.Torn {
+		out = append(out, fmt.Sprintf("%s: dropped an incomplete last line (a run was killed while writing it; that trial will run again)", path))
 	}
-	return fmt.Sprintf("%s: dropped an incomplete last line (a run was killed while writing it; that trial will run again)", path)
+	for _, p := range i.Problems {
+		out = append(out, path+":"+p)
+	}
+	return out
 }
 
 // Read reads a results file, in its compact form or as an append log (see
-// Log). A missing file gives no records and no error. A last line without
-// its newline that is not complete JSON is the trace of a kill mid-append
-// and is dropped (ReadInfo.Torn); a malformed line anywhere else is an
-// error naming the file and line. When an id repeats, the last record wins
-// (a later -fresh result), at the place of the first. Unknown fields are
-// errors: a record this version cannot represent must not be rewritten
-// without them.
+// Log). A missing file gives no records and no error. Only a regular file
+// of at most MaxFileBytes is read, and not through a symbolic link (a
+// cloned repository can carry one to a device); a FIFO is refused without
+// waiting for a writer. A line over MaxLineBytes is an error naming it. A
+// last line without its newline that is not complete JSON is the trace of
+// a kill mid-append and is dropped (ReadInfo.Torn); a malformed line
+// anywhere else is an error naming the file and line. When an id repeats,
+// the last record wins (a later -fresh result), at the place of the first.
+// Unknown fields are errors: a record this version cannot represent must
+// not be rewritten without them. Bootstrap replicates that do not decode
+// as EncodeReplicates writes them are reported in ReadInfo.Problems.
 func Read(path string) ([]Record, ReadInfo, error) {
 	var info ReadInfo
-	b, err := os.ReadFile(path)
+	f, _, err := inputfile.Open(path, resultsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, info, nil
 	}
 	if err != nil {
 		return nil, info, fmt.Errorf("results: %w", err)
 	}
-	lines := bytes.Split(b, []byte("\n"))
-	last := len(lines) - 1 // the segment after the final newline ("" when the file ends with one)
+	defer f.Close()
+	lines := newLineReader(f)
 	var recs []Record
 	at := map[string]int{}
-	for i, line := range lines {
+	var total int64
+	for n := 1; ; n++ {
+		line, complete, size, err := lines.next()
+		total += size
+		if total > MaxFileBytes {
+			return nil, info, fmt.Errorf("results: %s: more than %s, the limit for %s", path, inputfile.Size(MaxFileBytes), resultsFile.What)
+		}
+		if err != nil {
+			return nil, info, fmt.Errorf("results: %s:%d: %w", path, n, err)
+		}
+		if size == 0 {
+			break
+		}
+		if size > MaxLineBytes {
+			return nil, info, fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote (move the file away, or run with -fresh into another directory)",
+				path, n, size, inputfile.Size(MaxLineBytes))
+		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		var r Record
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
-		err := dec.Decode(&r)
+		err = dec.Decode(&r)
 		if err == nil && dec.More() {
 			err = errors.New("more than one record on the line")
 		}
 		if err != nil {
-			if i == last {
+			if !complete {
 				info.Torn, info.NeedsRepair = true, true
 				break
 			}
-			return nil, info, fmt.Errorf("%s:%d: %w", path, i+1, err)
+			return nil, info, fmt.Errorf("%s:%d: %w", path, n, err)
 		}
-		if i == last {
+		if !complete {
 			info.NeedsRepair = true // complete, but the next append would join it
 		}
+		info.Problems = append(info.Problems, bootstrapProblems(n, r)...)
 		if j, ok := at[r.ID]; ok {
 			recs[j] = r
 			info.NeedsRepair = true
@@ -86,14 +132,72 @@ func Read(path string) ([]Record, ReadInfo, error) {
 	return recs, info, nil
 }
 
+// lineReader reads the lines of a results file. A line is measured
+// before it is kept: one longer than MaxLineBytes is passed over, and one
+// longer than the read buffer is read again from the file into a buffer
+// of its size, so no line takes more memory than it needs, nor any more
+// than MaxLineBytes.
+type lineReader struct {
+	f   io.ReaderAt
+	br  *bufio.Reader
+	off int64 // where the next line starts
+	buf []byte
+}
+
+func newLineReader(f *os.File) *lineReader {
+	return &lineReader{f: f, br: bufio.NewReaderSize(f, 64<<10)}
+}
+
+// next returns the next line without its newline, whether it had one,
+// and its size in the file (newline included; 0 at the end of the file).
+// A line over MaxLineBytes comes back as nil with its size.
+func (l *lineReader) next() (line []byte, complete bool, size int64, err error) {
+	start := l.off
+	var first []byte
+	for {
+		chunk, err := l.br.ReadSlice('\n')
+		if size == 0 {
+			first = chunk
+		}
+		size += int64(len(chunk))
+		if err == nil {
+			complete = true
+			break
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, false, size, err
+		}
+	}
+	l.off += size
+	if size == 0 || size > MaxLineBytes {
+		return nil, complete, size, nil
+	}
+	if int64(cap(l.buf)) < size {
+		l.buf = make([]byte, size)
+	}
+	b := l.buf[:size]
+	if int64(len(first)) == size {
+		copy(b, first) // the whole line was in the read buffer
+	} else if _, err := l.f.ReadAt(b, start); err != nil {
+		return nil, false, size, err
+	}
+	if complete {
+		b = b[:size-1]
+	}
+	return b, complete, size, nil
+}
+
 // Write writes records as JSON lines atomically (see internal/atomicfile),
 // so a reader (or a crash) never sees a half-written file.
 func Write(path string, recs []Record) error {
 	var buf bytes.Buffer
 	for _, r := range recs {
-		b, err := json.Marshal(r)
+		b, err := Encode(r)
 		if err != nil {
-			return fmt.Errorf("results: encoding trial %s: %w", r.ID, err)
+			return fmt.Errorf("results: %w", err)
 		}
 		buf.Write(b)
 		buf.WriteByte('\n')

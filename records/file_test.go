@@ -61,9 +61,10 @@ func TestRead(t *testing.T) {
 			assert.Equal(t, tt.status, status)
 			assert.Equal(t, tt.info, info)
 			if tt.info.Torn {
-				assert.Contains(t, info.Warning(path), "incomplete last line")
+				require.Len(t, info.Warnings(path), 1)
+				assert.Contains(t, info.Warnings(path)[0], "incomplete last line")
 			} else {
-				assert.Empty(t, info.Warning(path))
+				assert.Empty(t, info.Warnings(path))
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/inputfile"
 )
 
 // A results file is an append log while a run is under way: each finished
@@ -22,6 +23,23 @@ import (
 // ErrWrite marks a failure to write a results file: a runner stops at
 // once, since every later trial's work would be lost too.
 var ErrWrite = errors.New("writing results failed")
+
+// ErrEncode marks a record that cannot be written as a line: a value JSON
+// has no form for (NaN, ±Inf) or a line over MaxLineBytes, which Read
+// would refuse. Nothing was written; the disk is not at fault.
+var ErrEncode = errors.New("the record cannot be written")
+
+// Encode is a record as a line of a results file, without its newline.
+func Encode(rec Record) ([]byte, error) {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, fmt.Errorf("%w: trial %s: %w", ErrEncode, rec.ID, err)
+	}
+	if len(b) >= MaxLineBytes {
+		return nil, fmt.Errorf("%w: trial %s: %d bytes, over the limit of %s for one record", ErrEncode, rec.ID, len(b), inputfile.Size(MaxLineBytes))
+	}
+	return b, nil
+}
 
 // Sink is what a Log appends to: an *os.File opened for appending.
 type Sink interface {
@@ -55,11 +73,13 @@ func OpenLog(path string) (*Log, error) {
 // NewLog appends to a sink the caller opened.
 func NewLog(s Sink) *Log { return &Log{sink: s} }
 
-// Append writes one record as a line and syncs it to disk.
+// Append writes one record as a line and syncs it to disk. A record that
+// cannot be encoded (ErrEncode) writes nothing; any other error is
+// ErrWrite.
 func (l *Log) Append(rec Record) error {
-	b, err := json.Marshal(rec)
+	b, err := Encode(rec)
 	if err != nil {
-		return fmt.Errorf("%w: encoding trial %s: %w", ErrWrite, rec.ID, err)
+		return err
 	}
 	b = append(b, '\n')
 	if _, err := l.sink.Write(b); err != nil {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"kcalab/internal/inputfile"
 )
 
 // EChartsVersion is the ECharts version that package.json pins and the pages
@@ -249,10 +251,14 @@ func moduleRoot(dir string) (string, error) {
 	}
 }
 
+// echartsFile is how the library is read: a regular file (npm may link
+// it), of at most 64 MiB, the most a fetched package may have.
+var echartsFile = inputfile.Spec{What: "the ECharts library (echarts.min.js, a regular file)", Limit: maxTarball}
+
 // loadECharts reads the library at path and, when the npm package.json is
 // beside dist/, its version; a major version other than 5 is warned about.
 func loadECharts(path string, warn io.Writer) (Script, error) {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, echartsFile)
 	if err != nil {
 		return Script{}, err
 	}
@@ -272,7 +278,7 @@ func loadECharts(path string, warn io.Writer) (Script, error) {
 
 // npmVersion returns the "version" of an npm package.json, or "".
 func npmVersion(path string) string {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, inputfile.Spec{What: "an npm package.json", Limit: 1 << 20})
 	if err != nil {
 		return ""
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -99,6 +101,23 @@ func TestFindECharts(t *testing.T) {
 		t.Setenv(EnvECharts, p+".missing")
 		_, err = FindECharts(FindOptions{})
 		assert.ErrorContains(t, err, "$"+EnvECharts)
+	})
+	t.Run("explicit path a FIFO or a device: refused at once", func(t *testing.T) {
+		fifo := filepath.Join(t.TempDir(), "e.js")
+		require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+		for path, want := range map[string]string{
+			fifo:        "e.js: not a regular file (a FIFO): want the ECharts library",
+			"/dev/zero": "/dev/zero: not a regular file (a character device)",
+		} {
+			done := make(chan error, 1)
+			go func() { _, err := FindECharts(FindOptions{Path: path}); done <- err }()
+			select {
+			case err := <-done:
+				assert.ErrorContains(t, err, want)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("FindECharts(%s) did not return", path)
+			}
+		}
 	})
 	t.Run("library that would end the script", func(t *testing.T) {
 		root := fakeModule(t, "x='</script>'", "5.6.0")

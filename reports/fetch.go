@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/inputfile"
 )
 
 // The lock file is the one statement of which ECharts build the pages use:
@@ -244,7 +245,7 @@ func (p *fetchProgress) Write(b []byte) (int, error) {
 // damaged copy is reported and ignored (it is fetched and replaced).
 func readCached(pin Pin, cacheDir string, warn io.Writer) []byte {
 	path := pin.cachePath(cacheDir)
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, inputfile.Spec{What: "a cached ECharts library (a regular file this program wrote)", Limit: maxTarball, NoFollow: true})
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			fmt.Fprintf(warn, "reports: warning: cached ECharts %s: %v; fetching it again\n", path, err)

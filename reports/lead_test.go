@@ -1,8 +1,11 @@
 package reports
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -197,6 +200,31 @@ func TestPairs(t *testing.T) {
 			sec.Blocks[0].(Headline)[0], "equal as printed is a tie; any other difference needs replicates")
 		row := sec.Blocks[2].(Table).Rows[1]
 		assert.Equal(t, []string{"—", "not tested", whyNoRun}, []string{row[7], row[8], row[12]})
+	})
+	t.Run("damaged replicates: not tested, as without them", func(t *testing.T) {
+		recs := pairsRecords()
+		// A step of 5 on a ρ (an interval of ±600), a step of 0 under
+		// non-zero deviations (±0) and a NaN step (no interval): none is
+		// what a writer produces, so none is used.
+		steps := []float32{5, 0, float32(math.NaN())}
+		for i := range recs {
+			bs := *recs[i].Bootstrap
+			bs.Scores = map[string]string{}
+			for k := range recs[i].Bootstrap.Scores {
+				buf := make([]byte, 4+bs.B)
+				binary.LittleEndian.PutUint32(buf, math.Float32bits(steps[i%len(steps)]))
+				for j := range bs.B {
+					buf[4+j] = byte(j%255 - 127)
+				}
+				bs.Scores[k] = base64.StdEncoding.EncodeToString(buf)
+			}
+			recs[i].Bootstrap = &bs
+		}
+		sec := tb().pairsSection(recs)
+		assert.Equal(t, "SGNS, d = 300, zero rule, each at its own similarity: SGNS (Go) and SGNS (gensim) tie on Sim; not tested on Rel, MEN, M.Turk, Rare, S999.",
+			sec.Blocks[0].(Headline)[0])
+		row := sec.Blocks[2].(Table).Rows[1]
+		assert.Equal(t, []string{"—", "not tested"}, []string{row[7], row[8]})
 	})
 	t.Run("records at the dot product alone: compared there, alike", func(t *testing.T) {
 		recs := pairsRecords()

@@ -31,10 +31,10 @@ func TestLoadSpecReadsRegularFilesOnly(t *testing.T) {
 	tests := []struct {
 		name, path, want string
 	}{
-		{"a FIFO", fifo, "fifo.yaml: not a regular file (a FIFO): a spec is a YAML file"},
+		{"a FIFO", fifo, "fifo.yaml: not a regular file (a FIFO): want a spec (a YAML file)"},
 		{"/dev/zero", "/dev/zero", "/dev/zero: not a regular file (a character device)"},
 		{"a directory", dir, "not a regular file (a directory)"},
-		{"over 1 MiB", big, "over the limit of 1048576 (1 MiB) for a spec file"},
+		{"over 1 MiB", big, "over the limit of 1 MiB for a spec (a YAML file)"},
 		{"a regular file", ok, ""},
 		{"a link to a regular file", link, ""},
 	}

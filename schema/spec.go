@@ -2,17 +2,15 @@ package schema
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
+	"kcalab/internal/inputfile"
 	"kcalab/internal/termsafe"
 	"kcalab/records"
 
@@ -73,54 +71,11 @@ func LoadSpec(path string) (*Spec, error) {
 }
 
 func readSpecFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	b, err := inputfile.ReadFile(path, inputfile.Spec{What: "a spec (a YAML file)", Limit: MaxSpecBytes})
 	if err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("spec %s: not a regular file (%s): a spec is a YAML file", path, fileKind(st.Mode()))
-	}
-	if st.Size() > MaxSpecBytes {
-		return nil, fmt.Errorf("spec %s: %d bytes, over the limit of %d (1 MiB) for a spec file", path, st.Size(), MaxSpecBytes)
-	}
-	// O_NONBLOCK: were the file swapped for a FIFO since the Stat, opening
-	// it must not wait for a writer; the Stat of the open file decides.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, fmt.Errorf("spec: %w", err)
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, fmt.Errorf("spec: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("spec %s: not a regular file (%s): a spec is a YAML file", path, fileKind(st.Mode()))
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxSpecBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("spec: %w", err)
-	}
-	if len(b) > MaxSpecBytes {
-		return nil, fmt.Errorf("spec %s: over the limit of %d bytes (1 MiB) for a spec file", path, MaxSpecBytes)
 	}
 	return b, nil
-}
-
-// fileKind names a file's type for a message.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
 }
 
 // SpecError is a problem at a line of a spec file.

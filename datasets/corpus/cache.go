@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/inputfile"
 )
 
 // Cache files: magic, a header (file kind and the full key it was stored
@@ -238,27 +239,30 @@ func (r *cacheReader) counts() []float64 {
 	return s
 }
 
+var cacheFile = inputfile.Spec{What: "a cache file (a regular file this program wrote)", NoFollow: true}
+
 // readCache loads a cache file through body. It returns found = false when
 // there is no file; an error wrapping errDamaged when the file is damaged
 // (bad magic, key or checksum, or a body that does not decode).
 func readCache(dir, kind, key string, body func(r *cacheReader) error) (found bool, err error) {
 	path := cachePath(dir, kind, key)
-	f, err := os.Open(path)
+	// Only a regular file is a cache file: a link, a FIFO or a device in
+	// its place is damage, neither followed nor waited on, and rebuilt.
+	f, st, err := inputfile.Open(path, cacheFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
+	}
+	if errors.Is(err, inputfile.ErrNotRegular) {
+		return true, fmt.Errorf("%w: cache %w", errDamaged, err)
 	}
 	if err != nil {
 		return true, fmt.Errorf("cache %s: %w", path, err)
 	}
+	defer f.Close()
 	// A file's modification time is its last use: the cache is trimmed
 	// least recently used first (access times are often not kept).
 	now := time.Now()
 	_ = os.Chtimes(path, now, now)
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return true, fmt.Errorf("cache %s: %w", path, err)
-	}
 	r := &cacheReader{br: bufio.NewReaderSize(f, 1<<20), crc: crc32.New(castagnoli), left: st.Size()}
 	if m := r.read(len(cacheMagic)); r.err == nil && string(m) != cacheMagic {
 		r.fail("bad magic")

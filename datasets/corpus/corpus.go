@@ -23,6 +23,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"kcalab/internal/inputfile"
 )
 
 // EnvData names the environment variable that points at the data directory.
@@ -211,6 +213,11 @@ func (c *Corpus) checkText() error {
 	return nil
 }
 
+// corpusFile is how a corpus is opened: a regular file only, so that a
+// file swapped for a FIFO or a device after probe neither blocks nor
+// streams forever; a corpus is streamed, so its size is not bounded.
+var corpusFile = inputfile.Spec{What: "a corpus (a plain, .gz or .zip text file)"}
+
 // probe checks that the file exists and is readable in its format.
 func (c *Corpus) probe() error {
 	// Stat before opening: opening a FIFO would wait for a writer.
@@ -224,7 +231,7 @@ func (c *Corpus) probe() error {
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("is not a regular file (%v), want a text file", st.Mode().Type())
 	}
-	f, err := os.Open(c.Path)
+	f, _, err := inputfile.Open(c.Path, corpusFile)
 	if err != nil {
 		return err
 	}
@@ -321,7 +328,7 @@ func (c *Corpus) Identity() (string, error) {
 	case formatZip:
 		c.ident = fmt.Sprintf("crc32=%08x,size=%d", c.zipCRC, c.zipLen)
 	case formatPlain:
-		f, err := os.Open(c.Path)
+		f, _, err := inputfile.Open(c.Path, corpusFile)
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", c.label(), err)
 		}
@@ -333,7 +340,7 @@ func (c *Corpus) Identity() (string, error) {
 		}
 		c.ident = fmt.Sprintf("crc32=%08x,size=%d", h.Sum32(), n)
 	case formatGzip:
-		f, err := os.Open(c.Path)
+		f, _, err := inputfile.Open(c.Path, corpusFile)
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", c.label(), err)
 		}
@@ -372,7 +379,7 @@ func (c countingReader) Read(p []byte) (int, error) {
 
 // stream opens the decompressed text. read counts file bytes consumed.
 func (c *Corpus) stream() (r io.Reader, read *atomic.Int64, closeFn func() error, err error) {
-	f, err := os.Open(c.Path)
+	f, _, err := inputfile.Open(c.Path, corpusFile)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -317,3 +317,22 @@ func TestOpenRefusesBinary(t *testing.T) {
 		})
 	}
 }
+
+// A corpus swapped for a FIFO after it was opened is refused when it is
+// read again, not waited on.
+func TestCorpusSwappedForFIFO(t *testing.T) {
+	dir := t.TempDir()
+	p := writeBytes(t, dir, "c.txt", []byte("a b c a b"))
+	c, err := Open(context.Background(), "", p, Options{})
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(p))
+	require.NoError(t, syscall.Mkfifo(p, 0o644))
+	done := make(chan error, 1)
+	go func() { _, err := c.Identity(); done <- err }()
+	select {
+	case err := <-done:
+		require.ErrorContains(t, err, "c.txt: not a regular file (a FIFO): want a corpus")
+	case <-time.After(10 * time.Second):
+		t.Fatal("Identity waited on the FIFO")
+	}
+}

@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"kcalab/datasets/sparse"
+	"kcalab/internal/inputfile"
 )
 
 // A table directory holds counted tables on disk, for counting done
@@ -210,6 +212,12 @@ func WriteTableDir(ctx context.Context, dir string, t *Tables, w int, source str
 	return nil
 }
 
+// MaxManifestBytes bounds a table directory's manifest: it lists a few
+// files per offset of the window, a few KiB.
+const MaxManifestBytes = 1 << 20
+
+var manifestFile = inputfile.Spec{What: "a table directory's manifest (JSON, a regular file of at most 1 MiB)", Limit: MaxManifestBytes}
+
 // storedTables is the table directory a Tables reads instead of counting.
 type storedTables struct {
 	dir   string
@@ -226,9 +234,12 @@ type storedTables struct {
 // stored one can be read. There is no token stream: methods that train on
 // tokens need the corpus itself.
 func OpenTableDir(dir string) (*Tables, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, ManifestFile))
-	if err != nil {
+	raw, err := inputfile.ReadFile(filepath.Join(dir, ManifestFile), manifestFile)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("table directory %s: no manifest (incomplete, or not a table directory): %w", dir, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("table directory %s: %w", dir, err)
 	}
 	var d TableDir
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -273,9 +284,19 @@ func (st *storedTables) read(name string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("table directory %s: manifest lists no %s", st.dir, name)
 	}
-	b, err := os.ReadFile(filepath.Join(st.dir, name))
+	// The manifest gives the size: a file of another size (or not a
+	// regular file) is refused before it is read, and no more is read.
+	in, fi, err := inputfile.Open(filepath.Join(st.dir, name), inputfile.Spec{What: "a table directory's file, as its manifest lists it"})
 	if err != nil {
 		return nil, fmt.Errorf("table directory %s: %w", st.dir, err)
+	}
+	defer in.Close()
+	if fi.Size() != f.Bytes {
+		return nil, fmt.Errorf("table directory %s: %s has %d bytes, the manifest says %d (truncated or replaced)", st.dir, name, fi.Size(), f.Bytes)
+	}
+	b, err := io.ReadAll(io.LimitReader(in, f.Bytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("table directory %s: %s: %w", st.dir, name, err)
 	}
 	if int64(len(b)) != f.Bytes {
 		return nil, fmt.Errorf("table directory %s: %s has %d bytes, the manifest says %d (truncated or replaced)", st.dir, name, len(b), f.Bytes)

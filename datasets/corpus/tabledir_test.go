@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,6 +105,44 @@ func TestTableDirDamage(t *testing.T) {
 		_, err = tb.Table(ctx, Spec{Kind: Cut, Window: 2})
 		require.ErrorContains(t, err, "cut.csr has")
 	})
+	// Nothing in a table directory is read but a regular file: a FIFO or
+	// a link to a device in a file's place is refused without waiting or
+	// reading, and the manifest is at most 1 MiB.
+	for _, tc := range []struct{ name, file, want string }{
+		{"manifest FIFO", ManifestFile, "manifest.json: not a regular file (a FIFO): want a table directory's manifest"},
+		{"manifest /dev/zero", ManifestFile, "manifest.json: not a regular file (a character device)"},
+		{"manifest over 1 MiB", ManifestFile, "manifest.json: over the size limit: 1048577 bytes, over the limit of 1 MiB"},
+		{"vocabulary FIFO", VocabFile, "vocab.txt: not a regular file (a FIFO): want a table directory's file"},
+		{"table /dev/zero", "cut.csr", "cut.csr: not a regular file (a character device)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := write(t)
+			p := filepath.Join(dir, tc.file)
+			require.NoError(t, os.Remove(p))
+			switch {
+			case strings.Contains(tc.name, "FIFO"):
+				require.NoError(t, syscall.Mkfifo(p, 0o644))
+			case strings.Contains(tc.name, "/dev/zero"):
+				require.NoError(t, os.Symlink("/dev/zero", p))
+			default:
+				require.NoError(t, os.WriteFile(p, make([]byte, MaxManifestBytes+1), 0o644))
+			}
+			done := make(chan error, 1)
+			go func() {
+				tb, err := OpenTableDir(dir)
+				if err == nil {
+					_, err = tb.Table(ctx, Spec{Kind: Cut, Window: 2})
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				require.ErrorContains(t, err, tc.want)
+			case <-time.After(10 * time.Second):
+				t.Fatal("reading the table directory did not return")
+			}
+		})
+	}
 	t.Run("no manifest", func(t *testing.T) {
 		dir := write(t)
 		require.NoError(t, os.Remove(filepath.Join(dir, ManifestFile)))

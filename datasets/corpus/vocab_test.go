@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -123,6 +125,32 @@ func TestVocabCache(t *testing.T) {
 	assert.Contains(t, log.String(), "rebuilding it")
 	assert.Equal(t, want, got)
 	assert.Equal(t, wantIDs, ids)
+
+	// A FIFO or a link in a cache file's place is damage: refused without
+	// waiting or following, and rebuilt.
+	for _, plant := range []func(string) error{
+		func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		func(p string) error { return os.Symlink("/dev/zero", p) },
+	} {
+		require.NoError(t, os.Remove(files[0]))
+		require.NoError(t, plant(files[0]))
+		log.Reset()
+		done := make(chan error, 1)
+		go func() { got, ids, err = Build(ctx, c, VocabOptions{MinCount: 20}); done <- err }()
+		select {
+		case err = <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Build waited on the cache file")
+		}
+		require.NoError(t, err)
+		assert.Contains(t, log.String(), "damaged cache file: cache "+files[0]+": not a regular file")
+		assert.Contains(t, log.String(), "rebuilding it")
+		assert.Equal(t, want, got)
+		assert.Equal(t, wantIDs, ids)
+		st, err := os.Lstat(files[0])
+		require.NoError(t, err)
+		assert.True(t, st.Mode().IsRegular(), "rebuilt as a regular file")
+	}
 
 	// Other reading options are other keys.
 	lc, err := Open(ctx, "", path, Options{CacheDir: cache, Lowercase: true})

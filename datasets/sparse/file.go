@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
+
+	"kcalab/internal/inputfile"
 )
 
 // DefaultBlockBytes is the row block a FileCSR reads at a time when
@@ -82,7 +84,9 @@ func OpenFile(path string, blockBytes int64) (*FileCSR, error) {
 	if blockBytes == 0 {
 		blockBytes = DefaultBlockBytes
 	}
-	f, err := os.Open(path)
+	// A table file is one this program wrote beside its transpose: a link,
+	// a FIFO or a device in its place is refused, not followed or waited on.
+	f, _, err := inputfile.Open(path, inputfile.Spec{What: "a sparse table file this program wrote", NoFollow: true})
 	if err != nil {
 		return nil, fmt.Errorf("sparse: %w", err)
 	}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -134,6 +136,24 @@ func TestFileCSRErrors(t *testing.T) {
 	}
 	_, err = OpenFile(filepath.Join(dir, "missing.kcsr"), 0)
 	assert.ErrorContains(t, err, "missing.kcsr")
+	// Only a regular file, not through a link: a FIFO is not waited on.
+	fifo := filepath.Join(dir, "fifo.kcsr")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	link := filepath.Join(dir, "link.kcsr")
+	require.NoError(t, os.Symlink(p, link))
+	for path, want := range map[string]string{
+		fifo: "fifo.kcsr: not a regular file (a FIFO)",
+		link: "link.kcsr: not a regular file: a symbolic link",
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := OpenFile(path, 0); done <- err }()
+		select {
+		case err := <-done:
+			assert.ErrorContains(t, err, want)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("OpenFile(%s) did not return", path)
+		}
+	}
 
 	f, err := OpenFile(p, 64)
 	require.NoError(t, err)

@@ -3,13 +3,13 @@ package wordsim
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"kcalab/internal/inputfile"
 )
 
 // analogyFiles are the built-in analogy sets, by name, as paths under the
@@ -42,14 +42,14 @@ type Question struct {
 	A, AStar, B, BStar string
 }
 
-// LoadAnalogyFile reads analogy questions; see ParseAnalogies.
+// LoadAnalogyFile reads analogy questions; see ParseAnalogies. Only a
+// regular file of at most MaxFileBytes is read.
 func LoadAnalogyFile(path string, opts ...Option) ([]Question, error) {
-	f, err := os.Open(path)
+	b, err := inputfile.ReadFile(path, analogiesFile)
 	if err != nil {
 		return nil, fmt.Errorf("analogy file: %w", err)
 	}
-	defer f.Close()
-	return ParseAnalogies(f, path, opts...)
+	return ParseAnalogies(bytes.NewReader(b), path, opts...)
 }
 
 // ParseAnalogies reads analogy questions in the format of word2vec's
@@ -61,7 +61,7 @@ func ParseAnalogies(r io.Reader, name string, opts ...Option) ([]Question, error
 	for _, opt := range opts {
 		opt(&o)
 	}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(newLimited(r, MaxFileBytes))
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
 	var qs []Question
 	section := ""
@@ -95,10 +95,7 @@ func ParseAnalogies(r io.Reader, name string, opts ...Option) ([]Question, error
 		qs = append(qs, Question{Section: section, A: f[0], AStar: f[1], B: f[2], BStar: f[3]})
 	}
 	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s:%d: line longer than %d bytes: not an analogy file", name, line+1, maxLine)
-		}
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+		return nil, scanErr(err, name, line+1, analogiesFile, "an analogy file")
 	}
 	if len(qs) == 0 {
 		return nil, fmt.Errorf("%s: no questions: want lines of four words a a* b b*", name)

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"kcalab/internal/inputfile"
 )
 
 // Pair is one line of a set: two words and their human score.
@@ -114,19 +115,73 @@ func Load(dataDir, name string, opts ...Option) (*Set, error) {
 	return s, nil
 }
 
-// LoadFile reads a user's set; see Parse for the format. The set's Name is path.
+// LoadFile reads a user's set; see Parse for the format. The set's Name is
+// path. Only a regular file of at most MaxFileBytes is read: a FIFO, a
+// device or a directory is refused before anything is read.
 func LoadFile(path string, opts ...Option) (*Set, error) {
-	f, err := os.Open(path)
+	b, err := inputfile.ReadFile(path, pairsFile)
 	if err != nil {
 		return nil, fmt.Errorf("word-similarity file: %w", err)
 	}
-	defer f.Close()
-	return Parse(f, path, opts...)
+	return Parse(bytes.NewReader(b), path, opts...)
 }
+
+// MaxFileBytes bounds a word-similarity or analogy file. The largest
+// published sets (Rare Words, word2vec's 19,544 analogy questions) take
+// under 1 MiB; a larger file is not a test set.
+const MaxFileBytes = 64 << 20
+
+var (
+	pairsFile     = inputfile.Spec{What: "a word-similarity set (a regular text file of at most 64 MiB)", Limit: MaxFileBytes}
+	analogiesFile = inputfile.Spec{What: "an analogy file (a regular text file of at most 64 MiB)", Limit: MaxFileBytes}
+)
 
 // maxLine bounds one line; a pair of words and a score is far shorter, so a
 // longer line means the file is not a word-similarity set.
 const maxLine = 1 << 20
+
+// errTooLarge ends a parse past MaxFileBytes.
+var errTooLarge = errors.New("over the size limit")
+
+// limited reads at most MaxFileBytes from r, then fails with errTooLarge,
+// so a parser fed from any reader (a device, an endless pipe) stops.
+type limited struct {
+	r    io.Reader
+	left int64
+}
+
+func newLimited(r io.Reader, limit int64) *limited { return &limited{r: r, left: limit} }
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		// One byte more tells a file of exactly the limit from a longer one.
+		var one [1]byte
+		if n, err := l.r.Read(one[:]); n > 0 {
+			return 0, errTooLarge
+		} else if err != nil {
+			return 0, err
+		}
+		return 0, nil
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// scanErr is the error of a scan that stopped at line (the line it could
+// not read) for a file of kind ("a word-similarity file").
+func scanErr(err error, name string, line int, spec inputfile.Spec, kind string) error {
+	switch {
+	case errors.Is(err, bufio.ErrTooLong):
+		return fmt.Errorf("%s:%d: line longer than %d bytes: not %s", name, line, maxLine, kind)
+	case errors.Is(err, errTooLarge):
+		return fmt.Errorf("%s: more than %s, the limit for %s", name, inputfile.Size(spec.Limit), spec.What)
+	}
+	return fmt.Errorf("%s:%d: %w", name, line, err)
+}
 
 // Parse reads pairs, one per line: word1, word2 and a finite score separated
 // by tabs and/or spaces. Blank lines are skipped; a UTF-8 byte-order mark and
@@ -137,7 +192,7 @@ func Parse(r io.Reader, name string, opts ...Option) (*Set, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	sc := bufio.NewScanner(r)
+	sc := bufio.NewScanner(newLimited(r, MaxFileBytes))
 	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
 	s := &Set{Name: name}
 	line := 0
@@ -168,10 +223,7 @@ func Parse(r io.Reader, name string, opts ...Option) (*Set, error) {
 		s.Pairs = append(s.Pairs, p)
 	}
 	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("%s:%d: line longer than %d bytes: not a word-similarity file", name, line+1, maxLine)
-		}
-		return nil, fmt.Errorf("%s:%d: %w", name, line+1, err)
+		return nil, scanErr(err, name, line+1, pairsFile, "a word-similarity file")
 	}
 	if len(s.Pairs) == 0 {
 		return nil, fmt.Errorf("%s: no pairs: want lines of word1 word2 score", name)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"kcalab/internal/inputfile"
 )
 
 // ErrBusy says that another process held the lock for all of the wait.
@@ -92,9 +94,11 @@ func try(path string) (*Lock, error) {
 	}
 }
 
-// Holder is the pid written in the lock file at path, 0 if none.
+// Holder is the pid written in the lock file at path, 0 if none. Only a
+// regular file of a few bytes is read, not through a link: a FIFO or a
+// link to a device planted at path neither blocks nor fills memory.
 func Holder(path string) int {
-	b, err := os.ReadFile(path)
+	b, err := inputfile.ReadFile(path, inputfile.Spec{What: "a lock file", Limit: 64, NoFollow: true})
 	if err != nil {
 		return 0
 	}

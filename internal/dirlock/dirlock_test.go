@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -93,4 +94,26 @@ func TestAcquireRefusesLink(t *testing.T) {
 	require.Error(t, err)
 	b, _ := os.ReadFile(target)
 	assert.Equal(t, "keep", string(b))
+}
+
+// Holder reads only a small regular lock file, not through a link: a FIFO
+// or a link to a device at the lock's path gives no holder, at once.
+func TestHolderReadsOnlyALockFile(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	require.NoError(t, os.WriteFile(plain, []byte("1234\n"), 0o644))
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	zero := filepath.Join(dir, "zero")
+	require.NoError(t, os.Symlink("/dev/zero", zero))
+	for path, want := range map[string]int{plain: 1234, fifo: 0, zero: 0} {
+		done := make(chan int, 1)
+		go func() { done <- dirlock.Holder(path) }()
+		select {
+		case got := <-done:
+			assert.Equal(t, want, got, path)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Holder(%s) did not return", path)
+		}
+	}
 }

@@ -7,18 +7,19 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/internal/inputfile"
 )
 
-// ReadTextFile reads a word2vec text file; see ReadText.
+// ReadTextFile reads a word2vec text file; see ReadText. Only a regular
+// file is read: a FIFO or a device is refused before anything is read.
 func ReadTextFile(path string) (*Set, error) {
-	f, err := os.Open(path)
+	f, _, err := inputfile.Open(path, inputfile.Spec{What: "word vectors in word2vec text format"})
 	if err != nil {
 		return nil, fmt.Errorf("word vectors: %w", err)
 	}

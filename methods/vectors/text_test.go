@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -205,4 +207,25 @@ func ExampleWriteText() {
 	// cat 0.1 -2 1e-07
 	// dog 0.33333334 0 5
 	// [cat dog] 3 <nil>
+}
+
+// Word vectors are read from a regular file only: a FIFO or a device at
+// {out} is refused at once.
+func TestReadTextFileRegularOnly(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "v.txt")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	for path, want := range map[string]string{
+		fifo:         "v.txt: not a regular file (a FIFO): want word vectors in word2vec text format",
+		"/dev/zero":  "/dev/zero: not a regular file (a character device)",
+		os.TempDir(): "not a regular file (a directory)",
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := ReadTextFile(path); done <- err }()
+		select {
+		case err := <-done:
+			assert.ErrorContains(t, err, want)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("ReadTextFile(%s) did not return", path)
+		}
+	}
 }
