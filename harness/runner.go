@@ -315,6 +315,7 @@ feed:
 	}
 	r.noteVectorsNotWritten(spec, reusedWords)
 	r.noteUntraced(out.Records, logf)
+	noteChoices(out.Records, logf)
 	failed := kept
 	for _, rec := range out.Records {
 		if rec.Status == "error" {

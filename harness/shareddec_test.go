@@ -76,3 +76,41 @@ func TestSharedRankRefused(t *testing.T) {
 		})
 	}
 }
+
+// A tuned variant's rule picks a design on the dev parts, says which at the
+// end of the run, and marks every candidate's dev parts in-sample.
+func TestRunnerTunes(t *testing.T) {
+	spec := `
+name: tuned
+seed: 5
+data: {source: synthetic, table: flat, window: [1, 2, 4]}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic], parts: true}
+method: lca
+svd: {rank: [3, 8], shared_rank: 8}
+tune: {axes: [data.window]}
+`
+	var log strings.Builder
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, spec), t.TempDir()))
+	require.NoError(t, err)
+	require.Len(t, res.Records, 6)
+	cs := records.Choose(res.Records, func(records.Record) records.Similarity { return records.SimDot })
+	require.Len(t, cs, 2, "one group per d")
+	for _, c := range cs {
+		require.GreaterOrEqual(t, c.Chosen, 0)
+		best := c.Candidates[c.Chosen]
+		for _, cand := range c.Candidates {
+			assert.LessOrEqual(t, cand.Score, best.Score)
+			rec := res.Records[0]
+			for _, r := range res.Records {
+				if r.ID == cand.IDs[0] {
+					rec = r
+				}
+			}
+			assert.InDelta(t, rec.Metrics["spearman.zero.synthetic@dev"], cand.Score, 1e-12)
+			assert.Equal(t, []string{"synthetic@dev"}, rec.Settings["tuned_on"])
+		}
+		assert.Contains(t, log.String(), "kcalab: tune: lca ("+c.Shared+"): chose "+harness.Values(best.Values))
+	}
+	assert.Contains(t, log.String(), "among 3 candidate(s); compare it on the test parts")
+}

@@ -14,12 +14,12 @@ import (
 
 // Section names a spec's report.lead may give, in the order sections
 // appear when nothing decides otherwise.
-var sectionOrder = []string{"paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
+var sectionOrder = []string{"tuning", "paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
 
 // autoOrder is the order of the sections that do not lead when
 // report.lead is auto: the scores first, then the paper's table and the
 // reference pairs when they did not lead.
-var autoOrder = []string{"check", "scores", "paper", "pairs", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
+var autoOrder = []string{"check", "tuning", "scores", "paper", "pairs", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
 
 // longTable is the row count above which a table is collapsed: a reader
 // should reach the charts without scrolling past it.
@@ -31,7 +31,7 @@ const longTable = 12
 // trials have a counterpart, the analogies when every scored trial
 // answered them. A section that is present but does not lead keeps its
 // place in sectionOrder after the scores.
-type leads struct{ paper, pairs, analogies bool }
+type leads struct{ tuning, paper, pairs, analogies bool }
 
 // orderSections puts the page's sections in the order of what the spec is
 // for: the named lead first; otherwise (auto) the check, then the
@@ -48,6 +48,9 @@ func orderSections(lead string, secs map[string]*Section, scored projection, l l
 		base = autoOrder
 		ranked := scored.where(not(isMeasuredTrial)).len()
 		front := []string{"check"}
+		if l.tuning {
+			front = append(front, "tuning")
+		}
 		if l.analogies {
 			front = append(front, "analogies")
 		}

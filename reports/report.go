@@ -217,14 +217,18 @@ func (p *builder) sections(r Report) ([]Section, error) {
 		return nil, err
 	}
 	trials := p.trialsSection(r.Records)
-	scored := p.project(r.Records, hasMetric(records.ScoreMetric))
+	// Of each tuning group only the chosen design is compared (tuning.go).
+	cs := p.choices(r.Records)
+	compared := withoutLosers(r.Records, cs)
+	scored := p.project(compared, hasMetric(records.ScoreMetric))
 	sections := orderSections(r.Lead, map[string]*Section{
-		"paper":       p.paperSection(r.Records, r.PaperRows),
-		"pairs":       p.pairsSection(r.Records),
+		"tuning":      p.tuningSection(r.Records, cs),
+		"paper":       p.paperSection(compared, r.PaperRows),
+		"pairs":       p.pairsSection(compared),
 		"check":       checkSection(r.Check, r.Records),
-		"scores":      p.scoreSection(r.Records),
-		"analogies":   p.analogySection(r.Records),
-		"sweeps":      p.sweepSection(r.Records),
+		"scores":      p.scoreSection(compared),
+		"analogies":   p.analogySection(compared),
+		"sweeps":      p.sweepSection(compared),
 		"scaling":     p.scalingSection(r.Records),
 		"measured":    p.measuredSection(r.Records),
 		"spectra":     p.spectraSection(r.Records),
@@ -232,14 +236,13 @@ func (p *builder) sections(r Report) ([]Section, error) {
 		"words":       p.wordViewsSection(r.Records),
 		"ca":          ca,
 		"trials":      &trials,
-	}, scored, p.leads(r, scored))
+	}, scored, leads{tuning: len(cs) > 0}.with(p, r, scored))
 	return append(sections, r.Sections...), nil
 }
 
-// leads decides which of the paper's table, the reference pairs and the
+// with decides which of the paper's table, the reference pairs and the
 // analogies answer the page's question (see leads).
-func (p *builder) leads(r Report, scored projection) leads {
-	var l leads
+func (l leads) with(p *builder, r Report, scored projection) leads {
 	matched, _ := pickPaperTrials(scored.where(not(isMeasuredTrial)), r.PaperRows)
 	l.paper = len(r.PaperRows) > 0 || 3*len(matched) >= len(paperRows)
 	paired := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })

@@ -66,7 +66,7 @@ var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov", "data.m
 var WordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice"}
 
 // generalKeys matter to every trial.
-var generalKeys = []string{KeyLabel, KeyReplicate, KeyMethod, KeySource, "measure", "budget", "tuned_on"}
+var generalKeys = []string{KeyLabel, KeyReplicate, KeyMethod, KeySource, "measure", "budget", "tuned_on", "tune"}
 
 // readKeys returns the keys or namespaces a trial's method and data source
 // read; nil when the method is unknown (an old record: everything matters).

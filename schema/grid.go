@@ -22,6 +22,9 @@ type Trial struct {
 	Seed   uint64         // derived from the spec seed and ID only
 	Title  string         // the label and axis values, e.g. "tail-cut svd.backend=dense"
 	Values map[string]any // every per-trial key
+	// Axes are the grid axes of the trial's variant (the keys it was
+	// expanded over).
+	Axes []string
 	Settings
 }
 
@@ -40,6 +43,7 @@ func (s *Spec) Trials() []Trial {
 	// add completes a trial (id, seed, index, typed settings) and appends
 	// it unless a trial with its settings is already there.
 	add := func(t Trial) bool {
+		tuneInSample(t.Values)
 		t.ID = TrialID(t.Values)
 		if seen[t.ID] {
 			return false
@@ -68,6 +72,7 @@ func (s *Spec) Trials() []Trial {
 		}
 		axes = append(axes, v.axes...)
 		for _, t := range expand(values, axes) {
+			t.Axes = axes
 			if t.Values[KeyLabel] != "" {
 				t.Title = strings.TrimSpace(fmt.Sprint(t.Values[KeyLabel]) + " " + t.Title)
 			}
@@ -77,7 +82,7 @@ func (s *Spec) Trials() []Trial {
 			// Replicates differ only in their seed: the replicate number
 			// enters the id, and the seed derives from the id.
 			for r := 1; r < trials[len(trials)-1].Replicates; r++ {
-				rt := Trial{Values: make(map[string]any, len(t.Values)), Title: fmt.Sprintf("%s replicate=%d", t.Title, r)}
+				rt := Trial{Values: make(map[string]any, len(t.Values)), Title: fmt.Sprintf("%s replicate=%d", t.Title, r), Axes: axes}
 				for k, v := range t.Values {
 					rt.Values[k] = v
 				}
@@ -141,4 +146,39 @@ func TrialID(settings map[string]any) string {
 func TrialSeed(specSeed uint64, id string) uint64 {
 	h := sha256.Sum256([]byte(fmt.Sprintf("kcalab-seed/%d/%s", specSeed, id)))
 	return binary.LittleEndian.Uint64(h[:8])
+}
+
+// tuneInSample adds to a tuned trial's tuned_on the dev parts its design is
+// chosen on (tune.on, else eval.sets): a candidate's scores there chose it,
+// so they are in-sample for it.
+func tuneInSample(values map[string]any) {
+	axes, _ := values["tune.axes"].([]string)
+	if len(axes) == 0 {
+		return
+	}
+	on, _ := values["tune.on"].([]string)
+	if len(on) == 0 {
+		on, _ = values["eval.sets"].([]string)
+	}
+	tuned, _ := values["tuned_on"].([]string)
+	out := append([]string(nil), tuned...)
+	have := map[string]bool{}
+	for _, n := range out {
+		have[n] = true
+	}
+	keys := make([]string, 0, len(on))
+	for _, name := range on {
+		if name == "" {
+			continue
+		}
+		keys = append(keys, SetKey(name))
+		dev := records.SetPart(SetKey(name), records.PartDev)
+		if !have[dev] {
+			out = append(out, dev)
+			have[dev] = true
+		}
+	}
+	values["tuned_on"] = out
+	// The record names the sets by their metric keys (records.Choose).
+	values["tune.on"] = keys
 }

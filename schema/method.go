@@ -146,3 +146,12 @@ func methodDoc() string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// OwnSimilarity is the similarity a record's method declares (its users'
+// own), else the one the trial scored its plain keys at (eval.similarity).
+func OwnSimilarity(rec records.Record) records.Similarity {
+	if m, ok := LookupMethod(fmt.Sprint(rec.Settings[KeyMethod])); ok && m.Similarity != "" {
+		return m.Similarity
+	}
+	return records.Similarity(RecordSettings(rec.Settings).Eval.Similarity)
+}

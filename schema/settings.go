@@ -45,6 +45,17 @@ type Settings struct {
 	SVD      SVDSettings      `key:"svd"`
 	Measure  MeasureSettings  `key:"measure"`
 	Budget   BudgetSettings   `key:"budget"`
+	Tune     TuneSettings     `key:"tune"`
+}
+
+// TuneSettings choose a design on the dev parts of the sets: the trials of
+// a tuning group (equal in every setting but the tuned axes and the
+// replicate) are the candidates, and the rule picks one (records.Choose).
+// None of them changes a trial's numbers, so none enters its id.
+type TuneSettings struct {
+	Axes []string `key:"axes" default:"" noid:"true" doc:"the grid axes (setting keys given as lists, e.g. [data.window, vectors.alpha]) whose values are chosen on dev parts: the trials equal in every other setting are one tuning group, the candidates, and the rule picks one of them, recorded with the search; needs eval.parts: true. Each candidate's dev parts of tune.on are in-sample for it (tuned_on is set to them), and the choice is compared on the test parts; empty = no tuning"`
+	On   []string `key:"on" default:"" noid:"true" doc:"the word-similarity sets whose dev parts choose the design (names of eval.sets); empty = every set of eval.sets"`
+	Rule string   `key:"rule" default:"mean" enum:"mean" noid:"true" doc:"how a candidate is scored: mean = the mean Spearman ρ over the dev parts of tune.on, zero rule, at the method's own similarity, replicates (seeds) averaged first; the highest wins, the first in grid order on a tie"`
 }
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.
@@ -186,7 +197,7 @@ type RunSettings struct {
 
 // ReportSettings shape the run's report page (not its trials).
 type ReportSettings struct {
-	Lead       string   `key:"lead" default:"auto" enum:"auto,paper,pairs,check,scores,analogies,sweeps,scaling,calibration,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
+	Lead       string   `key:"lead" default:"auto" enum:"auto,tuning,paper,pairs,check,scores,analogies,sweeps,scaling,calibration,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the check, then the designs chosen on dev parts when the spec tunes (tune.axes), the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
 	PaperRows  []string `key:"paper_rows" default:"" doc:"the trials that stand for the paper's rows (reports/paper.go) in the report's paper table, as ROW=TRIAL entries, TRIAL being a variant label or a trial id (e.g. SCA+MEN=SCA+MEN in-sample); without an entry a row takes the trials labelled with its name; rows are compared at one dimension, so of a row's trials the one at the d most rows have a trial at is used (on ties the largest, nearest the paper's d = 8000), and a row without a trial there takes its largest d in a ranking group of its own"`
 	Similarity string   `key:"similarity" default:"declared" enum:"declared,dot,cosine" doc:"the similarity score tables rank word trials at: declared = each method's own (dot product for the CA family, as the paper; cosine for SGNS, CBOW, GloVe, fastText and external tools, as their own tools compare), the other shown beside it; dot or cosine = every method at that one"`
 	Check      bool     `key:"check" default:"false" doc:"show a -check section: each score and CA value of the results that were in the output directory before the run (the reference) against this run's, with the tolerance and pass/fail, as -check computes them"`

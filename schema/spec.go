@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -292,6 +293,9 @@ func (s *Spec) checkTrials() error {
 		}
 		if t.Method == "fasttext" && t.Train.MaxN > 0 && t.Train.MinN > t.Train.MaxN {
 			return fmt.Errorf("%s: train.min_n = %d is larger than train.max_n = %d: want min_n ≤ max_n (or max_n = 0, words only)", title, t.Train.MinN, t.Train.MaxN)
+		}
+		if err := checkTune(t); err != nil {
+			return fmt.Errorf("%s: %w", title, err)
 		}
 		if !t.Data.Source.Table() && (len(t.Data.SupRows) > 0 || len(t.Data.SupCols) > 0) {
 			return fmt.Errorf("%s: data.supplementary_rows/cols apply to a table (data.source fisher or csv), not to data.source %s", title, t.Data.Source)
@@ -752,6 +756,60 @@ func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
 			if _, ok := first[label]; !ok {
 				first[label] = v
 			}
+		}
+	}
+	return nil
+}
+
+// notTunable are the keys a tuning group is not chosen over: what names the
+// trial or the group, and what says how the choice is made.
+var notTunable = map[string]bool{KeyLabel: true, KeyReplicate: true, "tuned_on": true, "tune.axes": true, "tune.on": true, "tune.rule": true}
+
+// checkTune refuses a tune block that cannot choose: an axis that is not
+// one of the trial's grid axes, sets it does not score, no dev parts.
+func checkTune(t Trial) error {
+	if len(t.Tune.Axes) == 0 {
+		if len(t.Tune.On) > 0 {
+			return errors.New("tune.on names the sets a design is chosen on, but tune.axes names no axis to choose: give tune.axes too")
+		}
+		return nil
+	}
+	if !t.Eval.Parts {
+		return errors.New("tune.axes chooses a design on the sets' dev parts and compares it on their test parts: set eval.parts: true")
+	}
+	axes := map[string]bool{}
+	for _, a := range t.Axes {
+		axes[a] = true
+	}
+	seen := map[string]bool{}
+	for _, a := range t.Tune.Axes {
+		switch {
+		case seen[a]:
+			return fmt.Errorf("tune.axes: %s is named twice", a)
+		case notTunable[a]:
+			return fmt.Errorf("tune.axes: %s names the trial or the choice, it is no design setting to choose", a)
+		case !axes[a]:
+			var have []string
+			for _, x := range t.Axes {
+				if !notTunable[x] {
+					have = append(have, x)
+				}
+			}
+			allowed := "none: give a setting as a list to make it an axis"
+			if len(have) > 0 {
+				allowed = strings.Join(have, ", ")
+			}
+			return fmt.Errorf("tune.axes: %s is no grid axis of this trial (its axes: %s)", a, allowed)
+		}
+		seen[a] = true
+	}
+	scored := map[string]bool{}
+	for _, n := range t.Eval.Sets {
+		scored[SetKey(n)] = true
+	}
+	for _, n := range t.Tune.On {
+		if !scored[SetKey(n)] {
+			return fmt.Errorf("tune.on: %q is no set of eval.sets (%s): a design is chosen on the dev parts of sets the trial scores", n, strings.Join(t.Eval.Sets, ", "))
 		}
 	}
 	return nil

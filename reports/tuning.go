@@ -1,0 +1,231 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"kcalab/records"
+)
+
+// Tuning: designs chosen on dev parts (tune.axes). The choice is computed
+// from the records by records.Choose, the same computation the run printed,
+// before anything is drawn; this file only lays it out. A page with tuned
+// trials compares, in its score tables, only the chosen design of each
+// tuning group (and the untuned trials): the other candidates were looked
+// at on the dev parts and lost, and ranking them on the test parts would
+// invite a choice by looking at the test sets. They are drawn here, in the
+// search, and listed in the trials table.
+
+// ownSimilarity is the similarity a trial's method declares (its users'),
+// else its eval.similarity: the one its design is chosen at.
+func (p *builder) ownSimilarity(rec records.Record) records.Similarity {
+	if s := p.method(rec).Similarity; s != "" {
+		return s
+	}
+	return ownSim(rec)
+}
+
+// choices are the tuning groups of the records and their choices.
+func (p *builder) choices(recs []records.Record) []records.Choice {
+	return records.Choose(recs, p.ownSimilarity)
+}
+
+// withoutLosers drops the candidates a tuning group did not choose: the
+// records the score tables compare.
+func withoutLosers(recs []records.Record, cs []records.Choice) []records.Record {
+	if len(cs) == 0 {
+		return recs
+	}
+	lost := map[string]bool{}
+	for _, c := range cs {
+		for i, cand := range c.Candidates {
+			if i == c.Chosen {
+				continue
+			}
+			for _, id := range cand.IDs {
+				lost[id] = true
+			}
+		}
+	}
+	var out []records.Record
+	for _, rec := range recs {
+		if !lost[rec.ID] {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// groupName names a tuning group: its label (else its method's), and the
+// settings that tell it from other groups of that label.
+func (p *builder) groupName(c records.Choice) string {
+	name := c.Label
+	if name == "" {
+		name = p.methodLabel(c.Method)
+	}
+	if c.Shared != "" {
+		name += " · " + c.Shared
+	}
+	return name
+}
+
+// valuesText spells a candidate's tuned values, "data.window=10 · vectors.alpha=0.5".
+func valuesText(axes []string, v map[string]any) string {
+	parts := make([]string, 0, len(axes))
+	for _, a := range axes {
+		parts = append(parts, a+"="+formatValue(v[a]))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// tuningSection lays out the choices: what was chosen, on what, against
+// how many candidates and at what cost, and the search drawn as dev ρ
+// against each tuned setting.
+func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Section {
+	if len(cs) == 0 {
+		return nil
+	}
+	byID := map[string]records.Record{}
+	for _, rec := range recs {
+		byID[rec.ID] = rec
+	}
+	s := &Section{ID: "tuning", Title: "Designs chosen on the dev parts"}
+	chosen, none := 0, 0
+	var head Headline
+	for _, c := range cs {
+		if c.Chosen < 0 {
+			none++
+			continue
+		}
+		chosen++
+		ch := c.Candidates[c.Chosen]
+		head = append(head, fmt.Sprintf("%s: %s, mean dev ρ %s (%s) among %d candidate(s).",
+			p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), simName(c.Similarity), len(c.Candidates)))
+	}
+	rule := cs[0]
+	intro := fmt.Sprintf("%d design(s) chosen by the harness, none by hand: each tuning group's candidates (equal in every setting but %s) are scored by the mean Spearman ρ over the dev parts of %s (zero rule, each method at its own similarity, seeds averaged first), and the highest is chosen. "+
+		"The score tables of this page compare only the chosen designs (and the untuned trials) on the test parts, which played no part in the choice; a candidate's dev parts are in-sample for it (†). The candidates not chosen are drawn below and listed in the trials table, never ranked.",
+		chosen, strings.Join(rule.Axes, ", "), strings.Join(rule.On, ", "))
+	if none > 0 {
+		intro += fmt.Sprintf(" %d group(s) could not choose: see the table.", none)
+	}
+	s.Blocks = append(s.Blocks, head, Paragraph(intro))
+
+	t := Table{ID: "tuning-choices", Caption: "The chosen designs: their dev score, the runner-up's, and their cost measured in this run",
+		Header:  []string{"Group", "Chosen", "Dev ρ", "Runner-up dev ρ", "Candidates", "Time (s)", "Note"},
+		Numeric: []bool{false, false, true, true, true, true, false},
+		CSV:     [][]string{{"group", "chosen", "dev_rho", "runner_up_dev_rho", "candidates", "time_s"}}}
+	for _, c := range cs {
+		if c.Chosen < 0 {
+			why := ""
+			for _, cand := range c.Candidates {
+				if cand.Why != "" {
+					why = cand.Why
+					break
+				}
+			}
+			t.Rows = append(t.Rows, []string{p.groupName(c), "—", "—", "—", strconv.Itoa(len(c.Candidates)), "—", "no design chosen: " + why})
+			t.CSV = append(t.CSV, []string{p.groupName(c), "", "", "", strconv.Itoa(len(c.Candidates)), ""})
+			continue
+		}
+		ch := c.Candidates[c.Chosen]
+		second := math.NaN()
+		for i, cand := range c.Candidates {
+			if i != c.Chosen && !math.IsNaN(cand.Score) && (math.IsNaN(second) || cand.Score > second) {
+				second = cand.Score
+			}
+		}
+		secs, n, shared := 0.0, 0, false
+		for _, id := range ch.IDs {
+			rec := byID[id]
+			if v, ok := rec.Timings["total"]; ok {
+				secs += v
+				n++
+			}
+			shared = shared || rec.Metrics[records.MetricSVDShared] == 1
+		}
+		timeCell, timeCSV := "—", ""
+		if n > 0 {
+			timeCell = strconv.FormatFloat(secs/float64(n), 'f', 1, 64)
+			timeCSV = strconv.FormatFloat(secs/float64(n), 'g', -1, 64)
+		}
+		var notes []string
+		if len(ch.IDs) > 1 {
+			notes = append(notes, fmt.Sprintf("%d seeds: dev ρ and time are their means", len(ch.IDs)))
+		}
+		if shared {
+			notes = append(notes, "its decomposition was shared with another d of the sweep (svd.shared_rank): the time is its wait and copy")
+		}
+		t.Rows = append(t.Rows, []string{p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), formatScore(second, 3),
+			strconv.Itoa(len(c.Candidates)), timeCell, strings.Join(notes, "; ")})
+		t.CSV = append(t.CSV, []string{p.groupName(c), valuesText(c.Axes, ch.Values), strconv.FormatFloat(ch.Score, 'g', -1, 64),
+			csvFloat(second), strconv.Itoa(len(c.Candidates)), timeCSV})
+	}
+	s.Blocks = append(s.Blocks, t)
+	s.Blocks = append(s.Blocks, p.searchCharts(cs)...)
+	return s
+}
+
+func csvFloat(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// searchCharts draw, for each tuned numeric setting, each group's best dev
+// ρ at each of its values (over the other tuned settings): how the choice
+// depends on it.
+func (p *builder) searchCharts(cs []records.Choice) []Block {
+	var axes []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		for _, a := range c.Axes {
+			if !seen[a] {
+				seen[a] = true
+				axes = append(axes, a)
+			}
+		}
+	}
+	var out []Block
+	for ai, a := range axes {
+		ch := LineChart{ID: "tuning-search-" + strconv.Itoa(ai+1), Title: "The search: dev ρ against " + a, XName: a, YName: "mean dev ρ (best over the other tuned settings)"}
+		var lo, hi float64 = math.Inf(1), math.Inf(-1)
+		for _, c := range cs {
+			best := map[float64]float64{}
+			for _, cand := range c.Candidates {
+				x, ok := cand.Values[a].(float64)
+				if !ok {
+					if i, isInt := cand.Values[a].(int); isInt {
+						x, ok = float64(i), true
+					}
+				}
+				if !ok || math.IsNaN(cand.Score) {
+					continue
+				}
+				if v, have := best[x]; !have || cand.Score > v {
+					best[x] = cand.Score
+				}
+			}
+			if len(best) < 2 {
+				continue
+			}
+			var pts []XY
+			for x, y := range best {
+				pts = append(pts, XY{X: x, Y: y})
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+			sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
+			ch.Series = append(ch.Series, LineSeries{Name: p.groupName(c), Points: pts})
+		}
+		if len(ch.Series) == 0 {
+			continue
+		}
+		ch.LogX = lo > 0 && hi/lo >= 10
+		out = append(out, ch)
+	}
+	return out
+}

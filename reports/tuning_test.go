@@ -1,0 +1,66 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+
+	"kcalab/records"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tunedRecs are two tuning groups: tail-cut over W (W = 10 wins on dev,
+// W = 5 is best on test: it must not be ranked there) and SGNS, with
+// bootstrap replicates so the score tables can rank.
+func tunedRecs() []records.Record {
+	rec := func(id, label, method string, window int, dev, test float64) records.Record {
+		return records.Record{ID: id, Status: "ok",
+			Settings: map[string]any{"label": label, "method": method, "data.window": float64(window), "svd.rank": float64(300),
+				"eval.parts": true, "tune.axes": []any{"data.window"}, "tune.on": []any{"men"}, "tune.rule": "mean", "tuned_on": []any{"men@dev"}},
+			Metrics: map[string]float64{"spearman.zero.men@dev": dev, "spearman.zero.men@test": test, "spearman.zero.men": (dev + test) / 2,
+				"coverage.men": 1, "coverage.men@dev": 1, "coverage.men@test": 1, "pairs.men": 3000, "pairs.men@dev": 900, "pairs.men@test": 2100},
+			Timings: map[string]float64{"total": 12.5}}
+	}
+	return harnessLike([]records.Record{
+		rec("t5", "tail-cut", "kca", 5, 0.40, 0.80),
+		rec("t10", "tail-cut", "kca", 10, 0.50, 0.45),
+		rec("t24", "tail-cut", "kca", 24, 0.30, 0.30),
+		rec("s2", "SGNS", "sgns", 2, 0.42, 0.44),
+		rec("s5", "SGNS", "sgns", 5, 0.41, 0.43),
+	}, 0.005)
+}
+
+func TestTuningSection(t *testing.T) {
+	r := Report{Title: "tuned", Records: tunedRecs(), Methods: testMethods, ECharts: CDNScript()}
+	p := newBuilder(r)
+	cs := p.choices(r.Records)
+	require.Len(t, cs, 2)
+	assert.Equal(t, []string{"t10"}, cs[0].ChosenIDs(), "chosen on dev, not on test")
+	assert.Equal(t, records.SimCosine, cs[1].Similarity, "SGNS at its own similarity")
+	s := p.tuningSection(r.Records, cs)
+	require.NotNil(t, s)
+	head, ok := s.Blocks[0].(Headline)
+	require.True(t, ok)
+	assert.Equal(t, "tail-cut: data.window=10, mean dev ρ 0.500 (dot) among 3 candidate(s).", head[0])
+	tab, ok := s.Blocks[2].(Table)
+	require.True(t, ok)
+	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.400", "3", "12.5", ""}, tab.Rows[0])
+	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.4", "3", "12.5"}, tab.CSV[1], "numbers only")
+	require.Len(t, s.Blocks, 4, "one search chart for data.window")
+	ch := s.Blocks[3].(LineChart)
+	require.Len(t, ch.Series, 2)
+	assert.Equal(t, []XY{{X: 5, Y: 0.4}, {X: 10, Y: 0.5}, {X: 24, Y: 0.3}}, ch.Series[0].Points)
+
+	// The page leads with the choice and compares only the chosen designs.
+	page := string(render(t, r))
+	assert.Less(t, strings.Index(page, "Designs chosen on the dev parts"), strings.Index(page, "Word similarity"))
+	scores := page[strings.Index(page, `id="word-scores"`):]
+	scores = scores[:strings.Index(scores, "</section>")]
+	test := scores[strings.Index(scores, `id="scores-zero-test"`):]
+	test = test[:strings.Index(test, "</table>")]
+	assert.Equal(t, 1, strings.Count(test, "<tr><th>tail-cut</th>"), "only the chosen candidate is ranked on the test parts")
+	assert.Contains(t, test, `<td class="num best">0.450`, "W = 10's test score, not W = 5's 0.800")
+	assert.NotContains(t, test, "0.800")
+	assert.Contains(t, page[strings.Index(page, `id="trials"`):], "<td>t5</td><td>5</td>", "every candidate stays in the trials table")
+}
