@@ -225,11 +225,16 @@ func (tr *TrialRun) WordTable(ctx context.Context, wd *WordData) (*sparse.CSR, e
 	return tr.CountTable(ctx, wd, spec)
 }
 
-// CountTable builds a word table of the corpus section and records its size.
+// CountTable builds a word table of the corpus section (of its tokens kept
+// by data.subsample, when set) and records its size.
 func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Spec) (*sparse.CSR, error) {
 	var n *sparse.CSR
-	err := tr.Stage("table", func() (err error) {
-		n, err = wd.Tables.Table(ctx, spec)
+	err := tr.Stage("table", func() error {
+		tabs, err := tr.countingTables(wd)
+		if err != nil {
+			return err
+		}
+		n, err = tabs.Table(ctx, spec)
 		return err
 	})
 	if err != nil {
@@ -240,6 +245,31 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 	tr.SetMetric(records.MetricNNZ, float64(n.NNZ()))
 	tr.SetMetric(records.MetricTokens, float64(wd.Vocab.Tokens-wd.Vocab.Dropped))
 	return n, nil
+}
+
+// countingTables are the tables a trial's word table is counted from: the
+// corpus section's, or with data.subsample those of its tokens that
+// word2vec's subsampling keeps, drawn with the trial's seed (so a trial's
+// table is its own, cached under a key naming t and the seed).
+func (tr *TrialRun) countingTables(wd *WordData) (*corpus.Tables, error) {
+	t := tr.Trial
+	if t.Data.Subsample == 0 {
+		return wd.Tables, nil
+	}
+	if wd.IDs == nil {
+		return nil, fmt.Errorf("data.subsample = %g drops tokens before counting, but data.source %s has only counted tables: subsample when counting them, or set data.subsample: 0", t.Data.Subsample, t.Data.Source)
+	}
+	cacheDir := tr.runner.CacheDir
+	if t.Data.Source == "synthetic" {
+		cacheDir = "" // generated from the settings, as loadWords does
+	}
+	tabs, err := corpus.NewTables(wd.Vocab, wd.IDs, corpus.TableOptions{CacheDir: cacheDir, Log: tr.runner.log(),
+		MemoryBytes: int64(t.Data.MemoryMB) << 20, Subsample: t.Data.Subsample, SubsampleSeed: t.Seed})
+	if err != nil {
+		return nil, fmt.Errorf("data.subsample: %w", err)
+	}
+	fmt.Fprintf(tr.Log(), "kcalab: trial %s: data.subsample %g kept %d of %d tokens\n", t.ID, t.Data.Subsample, tabs.Tokens(), len(wd.IDs))
+	return tabs, nil
 }
 
 // writeZipf writes the calibrated zipf corpus of a spec seed and length to
