@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -241,30 +242,43 @@ func TestVectorsAddContexts(t *testing.T) {
 	}
 }
 
-// data.subsample drops frequent tokens before counting, seeded by the
-// trial: the table shrinks, replicates draw differently, a rerun draws the
-// same, and the unsubsampled trial of the same cache is untouched.
+// data.subsample drops frequent tokens before counting: the table shrinks;
+// the trials of a spec (here two windows) count the same draw, replicates
+// draw anew, a rerun draws the same, and the unsubsampled trial of the same
+// cache is untouched.
 func TestDataSubsample(t *testing.T) {
 	cache := t.TempDir()
-	run := func(data, extra string, fresh bool) []records.Record {
-		s := loadSpecTo(t, writeSpec(t, knobsSpec(data, "method: lca\n"+extra)), t.TempDir())
+	run := func(data, extra string, fresh bool) map[string]records.Record {
+		s := loadSpecTo(t, writeSpec(t, strings.Replace(knobsSpec(data, "method: lca\n"+extra), "window: 2", "window: [2, 3]", 1)), t.TempDir())
 		res, err := (&harness.Runner{CacheDir: cache, Fresh: fresh}).Run(context.Background(), s)
 		require.NoError(t, err)
-		return res.Records
+		out := map[string]records.Record{}
+		for _, r := range res.Records {
+			require.Equal(t, "ok", r.Status, r.Error)
+			key := fmt.Sprintf("W=%v sub=%v rep=%v", r.Settings["data.window"], r.Settings["data.subsample"], r.Settings["replicate"])
+			out[key] = r
+		}
+		return out
 	}
 	recs := run(", subsample: [0, 1e-3]", "replicates: 2\n", false)
-	require.Len(t, recs, 4)
-	for _, r := range recs {
-		require.Equal(t, "ok", r.Status, r.Error)
+	require.Len(t, recs, 8)
+	all, sub, sub3, subRep := recs["W=2 sub=0 rep=<nil>"], recs["W=2 sub=0.001 rep=<nil>"], recs["W=3 sub=0.001 rep=<nil>"], recs["W=2 sub=0.001 rep=1"]
+	for _, r := range []records.Record{all, sub, sub3, subRep} {
+		require.NotEmpty(t, r.ID, "%v", recs)
 	}
-	all, sub, sub2 := recs[0], recs[2], recs[3]
+	_, ok := all.Metrics[records.MetricTokensKept]
+	assert.False(t, ok, "no subsampling, no tokens_kept")
+	kept := sub.Metrics[records.MetricTokensKept]
+	assert.Less(t, kept, all.Metrics[records.MetricTokens], "tokens dropped")
 	assert.Less(t, sub.Metrics[records.MetricNNZ], all.Metrics[records.MetricNNZ], "fewer pairs counted")
-	assert.NotEqual(t, sub.SVD.S, sub2.SVD.S, "replicates draw with their own seeds")
+	assert.Equal(t, kept, sub3.Metrics[records.MetricTokensKept], "one draw for the trials of a spec")
+	assert.NotEqual(t, kept, subRep.Metrics[records.MetricTokensKept], "a replicate draws anew")
+	assert.NotEqual(t, sub.SVD.S, subRep.SVD.S)
 	again := run(", subsample: [0, 1e-3]", "replicates: 2\n", true)
-	assert.Equal(t, sub.SVD.S, again[2].SVD.S, "the same trial draws the same tokens")
+	assert.Equal(t, sub.SVD.S, again["W=2 sub=0.001 rep=<nil>"].SVD.S, "the same trial draws the same tokens")
 	alone := run("", "", false)
-	assert.Equal(t, all.ID, alone[0].ID)
-	assert.Equal(t, all.SVD.S, alone[0].SVD.S, "the subsampled tables did not take the full table's cache entries")
+	assert.Equal(t, all.ID, alone["W=2 sub=0 rep=<nil>"].ID)
+	assert.Equal(t, all.SVD.S, alone["W=2 sub=0 rep=<nil>"].SVD.S, "the subsampled tables did not take the full table's cache entries")
 }
 
 // Settings a trial cannot honour are refused with a message naming them.

@@ -17,6 +17,7 @@ import (
 	"kcalab/records"
 	"kcalab/schema"
 
+	"kcalab/datasets/corpus"
 	"kcalab/datasets/wordsim"
 	"kcalab/internal/termsafe"
 )
@@ -39,9 +40,12 @@ type Runner struct {
 	cacheChecked bool   // usableCache ran
 	runID        string // this Run's records.RunInfo.ID
 
-	wordMemo   memo[*WordData]
-	setMemo    memo[*wordsim.Set]
-	resampMemo memo[[][]int]
+	wordMemo memo[*WordData]
+	// subsampleMemo holds the subsampled tables of a corpus section, shared
+	// by the trials that draw the same (data.subsample).
+	subsampleMemo memo[*corpus.Tables]
+	setMemo       memo[*wordsim.Set]
+	resampMemo    memo[[][]int]
 }
 
 // resamples are the bootstrap resamples of a set of n pairs (shared by

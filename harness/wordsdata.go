@@ -12,6 +12,7 @@ import (
 
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/datasets/corpus"
 	"kcalab/datasets/sparse"
@@ -234,6 +235,9 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 		if err != nil {
 			return err
 		}
+		if tabs != wd.Tables {
+			tr.SetMetric(records.MetricTokensKept, float64(tabs.Tokens()))
+		}
 		n, err = tabs.Table(ctx, spec)
 		return err
 	})
@@ -249,8 +253,11 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 
 // countingTables are the tables a trial's word table is counted from: the
 // corpus section's, or with data.subsample those of its tokens that
-// word2vec's subsampling keeps, drawn with the trial's seed (so a trial's
-// table is its own, cached under a key naming t and the seed).
+// word2vec's subsampling keeps. The draws derive from the spec's seed and
+// the replicate number (SubsampleSeed), not the trial id: the trials of one
+// spec (a window sweep, two methods side by side) count the same
+// subsampled corpus, shared in memory and in the cache, so their
+// differences are theirs and not the draw's; replicates draw anew.
 func (tr *TrialRun) countingTables(wd *WordData) (*corpus.Tables, error) {
 	t := tr.Trial
 	if t.Data.Subsample == 0 {
@@ -259,17 +266,27 @@ func (tr *TrialRun) countingTables(wd *WordData) (*corpus.Tables, error) {
 	if wd.IDs == nil {
 		return nil, fmt.Errorf("data.subsample = %g drops tokens before counting, but data.source %s has only counted tables: subsample when counting them, or set data.subsample: 0", t.Data.Subsample, t.Data.Source)
 	}
-	cacheDir := tr.runner.CacheDir
-	if t.Data.Source == "synthetic" {
-		cacheDir = "" // generated from the settings, as loadWords does
-	}
-	tabs, err := corpus.NewTables(wd.Vocab, wd.IDs, corpus.TableOptions{CacheDir: cacheDir, Log: tr.runner.log(),
-		MemoryBytes: int64(t.Data.MemoryMB) << 20, Subsample: t.Data.Subsample, SubsampleSeed: t.Seed})
-	if err != nil {
-		return nil, fmt.Errorf("data.subsample: %w", err)
-	}
-	fmt.Fprintf(tr.Log(), "kcalab: trial %s: data.subsample %g kept %d of %d tokens\n", t.ID, t.Data.Subsample, tabs.Tokens(), len(wd.IDs))
-	return tabs, nil
+	seed := SubsampleSeed(tr.Spec.Seed, t.Replicate)
+	key := fmt.Sprintf("%p t=%g seed=%d memory_mb=%d", wd, t.Data.Subsample, seed, t.Data.MemoryMB)
+	return tr.runner.subsampleMemo.get(key, func() (*corpus.Tables, error) {
+		cacheDir := tr.runner.CacheDir
+		if t.Data.Source == "synthetic" {
+			cacheDir = "" // generated from the settings, as loadWords does
+		}
+		tabs, err := corpus.NewTables(wd.Vocab, wd.IDs, corpus.TableOptions{CacheDir: cacheDir, Log: tr.runner.log(),
+			MemoryBytes: int64(t.Data.MemoryMB) << 20, Subsample: t.Data.Subsample, SubsampleSeed: seed})
+		if err != nil {
+			return nil, fmt.Errorf("data.subsample: %w", err)
+		}
+		fmt.Fprintf(tr.Log(), "kcalab: data.subsample %g (replicate %d) kept %d of %d tokens\n", t.Data.Subsample, t.Replicate, tabs.Tokens(), len(wd.IDs))
+		return tabs, nil
+	})
+}
+
+// SubsampleSeed is the seed of data.subsample's draws for a spec seed and a
+// replicate number (replicate 0: the trial itself).
+func SubsampleSeed(specSeed uint64, replicate int) uint64 {
+	return schema.TrialSeed(specSeed, fmt.Sprintf("data.subsample/replicate=%d", replicate))
 }
 
 // writeZipf writes the calibrated zipf corpus of a spec seed and length to
