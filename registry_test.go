@@ -115,5 +115,5 @@ func TestUnregisteredMethodRefused(t *testing.T) {
 	require.NoError(t, os.WriteFile(spec, []byte("name: rp\nmethod: rowprofile\n"), 0o644))
 	_, _, err := runCLI(t, "-out", filepath.Join(dir, "out"), spec)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `"rowprofile" is not allowed (allowed: ca, lca, gini, kca, sca, sgns, cbow, glove, fasttext, external, corpusstats)`)
+	assert.Contains(t, err.Error(), `"rowprofile" is not allowed (allowed: ca, lca, gini, kca, sca, sgns, cbow, glove, fasttext, ppmi-svd, external, corpusstats)`)
 }

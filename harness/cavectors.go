@@ -19,11 +19,51 @@ import (
 	"kcalab/methods/vectors"
 )
 
+// VectorOptions say how a word table's decomposition becomes word vectors.
+// A method reads them from its trial (TrialVectorOptions) unless it fixes
+// them itself, as a named recipe does (ppmi-svd).
+type VectorOptions struct {
+	// CDS smooths the context distribution of the ca and gini kernels
+	// (kca.cds; 1 or 0 = off). A transform applies its own.
+	CDS float64
+	// Alpha and Beta make D(w)^β U Σ^α (vectors.alpha, vectors.beta).
+	Alpha, Beta float64
+	// AddContexts adds the context vectors D(c)^β V Σ^α (vectors.add_contexts).
+	AddContexts bool
+	// Normalize scales each vector to unit length (vectors.normalize).
+	Normalize bool
+	// Subword composes n-gram vectors (subword.*, when subword.max_n > 0).
+	Subword bool
+}
+
+// TrialVectorOptions are the trial's kca.cds, vectors.* and subword.max_n.
+func (tr *TrialRun) TrialVectorOptions() VectorOptions {
+	t := tr.Trial
+	return VectorOptions{CDS: t.KCA.CDS, Alpha: t.Vectors.Alpha, Beta: t.Vectors.Beta,
+		AddContexts: t.Vectors.AddContexts, Normalize: t.Vectors.Normalize, Subword: t.Subword.MaxN > 0}
+}
+
 // CAVectors decomposes a word table with a kernel (after transform, the ⊖
 // of the paper's kernel table, when not nil) and returns the word vectors,
-// the rows of F = D(r)^-1/2 U Σ^α (vectors.alpha, vectors.normalize).
+// the rows of F = D(r)^β U Σ^α (vectors.beta, vectors.alpha), plus the
+// context vectors with vectors.add_contexts, then vectors.normalize. The ca
+// and gini kernels smooth the context distribution by kca.cds; a transform
+// applies it itself (kca.SPPMIWith).
 func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, kernel ca.Kernel,
 	transform func(*sparse.CSR) (*sparse.CSR, error)) (*vectors.Set, error) {
+	return tr.CAVectorsWith(ctx, wd, n, kernel, transform, tr.TrialVectorOptions())
+}
+
+// CAVectorsWith is CAVectors with the options given rather than the trial's.
+func (tr *TrialRun) CAVectorsWith(ctx context.Context, wd *WordData, n *sparse.CSR, kernel ca.Kernel,
+	transform func(*sparse.CSR) (*sparse.CSR, error), vo VectorOptions) (*vectors.Set, error) {
+	if r, c := n.Dims(); vo.AddContexts && r != c {
+		return nil, fmt.Errorf("vectors.add_contexts adds each word's context vector to its word vector, so the table's rows and columns must be one vocabulary; this table is %d×%d", r, c)
+	}
+	do := ca.DecomposeOptions{KeepV: vo.AddContexts}
+	if kernel != ca.KernelPlain {
+		do.CDS = vo.CDS
+	}
 	if transform != nil {
 		if err := tr.Stage("kernel", func() (err error) {
 			n, err = transform(n)
@@ -47,12 +87,12 @@ func (tr *TrialRun) CAVectors(ctx context.Context, wd *WordData, n *sparse.CSR, 
 		tab, n = f, nil // the operator reads the files: let the arrays go
 	}
 	dec, err := tr.Decompose(ctx, rows, cols, limit, func(b svd.Backend, opt svd.Options) (*ca.Decomposition, error) {
-		return ca.Decompose(ctx, tab, kernel, b, opt)
+		return ca.DecomposeWith(ctx, tab, kernel, b, opt, do)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return tr.WordVectors(wd, dec)
+	return tr.wordVectors(wd, dec, vo)
 }
 
 // tableOnDisk writes n and its transpose (built out of core, within half
@@ -170,10 +210,14 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 }
 
 // WordVectors turns a decomposition into word vectors, the rows of
-// D(r)^-1/2 U Σ^α (vectors.alpha, vectors.normalize), and records its
-// inertia.
+// D(r)^β U Σ^α (vectors.beta, vectors.alpha), plus D(c)^β V Σ^α of the
+// same word as a context with vectors.add_contexts (the decomposition must
+// have kept V), then vectors.normalize; and records its inertia.
 func (tr *TrialRun) WordVectors(wd *WordData, dec *ca.Decomposition) (*vectors.Set, error) {
-	t := tr.Trial
+	return tr.wordVectors(wd, dec, tr.TrialVectorOptions())
+}
+
+func (tr *TrialRun) wordVectors(wd *WordData, dec *ca.Decomposition, vo VectorOptions) (*vectors.Set, error) {
 	if a := dec.Accuracy; a != nil {
 		tr.Record.SVD = &records.SVDAccuracy{S: a.S, MaxResidual: a.MaxResidual, RelResidual: a.RelResidual, Products: dec.Products}
 		tr.SetMetric(records.MetricSVDResidual, a.RelResidual)
@@ -187,13 +231,27 @@ func (tr *TrialRun) WordVectors(wd *WordData, dec *ca.Decomposition) (*vectors.S
 		}
 		tr.SetMetric(records.MetricInertiaKept, sum/dec.TotalInertia)
 	}
-	if err := vectors.ScaleCoordinates(dec.U, dec.S, dec.RowMass, t.Vectors.Alpha); err != nil {
+	if err := vectors.ScaleWeighted(dec.U, dec.S, dec.RowMass, vo.Alpha, vo.Beta); err != nil {
 		return nil, err
 	}
-	if t.Vectors.Normalize {
+	if vo.AddContexts {
+		if dec.V == nil {
+			return nil, fmt.Errorf("vectors.add_contexts: the %s decomposition kept no context vectors", dec.Kernel)
+		}
+		ur, uc := dec.U.Dims()
+		if vr, vc := dec.V.Dims(); vr != ur || vc != uc {
+			return nil, fmt.Errorf("vectors.add_contexts: %d word vectors but %d context vectors: the table's rows and columns must be one vocabulary", ur, vr)
+		}
+		if err := vectors.ScaleWeighted(dec.V, dec.S, dec.ColMass, vo.Alpha, vo.Beta); err != nil {
+			return nil, fmt.Errorf("vectors.add_contexts: %w", err)
+		}
+		dec.U.Add(dec.U, dec.V)
+		dec.V = nil
+	}
+	if vo.Normalize {
 		vectors.NormalizeRows(dec.U)
 	}
-	if t.Subword.MaxN > 0 {
+	if vo.Subword {
 		return tr.SubwordVectors(wd, dec)
 	}
 	return vectors.New(wd.Vocab.Words, dec.U)

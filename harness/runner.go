@@ -17,6 +17,7 @@ import (
 	"kcalab/records"
 	"kcalab/schema"
 
+	"kcalab/datasets/corpus"
 	"kcalab/datasets/wordsim"
 	"kcalab/internal/atomicfile"
 	"kcalab/internal/termsafe"
@@ -49,10 +50,13 @@ type Runner struct {
 	cacheChecked bool   // usableCache ran
 	runID        string // this Run's records.RunInfo.ID
 
-	shared     sharedDecs // decompositions trials share (svd.shared_rank)
-	wordMemo   memo[*WordData]
-	setMemo    memo[*wordsim.Set]
-	resampMemo memo[[][]int]
+	shared   sharedDecs // decompositions trials share (svd.shared_rank)
+	wordMemo memo[*WordData]
+	// subsampleMemo holds the subsampled tables of a corpus section, shared
+	// by the trials that draw the same (data.subsample).
+	subsampleMemo memo[*corpus.Tables]
+	setMemo       memo[*wordsim.Set]
+	resampMemo    memo[[][]int]
 }
 
 // resamples are the bootstrap resamples of a set of n pairs (shared by

@@ -117,12 +117,17 @@ func (tr *TrialRun) sharedDecompose(ctx context.Context, b svd.Backend, opt svd.
 	return leading(full, opt.Rank), computed, nil
 }
 
-// leading is a copy of d's k leading triplets (callers scale U in place).
+// leading is a copy of d's k leading triplets (callers scale U and V in
+// place).
 func leading(d *ca.Decomposition, k int) *ca.Decomposition {
 	out := *d
 	out.S = append([]float64(nil), d.S[:k]...)
 	rows, _ := d.U.Dims()
 	out.U = mat.DenseCopyOf(d.U.Slice(0, rows, 0, k))
+	if d.V != nil {
+		cols, _ := d.V.Dims()
+		out.V = mat.DenseCopyOf(d.V.Slice(0, cols, 0, k))
+	}
 	if a := d.Accuracy; a != nil {
 		acc := *a
 		acc.S = out.S

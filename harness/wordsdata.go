@@ -12,6 +12,7 @@ import (
 
 	"kcalab/internal/tmpfiles"
 	"kcalab/records"
+	"kcalab/schema"
 
 	"kcalab/datasets/corpus"
 	"kcalab/datasets/sparse"
@@ -225,11 +226,19 @@ func (tr *TrialRun) WordTable(ctx context.Context, wd *WordData) (*sparse.CSR, e
 	return tr.CountTable(ctx, wd, spec)
 }
 
-// CountTable builds a word table of the corpus section and records its size.
+// CountTable builds a word table of the corpus section (of its tokens kept
+// by data.subsample, when set) and records its size.
 func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Spec) (*sparse.CSR, error) {
 	var n *sparse.CSR
-	err := tr.Stage("table", func() (err error) {
-		n, err = wd.Tables.Table(ctx, spec)
+	err := tr.Stage("table", func() error {
+		tabs, err := tr.countingTables(wd)
+		if err != nil {
+			return err
+		}
+		if tabs != wd.Tables {
+			tr.SetMetric(records.MetricTokensKept, float64(tabs.Tokens()))
+		}
+		n, err = tabs.Table(ctx, spec)
 		return err
 	})
 	if err != nil {
@@ -240,6 +249,44 @@ func (tr *TrialRun) CountTable(ctx context.Context, wd *WordData, spec corpus.Sp
 	tr.SetMetric(records.MetricNNZ, float64(n.NNZ()))
 	tr.SetMetric(records.MetricTokens, float64(wd.Vocab.Tokens-wd.Vocab.Dropped))
 	return n, nil
+}
+
+// countingTables are the tables a trial's word table is counted from: the
+// corpus section's, or with data.subsample those of its tokens that
+// word2vec's subsampling keeps. The draws derive from the spec's seed and
+// the replicate number (SubsampleSeed), not the trial id: the trials of one
+// spec (a window sweep, two methods side by side) count the same
+// subsampled corpus, shared in memory and in the cache, so their
+// differences are theirs and not the draw's; replicates draw anew.
+func (tr *TrialRun) countingTables(wd *WordData) (*corpus.Tables, error) {
+	t := tr.Trial
+	if t.Data.Subsample == 0 {
+		return wd.Tables, nil
+	}
+	if wd.IDs == nil {
+		return nil, fmt.Errorf("data.subsample = %g drops tokens before counting, but data.source %s has only counted tables: subsample when counting them, or set data.subsample: 0", t.Data.Subsample, t.Data.Source)
+	}
+	seed := SubsampleSeed(tr.Spec.Seed, t.Replicate)
+	key := fmt.Sprintf("%p t=%g seed=%d memory_mb=%d", wd, t.Data.Subsample, seed, t.Data.MemoryMB)
+	return tr.runner.subsampleMemo.get(key, func() (*corpus.Tables, error) {
+		cacheDir := tr.runner.CacheDir
+		if t.Data.Source == "synthetic" {
+			cacheDir = "" // generated from the settings, as loadWords does
+		}
+		tabs, err := corpus.NewTables(wd.Vocab, wd.IDs, corpus.TableOptions{CacheDir: cacheDir, Log: tr.runner.log(),
+			MemoryBytes: int64(t.Data.MemoryMB) << 20, Subsample: t.Data.Subsample, SubsampleSeed: seed})
+		if err != nil {
+			return nil, fmt.Errorf("data.subsample: %w", err)
+		}
+		fmt.Fprintf(tr.Log(), "kcalab: data.subsample %g (replicate %d) kept %d of %d tokens\n", t.Data.Subsample, t.Replicate, tabs.Tokens(), len(wd.IDs))
+		return tabs, nil
+	})
+}
+
+// SubsampleSeed is the seed of data.subsample's draws for a spec seed and a
+// replicate number (replicate 0: the trial itself).
+func SubsampleSeed(specSeed uint64, replicate int) uint64 {
+	return schema.TrialSeed(specSeed, fmt.Sprintf("data.subsample/replicate=%d", replicate))
 }
 
 // writeZipf writes the calibrated zipf corpus of a spec seed and length to

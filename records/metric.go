@@ -35,10 +35,11 @@ const (
 	MetricCPU           = "cpu_s"              // its CPU time, seconds
 	MetricRSS           = "max_rss_mb"         // its peak resident memory, MiB
 	MetricOthersCPU     = "others_cpu_s"       // CPU time every other process of the machine used during it, seconds (see Quiet)
-	MetricLoadAvg       = "load_avg1"          // the machine\'s one-minute load average at its end
+	MetricLoadAvg       = "load_avg1"          // the machine's one-minute load average at its end
 	MetricVocab         = "vocab"              // vocabulary size (rows of the word table)
 	MetricNNZ           = "nnz"                // non-zeros of the word table
 	MetricTokens        = "tokens"             // corpus tokens read
+	MetricTokensKept    = "tokens_kept"        // tokens the word table was counted from after subsampling (data.subsample; absent without it)
 	MetricTotalInertia  = "total_inertia"      // total inertia of a CA
 	MetricInertiaKept   = "inertia_share.kept" // share of the total inertia on the kept axes
 	MetricSVDResidual   = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
@@ -368,7 +369,7 @@ func ParseMetric(key string) Metric {
 		return Metric{Kind: CAMetric}
 	case MetricTotalInertia:
 		return Metric{Kind: CAMetric, Name: key}
-	case MetricVocab, MetricNNZ, MetricTokens, MetricDim, MetricComposed:
+	case MetricVocab, MetricNNZ, MetricTokens, MetricTokensKept, MetricDim, MetricComposed:
 		return Metric{Kind: SizeMetric, Name: key}
 	case MetricSVDResidual, MetricSVDProducts, MetricSVDSharedRank, MetricSVDShared:
 		return Metric{Kind: SolverMetric, Name: key}

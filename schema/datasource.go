@@ -63,7 +63,7 @@ var supplementaryKeys = []string{"data.supplementary_rows", "data.supplementary_
 var vocabKeys = []string{"data.min_count", "data.max_vocab", "data.oov", "data.memory_mb"}
 
 // WordTableKeys are read by the methods that decompose a CA word table.
-var WordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice"}
+var WordTableKeys = []string{"data.window", "data.table", "data.symmetric", "data.cut_n1_twice", "data.subsample"}
 
 // generalKeys matter to every trial.
 var generalKeys = []string{KeyLabel, KeyReplicate, KeyMethod, KeySource, "measure", "budget", "tuned_on", "tune"}

@@ -75,6 +75,7 @@ type DataSettings struct {
 	Table      string   `key:"table" default:"cut" enum:"flat,skip,cut,glove" short:"{}" order:"2" doc:"word table: N^flat, N^skip (weights (W−k+1)/W), N^cut (tail cut), glove (symmetric, 1/distance)"`
 	Symmetric  bool     `key:"symmetric" default:"false" doc:"count both directions (N + Nᵀ)"`
 	MemoryMB   int      `key:"memory_mb" default:"2048" min:"1" doc:"counting: a corpus whose offset tables cannot be counted in this many MiB of scratch is counted out of core, in one pass within this budget, its partial tables spilled as sorted shards under the cache directory and merged at the end (the same tables, bit for bit; the finished tables and the token ids are not counted in it)"`
+	Subsample  float64  `key:"subsample" default:"0" min:"0" max:"1" short:"sub={}" doc:"subsampling of frequent words before the word table is counted (word2vec's -sample t): each token of a word of corpus frequency f (its count over the tokens) is kept with word2vec's probability (√(f/t) + 1)·t/f, and the dropped tokens are removed, the window closing over them (word2vec's and hyperwords' --sub with their placeholders removed). The draws derive from the spec's seed and the replicate number, not the trial: every trial of a spec counts the same subsampled corpus (a window sweep or two methods differ by themselves, not by their draws, and share its tables), and replicates draw anew. The vocabulary and its counts stay those of the whole corpus; the tables of a subsampled stream are cached under their own key (t and the seed); the record's tokens_kept says how many tokens were counted. 0 = none. Only for tables counted from tokens (not data.source tables)"`
 	CutN1Twice bool     `key:"cut_n1_twice" default:"false" doc:"tail cut: add cut(N^1) twice, reproducing a slip of the authors' script (off = the paper's definition)"`
 }
 
@@ -91,6 +92,7 @@ type SyntheticSettings struct {
 type KCASettings struct {
 	Kernel string  `key:"kernel" default:"tailcut" enum:"tailcut,lca,gini,sppmi,glove-log" labels:"sppmi=SPPMI,glove-log=GloVe-log" short:"{}" order:"1" doc:"kca: tailcut = CA of N^cut (needs data.table: cut); lca = CA; gini = K = I; sppmi = SGNS row, SVD of max(0, PMI − log kca.shift); glove-log = GloVe row, SVD of log counts minus fitted row and column biases"`
 	Shift  float64 `key:"shift" default:"1" min:"1" doc:"sppmi: the shift k of log X − log Y − log k (word2vec's negative samples)"`
+	CDS    float64 `key:"cds" default:"1" min:"1e-9" max:"1" short:"cds={}" doc:"context distribution smoothing α (Levy, Goldberg & Dagan 2015; hyperwords' --cds): the column masses of the word table raised to α and renormalised, c'_j = c_j^α / Σ_k c_k^α, replace c: in the CA and Gini kernels (methods ca, lca, gini, sca, and kca with tailcut, lca, gini) S = D(r)^-1/2 (P − r c'ᵀ) D(c')^-1/2 and P − r c'ᵀ, and in sppmi's PMI log(p_ij / (r_i c'_j)); 0.75 is theirs, 1 = off (no smoothing: the numbers as before, bit for bit); refused by kca.kernel glove-log and sca.form paper, which have no such column distribution"`
 }
 
 // SCASettings configure semi-supervised CA (method sca).
@@ -107,9 +109,11 @@ type SCASettings struct {
 
 // VectorsSettings turn a decomposition into word vectors.
 type VectorsSettings struct {
-	Alpha     float64 `key:"alpha" default:"1" min:"-4" max:"4" doc:"word vectors F = D(r)^-1/2 U Σ^α: 1 = principal coordinates (paper), 0 = standard, 0.5 = symmetric"`
-	Normalize bool    `key:"normalize" default:"false" doc:"scale each word vector to unit length"`
-	Save      bool    `key:"save" default:"false" doc:"write the vectors in word2vec text format to <output>/vectors/<spec>-<label>-<trial id>.txt (or the -vectors directory); the <unk> row is never written"`
+	Alpha       float64 `key:"alpha" default:"1" min:"-4" max:"4" doc:"word vectors F = D(r)^β U Σ^α: 1 = principal coordinates (paper), 0 = standard, 0.5 = symmetric (hyperwords' eig)"`
+	Beta        float64 `key:"beta" default:"-0.5" min:"-4" max:"4" short:"β={}" doc:"word vectors F = D(r)^β U Σ^α, r the row weights of the kernel's metric (the masses for ca, lca, tailcut and sca; all ones for gini, sppmi and glove-log, where β changes nothing): −0.5 = CA's coordinates (the default, as before, bit for bit), 0 = the rows of U Σ^α unweighted, as hyperwords and most SVD word vectors"`
+	AddContexts bool    `key:"add_contexts" default:"false" short:"w+c={}" doc:"add each word's context vector to its word vector, w + c (Levy, Goldberg & Dagan 2015): F + G with G = D(c)^β V Σ^α from the right singular vectors V and the column weights c (the smoothed column masses for ca, ones for the other kernels); word tables only, whose rows and columns are one vocabulary (a table of two kinds of things is refused), not sca.form paper; off = word vectors alone"`
+	Normalize   bool    `key:"normalize" default:"false" doc:"scale each word vector to unit length"`
+	Save        bool    `key:"save" default:"false" doc:"write the vectors in word2vec text format to <output>/vectors/<spec>-<label>-<trial id>.txt (or the -vectors directory); the <unk> row is never written"`
 }
 
 // SubwordSettings give CA word vectors character n-grams (methods/subword):

@@ -27,6 +27,11 @@
 // vocabulary settings, offset), written atomically and checked with CRC-32C
 // on load; a damaged cache file is reported and rebuilt.
 //
+// TableOptions.Subsample applies word2vec's subsampling of frequent words
+// (Subsample: a seeded draw per token, dropped tokens closed up) before
+// anything is counted; the tables of the kept tokens are cached under a key
+// that adds t and the seed to the stream's.
+//
 // Tables counted elsewhere (the Apache Beam pipeline in the repository's
 // pipelines module, for corpora past one machine) arrive as a table
 // directory: a manifest, the vocabulary and the tables in sparse.CSR's

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"sync"
@@ -36,6 +38,13 @@ type TableOptions struct {
 	// are the same bits either way; the returned tables themselves are not
 	// part of the budget.
 	MemoryBytes int64
+	// Subsample, when > 0, is word2vec's subsampling threshold t, applied
+	// to the ids before anything is counted (see Subsample); the tables are
+	// then those of the kept tokens, cached under a key of their own (the
+	// stream's, t and SubsampleSeed). 0 counts every token.
+	Subsample float64
+	// SubsampleSeed seeds Subsample's draws.
+	SubsampleSeed uint64
 }
 
 // Tables counts the contingency tables of a token id stream. Its methods
@@ -74,6 +83,18 @@ func NewTables(v *Vocab, ids []int32, o TableOptions) (*Tables, error) {
 		return nil, fmt.Errorf("tables: MemoryBytes = %d: want ≥ 0 (0 = no bound)", o.MemoryBytes)
 	}
 	key := v.Key
+	if o.Subsample != 0 {
+		var err error
+		if ids, err = Subsample(ids, v.Size(), o.Subsample, o.SubsampleSeed); err != nil {
+			return nil, fmt.Errorf("tables: %w", err)
+		}
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("tables: subsampling at t = %g kept no token", o.Subsample)
+		}
+		if key != "" {
+			key = cacheKey("subsample v1", key, strconv.FormatFloat(o.Subsample, 'g', -1, 64), strconv.FormatUint(o.SubsampleSeed, 10))
+		}
+	}
 	if key == "" && o.CacheDir != "" {
 		// A hand-made vocabulary: address the stream by its content.
 		h := sha256.New()
@@ -94,8 +115,53 @@ func NewTables(v *Vocab, ids []int32, o TableOptions) (*Tables, error) {
 	return &Tables{vocab: v, ids: ids, opts: o, key: key}, nil
 }
 
+// subsampleStream names the PCG stream of Subsample's draws ("subs").
+const subsampleStream = 0x73756273
+
+// Subsample returns the tokens of ids that word2vec's subsampling keeps
+// (its -sample t): a token of a word whose frequency in ids is f (its
+// count over len(ids); every id counts, <unk> included, as one word) is
+// kept with probability min(1, (√(f/t) + 1)·t/f), by a uniform draw from a
+// PCG seeded by seed, made in token order for each token whose probability
+// is below 1. Dropped tokens are removed, so a window closes over them, as
+// in word2vec and in hyperwords with --sub and --oov. The result is a new
+// slice; ids is not changed. vocabSize bounds the ids; t must be in (0, 1].
+func Subsample(ids []int32, vocabSize int, t float64, seed uint64) ([]int32, error) {
+	if !(t > 0 && t <= 1) {
+		return nil, fmt.Errorf("subsampling threshold t = %v: want 0 < t ≤ 1 (word2vec's -sample, e.g. 1e-5)", t)
+	}
+	counts := make([]int64, vocabSize)
+	for p, id := range ids {
+		if id < 0 || int(id) >= vocabSize {
+			return nil, fmt.Errorf("subsampling: token %d has id %d outside the vocabulary of %d words", p, id, vocabSize)
+		}
+		counts[id]++
+	}
+	st := t * float64(len(ids))
+	keep := make([]float64, vocabSize)
+	for w, n := range counts {
+		keep[w] = 1
+		if n > 0 {
+			keep[w] = (math.Sqrt(float64(n)/st) + 1) * st / float64(n)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, subsampleStream))
+	out := make([]int32, 0, len(ids))
+	for _, id := range ids {
+		if p := keep[id]; p < 1 && rng.Float64() >= p {
+			continue
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
 // Vocab returns the vocabulary whose ids label the tables' rows and columns.
 func (t *Tables) Vocab() *Vocab { return t.vocab }
+
+// Tokens is the length of the token stream the tables count (after
+// subsampling); 0 for a table directory.
+func (t *Tables) Tokens() int { return len(t.ids) }
 
 // Dir is the table directory the tables are read from (OpenTableDir), ""
 // when they are counted from a token stream.

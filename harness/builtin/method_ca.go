@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"context"
+	"fmt"
 
 	"kcalab/harness"
 	"kcalab/records"
@@ -17,8 +18,23 @@ type caFamily struct {
 	kernel ca.Kernel
 }
 
-// caWordReads are the settings a CA of a word table reads.
-var caWordReads = append(append([]string(nil), schema.WordTableKeys...), "svd", "vectors", "subword", "eval")
+// caWordReads are the settings a CA of a word table reads (kca reads all
+// of kca, this key among them).
+var caWordReads = append(append([]string(nil), schema.WordTableKeys...), cdsKey, "svd", "vectors", "subword", "eval")
+
+// cdsKey is context distribution smoothing, read by every CA of a word table.
+const cdsKey = "kca.cds"
+
+// without returns keys less one.
+func without(keys []string, drop string) []string {
+	var out []string
+	for _, k := range keys {
+		if k != drop {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 func init() {
 	for _, m := range []caFamily{
@@ -42,6 +58,9 @@ func (m caFamily) Info() schema.MethodInfo {
 
 func (m caFamily) Run(ctx context.Context, tr *harness.TrialRun) error {
 	if tr.Table != nil {
+		if tr.Trial.Vectors.AddContexts {
+			return fmt.Errorf("vectors.add_contexts adds a word's context vector to its word vector, so rows and columns must be one vocabulary: a word table (data.source corpus, synthetic or tables), not data.source %s, whose rows and columns are different things", tr.Trial.Data.Source)
+		}
 		return tr.AnalyzeTable(ctx, m.kernel)
 	}
 	wd, err := tr.Words(ctx)

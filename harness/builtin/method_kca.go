@@ -22,7 +22,7 @@ func init() { harness.RegisterMethod(kcaMethod{}) }
 func (kcaMethod) Info() schema.MethodInfo {
 	return schema.MethodInfo{Name: "kca", Label: "KCA", Rank: 20, Inputs: schema.CorpusInput, Axes: true, Similarity: records.SimDot,
 		Doc:         "kernel CA with kca.kernel",
-		CorpusReads: append([]string{"kca"}, caWordReads...)}
+		CorpusReads: append([]string{"kca"}, without(caWordReads, cdsKey)...)}
 }
 
 func (kcaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
@@ -59,9 +59,12 @@ func kcaKernel(t schema.Trial) (ca.Kernel, func(*sparse.CSR) (*sparse.CSR, error
 	case "gini":
 		return ca.KernelGini, nil, nil
 	case "sppmi":
-		shift := t.KCA.Shift
-		return ca.KernelPlain, func(n *sparse.CSR) (*sparse.CSR, error) { return kca.SPPMI(n, shift) }, nil
+		shift, cds := t.KCA.Shift, t.KCA.CDS
+		return ca.KernelPlain, func(n *sparse.CSR) (*sparse.CSR, error) { return kca.SPPMIWith(n, shift, cds) }, nil
 	case "glove-log":
+		if cds := t.KCA.CDS; cds != 1 {
+			return "", nil, fmt.Errorf("kca.cds = %v smooths a context distribution, and kca.kernel glove-log has none (log counts minus fitted biases): use it with ca, lca, gini, tailcut or sppmi, or set kca.cds: 1", cds)
+		}
 		return ca.KernelPlain, func(n *sparse.CSR) (*sparse.CSR, error) { return kca.GloVeLog(n, 0) }, nil
 	}
 	return "", nil, fmt.Errorf("kca.kernel %q: not implemented", t.KCA.Kernel)

@@ -47,6 +47,11 @@ func (scaMethod) Info() schema.MethodInfo {
 // which never saw it. ρ is computed over the pooled scores of each set.
 func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 	t := tr.Trial
+	if t.SCA.Form == "paper" {
+		if err := paperRefuses(t); err != nil {
+			return err
+		}
+	}
 	wd, err := tr.Words(ctx)
 	if err != nil {
 		return err
@@ -200,6 +205,9 @@ func compact(ps []sca.Pair) []sca.Pair {
 // with the trial's backend (methods/sca.DecomposePaper).
 func paperSCA(ctx context.Context, tr *harness.TrialRun, wd *harness.WordData, n *sparse.CSR, train []sca.Pair) (*vectors.Set, error) {
 	t := tr.Trial
+	if err := paperRefuses(t); err != nil {
+		return nil, err
+	}
 	opt := sca.PaperOptions{Strength: t.SCA.Strength, Pivot: t.SCA.Pivot,
 		Rows: t.SCA.Tune != "cols", Cols: t.SCA.Tune != "rows"}
 	rows, cols := n.Dims()
@@ -210,4 +218,12 @@ func paperSCA(ctx context.Context, tr *harness.TrialRun, wd *harness.WordData, n
 		return nil, fmt.Errorf("sca: %w", err)
 	}
 	return tr.WordVectors(wd, dec)
+}
+
+// paperRefuses refuses the settings sca.form paper cannot honour.
+func paperRefuses(t schema.Trial) error {
+	if t.KCA.CDS != 1 || t.Vectors.AddContexts {
+		return fmt.Errorf("sca.form paper decomposes its own Hadamard-form operator: it has no smoothed context distribution (kca.cds = %v) and keeps no context vectors (vectors.add_contexts = %t); set kca.cds: 1 and vectors.add_contexts: false, or use sca.form blend or sum", t.KCA.CDS, t.Vectors.AddContexts)
+	}
+	return nil
 }

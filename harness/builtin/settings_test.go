@@ -8,6 +8,7 @@ import (
 
 	"kcalab/methods/baselines"
 	"kcalab/methods/svd"
+	"kcalab/methods/vectors"
 	"kcalab/schema"
 )
 
@@ -36,6 +37,7 @@ func TestDefaultsAgreeWithLibraries(t *testing.T) {
 		{"train.max_n", ft.MaxN},
 		{"train.buckets", ft.Bucket},
 		{"train.x_max", gl.XMax},
+		{"vectors.beta", vectors.CARows},
 	} {
 		assert.Equal(t, tc.want, def(tc.key), tc.key)
 	}

@@ -37,6 +37,62 @@ type Decomposition struct {
 	// the others when svd.Options.Check is set (it needs V, which
 	// Decompose then drops); nil otherwise.
 	Accuracy *svd.Accuracy
+	// V (cols×k) and ColMass, the column weighting of the kernel's column
+	// metric (the smoothed masses c for ca, ones for gini and plain), are
+	// kept only when DecomposeOptions.KeepV asks: the context vectors
+	// D(c)^β·V·Σ^α of a word table are made from them. nil otherwise.
+	V       *mat.Dense
+	ColMass []float64
+}
+
+// DecomposeOptions change what Decompose analyses and keeps. The zero value
+// is Decompose's own behaviour, bit for bit.
+type DecomposeOptions struct {
+	// CDS is context distribution smoothing (Levy, Goldberg & Dagan 2015):
+	// the ca and gini kernels use the column masses raised to CDS and
+	// renormalised, c'_j = c_j^CDS / Σ_k c_k^CDS, in place of c, in the
+	// centring and in the column metric (see SmoothMasses). 0 and 1 are off.
+	// The plain kernel refuses it: its transform applies it (kca.SPPMI).
+	CDS float64
+	// KeepV keeps the right singular vectors and the column weights
+	// (Decomposition.V, ColMass), for context vectors: one more cols×k
+	// matrix.
+	KeepV bool
+}
+
+// smoothing reports whether cds changes the column masses.
+func smoothing(cds float64) bool { return cds != 0 && cds != 1 }
+
+// SmoothMasses returns the masses raised to alpha and renormalised to sum
+// to one: c'_j = c_j^α / Σ_k c_k^α, the smoothed context distribution of
+// Levy, Goldberg & Dagan (2015) (0.75 in their experiments, after
+// word2vec's unigram^0.75 negative sampling). A zero mass stays exactly
+// zero whatever α (0^0 is not 1 here: a context never seen gets no
+// weight). alpha must be finite and in [0, 1]; the masses non-negative
+// with a positive sum. Counts work as well as masses (the result is
+// normalised).
+func SmoothMasses(masses []float64, alpha float64) ([]float64, error) {
+	if math.IsNaN(alpha) || alpha < 0 || alpha > 1 {
+		return nil, fmt.Errorf("ca: context distribution smoothing exponent %v: want 0 ≤ α ≤ 1 (0.75 is Levy et al.'s)", alpha)
+	}
+	out := make([]float64, len(masses))
+	var sum float64
+	for j, c := range masses {
+		if c < 0 || math.IsNaN(c) || math.IsInf(c, 0) {
+			return nil, fmt.Errorf("ca: context distribution smoothing: mass %d is %v: want finite and ≥ 0", j, c)
+		}
+		if c > 0 {
+			out[j] = math.Pow(c, alpha)
+			sum += out[j]
+		}
+	}
+	if !(sum > 0) || math.IsInf(sum, 0) {
+		return nil, fmt.Errorf("ca: context distribution smoothing: the masses sum to %v after smoothing: need a finite positive sum", sum)
+	}
+	for j := range out {
+		out[j] /= sum
+	}
+	return out, nil
 }
 
 // Decompose computes the leading opt.Rank singular values and left singular
@@ -50,6 +106,12 @@ type Decomposition struct {
 // and the row weights, and drops the backend's V, so a word table of V
 // words costs one V×k matrix beyond the backend's working memory.
 func Decompose(ctx context.Context, n Table, kernel Kernel, backend svd.Backend, opt svd.Options) (*Decomposition, error) {
+	return DecomposeWith(ctx, n, kernel, backend, opt, DecomposeOptions{})
+}
+
+// DecomposeWith is Decompose with context distribution smoothing and, on
+// request, the right singular vectors kept (DecomposeOptions).
+func DecomposeWith(ctx context.Context, n Table, kernel Kernel, backend svd.Backend, opt svd.Options, o DecomposeOptions) (*Decomposition, error) {
 	if backend == nil {
 		return nil, fmt.Errorf("ca: nil SVD backend")
 	}
@@ -66,7 +128,13 @@ func Decompose(ctx context.Context, n Table, kernel Kernel, backend svd.Backend,
 		if err != nil {
 			return nil, err
 		}
+		if smoothing(o.CDS) {
+			if m.col, err = SmoothMasses(m.col, o.CDS); err != nil {
+				return nil, err
+			}
+		}
 		if kernel == KernelGini {
+			dec.ColMass = ones(c)
 			op, err = newGini(n, m)
 			dec.TotalInertia = giniTotalInertia(n, m)
 			dec.RowMass = ones(r)
@@ -75,14 +143,19 @@ func Decompose(ctx context.Context, n Table, kernel Kernel, backend svd.Backend,
 			op, err = newCA(n, m)
 			dec.TotalInertia = caTotalInertia(n, m)
 			dec.RowMass = m.row
+			dec.ColMass = m.col
 		}
 		if err != nil {
 			return nil, err
 		}
 	case KernelPlain:
+		if smoothing(o.CDS) {
+			return nil, fmt.Errorf("ca: context distribution smoothing %v with the plain kernel: smooth in the transform that made the matrix (kca.SPPMIWith)", o.CDS)
+		}
 		if err := checkPlain(n); err != nil {
 			return nil, err
 		}
+		dec.ColMass = ones(c)
 		op = plainOperator{n}
 		dec.TotalInertia = frobenius2(n)
 		dec.RowMass = ones(r)
@@ -103,7 +176,13 @@ func Decompose(ctx context.Context, n Table, kernel Kernel, backend svd.Backend,
 	}
 	dec.S, dec.U = res.S, res.U
 	dec.Products, dec.Accuracy = res.Products, res.Accuracy
-	res.V = nil // c×k: not needed for word vectors; let it go
+	if o.KeepV {
+		dec.V = res.V
+		zeroEmptyCols(dec.V, n)
+	} else {
+		dec.ColMass = nil
+	}
+	res.V = nil // c×k: not needed for word vectors unless kept; let it go
 	zeroEmptyRows(dec.U, n)
 	if err := tableErr(n); err != nil {
 		return nil, fmt.Errorf("ca: %s of a %d×%d table: %w", dec.Kernel, r, c, err)
@@ -187,4 +266,22 @@ func zeroEmptyRows(u *mat.Dense, n Table) {
 		}
 		return nil
 	})
+}
+
+// zeroEmptyCols is zeroEmptyRows for V: the rows of v whose table column
+// has no stored entry are set to exactly zero.
+func zeroEmptyCols(v *mat.Dense, n Table) {
+	_, c := n.Dims()
+	seen := make([]bool, c)
+	_ = n.EachRow(func(_ int, cols []int32, _ []float64) error {
+		for _, j := range cols {
+			seen[j] = true
+		}
+		return nil
+	})
+	for j, ok := range seen {
+		if !ok {
+			clear(v.RawRowView(j))
+		}
+	}
 }

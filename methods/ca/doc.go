@@ -45,4 +45,12 @@
 // ca, ones for gini and plain), from which the word vectors
 // F = D(w)^-1/2·U·Σ^α are made in place. KernelPlain decomposes a matrix as
 // it is, for kernels whose ⊖ was applied by a transform (methods/kca).
+//
+// DecomposeWith adds two settings of count models (Levy, Goldberg & Dagan
+// 2015). Context distribution smoothing (DecomposeOptions.CDS, SmoothMasses)
+// replaces the column masses c by c^α/Σc^α in the ca and gini kernels:
+// S = D(r)^-1/2 (P − r c'ᵀ) D(c')^-1/2 and P − r c'ᵀ; its total inertia is
+// still Σ p²/(r c') − 1, as Σ c' = 1. With c' ≠ c, √r is no longer an exact
+// singular vector, so S is a generalised CA with column weights c'. KeepV
+// keeps V and the column weights, for context vectors D(c)^β V Σ^α.
 package ca

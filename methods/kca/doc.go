@@ -16,7 +16,8 @@
 //	M_ij = 0                                         for N_ij = 0,
 //
 // with k ≥ 1 the number of negative samples (the shift). Entries that come
-// out ≤ 0 are dropped.
+// out ≤ 0 are dropped. SPPMIWith adds context distribution smoothing:
+// C_j/n becomes C_j^α/Σ_k C_k^α, hyperwords' --cds.
 //
 // # GloVe: log counts minus biases
 //

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"kcalab/datasets/sparse"
+	"kcalab/methods/ca"
 )
 
 // DefaultGloVeIters is the number of bias-fitting rounds GloVeLog uses when
@@ -16,6 +17,18 @@ const DefaultGloVeIters = 10
 // package documentation). shift is word2vec's number of negative samples,
 // at least 1 (1 gives the positive PMI).
 func SPPMI(n *sparse.CSR, shift float64) (*sparse.CSR, error) {
+	return SPPMIWith(n, shift, 1)
+}
+
+// SPPMIWith is SPPMI with context distribution smoothing (Levy, Goldberg &
+// Dagan 2015): the column distribution is C_j^cds / Σ_k C_k^cds, so
+//
+//	M_ij = max(0, log(N_ij / (R_i · C_j^cds/Σ_k C_k^cds)) − log shift),
+//
+// hyperwords' PMI with --cds. cds = 1 is SPPMI bit for bit (and 0, the
+// zero value, is off too); otherwise 0 < cds < 1 (0.75 is theirs): rare
+// contexts get a larger share of the mass, so their PMI is less inflated.
+func SPPMIWith(n *sparse.CSR, shift, cds float64) (*sparse.CSR, error) {
 	if math.IsNaN(shift) || math.IsInf(shift, 0) || shift < 1 {
 		return nil, fmt.Errorf("kca: SPPMI shift %v: want a finite number ≥ 1 (the negative samples k)", shift)
 	}
@@ -25,6 +38,19 @@ func SPPMI(n *sparse.CSR, shift float64) (*sparse.CSR, error) {
 	}
 	rs, cs := n.RowSums(), n.ColSums()
 	logShift := math.Log(shift)
+	if cds != 0 && cds != 1 {
+		smooth, err := ca.SmoothMasses(cs, cds)
+		if err != nil {
+			return nil, fmt.Errorf("kca: SPPMI: %w", err)
+		}
+		return n.Map(func(i, j int, v float64) float64 {
+			pmi := math.Log(v/(rs[i]*smooth[j])) - logShift
+			if pmi <= 0 {
+				return 0
+			}
+			return pmi
+		}), nil
+	}
 	return n.Map(func(i, j int, v float64) float64 {
 		// The ratio, not log(v) + log(n) − …: one rounding instead of four.
 		pmi := math.Log(v*total/(rs[i]*cs[j])) - logShift

@@ -183,3 +183,52 @@ func ExampleSPPMI() {
 	fmt.Printf("%.4f %v stored %d\n", m.At(0, 0), m.At(0, 1), m.NNZ())
 	// Output: 0.4055 0 stored 2
 }
+
+// TestSPPMICDS: with context distribution smoothing the column distribution
+// is C_j^α / Σ C^α (hyperwords' --cds), worked by hand on table3 (column
+// sums 7, 4, 3); cds 1 and 0 are SPPMI bit for bit.
+func TestSPPMICDS(t *testing.T) {
+	ln := math.Log
+	z := math.Pow(7, 0.5) + math.Pow(4, 0.5) + math.Pow(3, 0.5)
+	c := func(j int) float64 { return math.Pow([]float64{7, 4, 3}[j], 0.5) / z }
+	pmi := func(v, r float64, j int) float64 { return max(0, ln(v/(r*c(j)))) }
+	for _, tc := range []struct {
+		name  string
+		shift float64
+		want  [][]float64
+	}{
+		{"cds 1/2", 1, [][]float64{
+			{pmi(5, 7, 0), 0, pmi(2, 7, 2)},
+			{0, pmi(3, 4, 1), pmi(1, 4, 2)},
+			{pmi(2, 3, 0), pmi(1, 3, 1), 0},
+		}},
+		{"cds 1/2, shift 2", 2, [][]float64{
+			{max(0, pmi(5, 7, 0)-ln(2)), 0, max(0, pmi(2, 7, 2)-ln(2))},
+			{0, max(0, pmi(3, 4, 1)-ln(2)), max(0, pmi(1, 4, 2)-ln(2))},
+			{max(0, pmi(2, 3, 0)-ln(2)), max(0, pmi(1, 3, 1)-ln(2)), 0},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := SPPMIWith(table3(), tc.shift, 0.5)
+			require.NoError(t, err)
+			requireClose(t, tc.want, dense(m), 1e-14)
+		})
+	}
+	// Smoothing lifts the rare column (C = 3) relative to the frequent one.
+	plain, err := SPPMI(table3(), 1)
+	require.NoError(t, err)
+	smooth, err := SPPMIWith(table3(), 1, 0.5)
+	require.NoError(t, err)
+	assert.Less(t, smooth.At(1, 2), plain.At(1, 2), "rare context: PMI shrinks")
+	assert.Greater(t, smooth.At(0, 0), plain.At(0, 0), "frequent context: PMI grows")
+	for _, off := range []float64{0, 1} {
+		got, err := SPPMIWith(table3(), 2, off)
+		require.NoError(t, err)
+		want, err := SPPMI(table3(), 2)
+		require.NoError(t, err)
+		assert.Equal(t, dense(want), dense(got), "cds %v is off", off)
+	}
+	_, err = SPPMIWith(table3(), 1, 1.5)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "0 ≤ α ≤ 1")
+}

@@ -7,7 +7,8 @@
 // KeyedVectors.load_word2vec_format(path, binary=False).
 //
 // Coordinates turns a correspondence-analysis SVD (U, singular values,
-// row masses) into word vectors F = D(r)^-1/2 U Σ^α; NormalizeRows scales rows
+// row masses) into word vectors F = D(r)^-1/2 U Σ^α (ScaleWeighted: D(r)^β U Σ^α,
+// β = 0 being the unweighted U Σ^α of hyperwords); NormalizeRows scales rows
 // to unit length; DotSim and CosineSim are the two similarities the
 // evaluation offers (the paper uses the dot product of principal coordinates).
 package vectors

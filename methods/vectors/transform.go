@@ -25,17 +25,33 @@ func Coordinates(u *mat.Dense, s, r []float64, alpha float64) (*mat.Dense, error
 		return nil, err
 	}
 	f := mat.DenseCopyOf(u)
-	scaleCoordinates(f, s, r, alpha)
+	scaleCoordinates(f, s, r, alpha, CARows)
 	return f, nil
 }
 
 // ScaleCoordinates is Coordinates done in place on u, for matrices too large
 // to hold twice (V = 71,290 words × d = 8,000 is 4.6 GB).
 func ScaleCoordinates(u *mat.Dense, s, r []float64, alpha float64) error {
-	if err := checkCoordinates(u, s, r, alpha); err != nil {
+	return ScaleWeighted(u, s, r, alpha, CARows)
+}
+
+// CARows is the exponent β of the row weights in ScaleWeighted that makes
+// CA's coordinates, D(r)^-1/2.
+const CARows = -0.5
+
+// ScaleWeighted sets u to D(w)^β·U·Σ^α in place: row i of U multiplied by
+// w[i]^β, column k by s[k]^α. β = CARows (−1/2) is ScaleCoordinates, bit for
+// bit; β = 0 leaves the rows unweighted, U·Σ^α, as hyperwords makes SVD
+// vectors (its eig is α). A row of zero weight gets the zero vector for
+// every β (its row of U is zero: the word never occurs). β must be finite.
+func ScaleWeighted(u *mat.Dense, s, w []float64, alpha, beta float64) error {
+	if err := checkCoordinates(u, s, w, alpha); err != nil {
 		return err
 	}
-	scaleCoordinates(u, s, r, alpha)
+	if math.IsNaN(beta) || math.IsInf(beta, 0) {
+		return fmt.Errorf("coordinates: row exponent β = %g: want a finite number (−1/2 CA, 0 none)", beta)
+	}
+	scaleCoordinates(u, s, w, alpha, beta)
 	return nil
 }
 
@@ -66,7 +82,7 @@ func checkCoordinates(u *mat.Dense, s, r []float64, alpha float64) error {
 	return nil
 }
 
-func scaleCoordinates(u *mat.Dense, s, r []float64, alpha float64) {
+func scaleCoordinates(u *mat.Dense, s, r []float64, alpha, beta float64) {
 	n, d := u.Dims()
 	sa := make([]float64, d)
 	for k, v := range s {
@@ -79,12 +95,24 @@ func scaleCoordinates(u *mat.Dense, s, r []float64, alpha float64) {
 			clear(x)
 			continue
 		}
-		c := 1 / math.Sqrt(r[i])
+		c := rowWeight(r[i], beta)
 		for k := range row {
 			row[k] = c * sa[k]
 		}
 		floats.Mul(x, row)
 	}
+}
+
+// rowWeight is w^β, with CA's w^-1/2 as 1/√w (the bits ScaleCoordinates
+// has always made) and w^0 as exactly 1.
+func rowWeight(w, beta float64) float64 {
+	switch beta {
+	case CARows:
+		return 1 / math.Sqrt(w)
+	case 0:
+		return 1
+	}
+	return math.Pow(w, beta)
 }
 
 // NormalizeRows scales every row of m to unit Euclidean length, in place;

@@ -131,3 +131,54 @@ func ExampleCoordinates() {
 	// ⎡ 0.50⎤
 	// ⎣-0.50⎦
 }
+
+// TestScaleWeighted: D(w)^β·U·Σ^α row by row; β = −1/2 makes the bits CA's
+// coordinates always had (1/√w, not Pow), β = 0 leaves rows unweighted
+// (hyperwords' U·Σ^α), a zero weight gives a zero row for every β.
+func TestScaleWeighted(t *testing.T) {
+	u := mat.NewDense(3, 2, []float64{
+		0.6, 0.8,
+		0.8, -0.6,
+		1, 1,
+	})
+	s := []float64{4, 1}
+	w := []float64{0.3, 0.07, 0}
+	for _, tc := range []struct {
+		name        string
+		alpha, beta float64
+		want        func(i, k int) float64
+	}{
+		{"ca standard rows", 1, CARows, func(i, k int) float64 { return u.At(i, k) * (1 / math.Sqrt(w[i])) * s[k] }},
+		{"unweighted rows", 0.5, 0, func(i, k int) float64 { return u.At(i, k) * math.Sqrt(s[k]) }},
+		{"rows divided by w", 1, -1, func(i, k int) float64 { return u.At(i, k) * math.Pow(w[i], -1) * s[k] }},
+		{"rows times √w", 0, 0.5, func(i, k int) float64 { return u.At(i, k) * math.Pow(w[i], 0.5) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := mat.DenseCopyOf(u)
+			require.NoError(t, ScaleWeighted(g, s, w, tc.alpha, tc.beta))
+			for i := 0; i < 2; i++ {
+				for k := 0; k < 2; k++ {
+					assert.InDelta(t, tc.want(i, k), g.At(i, k), 1e-12, "(%d, %d)", i, k)
+				}
+			}
+			assert.Equal(t, []float64{0, 0}, g.RawRowView(2), "zero weight: zero row")
+		})
+	}
+	t.Run("beta -1/2 is ScaleCoordinates bit for bit", func(t *testing.T) {
+		f, g := mat.DenseCopyOf(u), mat.DenseCopyOf(u)
+		require.NoError(t, ScaleCoordinates(f, s, w, 0.5))
+		require.NoError(t, ScaleWeighted(g, s, w, 0.5, CARows))
+		assert.Equal(t, f.RawMatrix().Data, g.RawMatrix().Data)
+		// And the old formula, written out: row / √w, column × s^α.
+		for i := 0; i < 2; i++ {
+			for k := 0; k < 2; k++ {
+				assert.Equal(t, u.At(i, k)*((1/math.Sqrt(w[i]))*math.Pow(s[k], 0.5)), f.At(i, k))
+			}
+		}
+	})
+	for _, beta := range []float64{math.NaN(), math.Inf(-1)} {
+		err := ScaleWeighted(mat.DenseCopyOf(u), s, w, 1, beta)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "row exponent")
+	}
+}
