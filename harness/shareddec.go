@@ -62,6 +62,10 @@ func (s *sharedDecs) taken(key string) {
 	}
 }
 
+// afterDecomposition are the vectors settings applied to a decomposition's
+// copy (vectors.add_contexts is not: it keeps V in the decomposition).
+var afterDecomposition = map[string]bool{"vectors.alpha": true, "vectors.beta": true, "vectors.normalize": true, "vectors.save": true}
+
 // shareKey names what a decomposition depends on apart from its rank: every
 // setting the trial's method and data read, but svd.rank and the settings
 // read only after the decomposition (evaluation, labels, how vectors are
@@ -70,7 +74,8 @@ func shareKey(t schema.Trial) string {
 	set := t.RecordSettings()
 	keys := make([]string, 0, len(set))
 	for k := range set {
-		if k == "svd.rank" || k == schema.KeyLabel || k == "tuned_on" || strings.HasPrefix(k, "eval.") || strings.HasPrefix(k, "measure.") {
+		if k == "svd.rank" || k == schema.KeyLabel || k == "tuned_on" || afterDecomposition[k] ||
+			strings.HasPrefix(k, "eval.") || strings.HasPrefix(k, "measure.") || strings.HasPrefix(k, "tune.") {
 			continue
 		}
 		keys = append(keys, k)

@@ -114,3 +114,22 @@ tune: {axes: [data.window]}
 	}
 	assert.Contains(t, log.String(), "among 3 candidate(s); compare it on the test parts")
 }
+
+// Trials that differ only in how vectors are scaled from a decomposition
+// (vectors.alpha, vectors.beta) share it too; w + c keeps V, so it has its
+// own.
+func TestSharedRankAcrossScaling(t *testing.T) {
+	spec := strings.Replace(strings.Replace(sharedSpec, "SHARED", "6", 1), "[3, 6, 12]", "[3, 6]", 1) +
+		"vectors: {alpha: [0.5, 1], add_contexts: [false, true]}\n"
+	res, err := (&harness.Runner{Jobs: 2}).Run(context.Background(), loadSpecTo(t, writeSpec(t, spec), t.TempDir()))
+	require.NoError(t, err)
+	require.Len(t, res.Records, 8)
+	computed := 0
+	for _, rec := range res.Records {
+		require.Equal(t, "ok", rec.Status, rec.Error)
+		if rec.Metrics[records.MetricSVDShared] == 0 {
+			computed++
+		}
+	}
+	assert.Equal(t, 2, computed, "one decomposition without V, one with")
+}
