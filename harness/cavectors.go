@@ -175,7 +175,7 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 	// A decomposition can take an hour at the paper's size: say where it is.
 	rep := progress.New(tr.Log())
 	opt.Progress = func(step string) {
-		rep.Update(fmt.Sprintf("svd (%s, k = %d): %s, %s", b.Name(), opt.Rank, step, rep.Elapsed().Round(time.Second)))
+		rep.Update(fmt.Sprintf("svd (%s, k = %d): %s, %s", b.Name(), max(opt.Rank, tr.Trial.SVD.SharedRank), step, rep.Elapsed().Round(time.Second)))
 	}
 	defer rep.Clear()
 	if p, err := svd.Plan(b.Name(), rows, cols, opt); err == nil {
