@@ -100,6 +100,10 @@ type IndexEntry struct {
 	Report, Spec, Results string
 	// Related names the other specs its description names.
 	Related []string
+	// Problem, when set, says why the spec or its results cannot be shown
+	// (a spec that does not load, a results file that does not read or is
+	// not the spec's); the entry is marked with it and links no report.
+	Problem string
 }
 
 // Index is the page that lists every spec: its question, headline, when
@@ -146,6 +150,10 @@ func WriteIndex(w io.Writer, ix Index) error {
 	for _, e := range ix.Entries {
 		x := entry{IndexEntry: e, Anchor: "spec-" + anchorOf(e.Name)}
 		x.ReportHref, x.SpecHref, x.ResultsHref = Link{Path: e.Report}.href(), Link{Path: e.Spec}.href(), Link{Path: e.Results}.href()
+		if e.Problem != "" {
+			// A report on disk is not of these results: not linked.
+			x.ReportHref = ""
+		}
 		for _, r := range e.Related {
 			if anchors[r] {
 				x.RelatedLinks = append(x.RelatedLinks, map[string]string{"Name": r, "Href": "#spec-" + anchorOf(r)})
@@ -196,6 +204,7 @@ table.index td.name { font-weight: 600; }
 .lead { color: #555; font-size: 13px; }
 .warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 2px 6px; margin: 4px 0; }
 .missing { color: #777; font-style: italic; }
+.bad { white-space: pre-line; color: #8b0000; background: #fdecea; border-left: 4px solid #c62828; padding: 2px 6px; margin: 4px 0; }
 ul.files { margin: 0; padding-left: 18px; }
 code { font-size: 13px; }
 </style>
@@ -211,7 +220,7 @@ code { font-size: 13px; }
 {{range .Entries}}<tr id="{{.Anchor}}">
 <td class="name">{{if .ReportHref}}<a href="{{.ReportHref}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td>
 <td>{{.Summary.Question}}{{with .RelatedLinks}}<br><span class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</span>{{end}}</td>
-<td>{{if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{.Summary.Headline}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
+<td>{{if .Problem}}<div class="bad">✗ Not shown: {{.Problem}}</div>{{else if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{.Summary.Headline}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
 <td>{{if .Ran}}{{.Summary.Trials}}.{{range .Summary.Provenance}} {{.}}{{end}}{{range .Summary.Warnings}}<div class="warn">⚠ {{.}}</div>{{end}}{{else}}—{{end}}</td>
 <td class="files"><ul class="files">{{if .ReportHref}}<li><a href="{{.ReportHref}}">report</a></li>{{end}}{{if .SpecHref}}<li><a href="{{.SpecHref}}">spec</a></li>{{end}}{{if .ResultsHref}}<li><a href="{{.ResultsHref}}">results.jsonl</a></li>{{end}}</ul></td>
 </tr>
