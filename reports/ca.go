@@ -92,6 +92,9 @@ func caSection(group []trial, n int, varying []string, maxPoints int) (Section, 
 		title = "Trials " + strings.Join(ids, ", ")
 	}
 	s := Section{ID: "ca-" + strconv.Itoa(n), Title: title}
+	if h := caHeadline(group); h != "" {
+		s.Blocks = append(s.Blocks, Headline{h})
+	}
 	s.Blocks = append(s.Blocks, Paragraph(caStatus(group, varying)))
 	if len(group) > 1 {
 		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("The map and the tables below are those of the %s backend; "+
@@ -118,6 +121,66 @@ func caSection(group []trial, n int, varying []string, maxPoints int) (Section, 
 		s.Blocks = append(s.Blocks, *t)
 	}
 	return s, nil
+}
+
+// caHeadline is what a group's CA answers: how much of the inertia its
+// first two axes hold, whether every backend gives the published singular
+// values (Fisher's table) and how far the backends are from the first;
+// "" without a CA.
+func caHeadline(group []trial) string {
+	ca := group[0].CA
+	if ca == nil || len(ca.InertiaShare) == 0 {
+		return ""
+	}
+	sh := ca.InertiaShare
+	var parts []string
+	if len(sh) == 1 {
+		parts = append(parts, "Its one axis holds all the inertia")
+	} else {
+		parts = append(parts, fmt.Sprintf("Axes 1 and 2 hold %s and %s of the inertia (%s together)", percent(sh[0], 1), percent(sh[1], 1), percent(sh[0]+sh[1], 1)))
+	}
+	if formatValue(group[0].Settings[schema.KeySource]) == "fisher" && len(ca.SupRowLabels) == 0 && len(ca.SupColLabels) == 0 {
+		var same, differ []string
+		for _, g := range group {
+			if g.CA == nil {
+				continue
+			}
+			ok := len(g.CA.SingularValues) >= len(paperFisherSV)
+			for i := 0; ok && i < len(paperFisherSV); i++ {
+				ok = strconv.FormatFloat(g.CA.SingularValues[i], 'f', 4, 64) == strconv.FormatFloat(paperFisherSV[i], 'f', 4, 64)
+			}
+			if ok {
+				same = append(same, backendOf(g.Record))
+			} else {
+				differ = append(differ, backendOf(g.Record))
+			}
+		}
+		switch {
+		case len(differ) == 0:
+			parts = append(parts, "the singular values equal the published ones to 4 decimals "+map[bool]string{true: "in every backend", false: "in " + strings.Join(same, ", ")}[len(same) > 1])
+		case len(same) == 0:
+			parts = append(parts, "the singular values differ from the published ones at 4 decimals in "+strings.Join(differ, ", "))
+		default:
+			parts = append(parts, "the singular values equal the published ones to 4 decimals in "+strings.Join(same, ", ")+", not in "+strings.Join(differ, ", "))
+		}
+	}
+	if len(group) > 1 {
+		gap := 0.0
+		for _, g := range group[1:] {
+			if g.CA == nil || len(g.CA.SingularValues) != len(ca.SingularValues) || len(ca.SingularValues) == 0 {
+				continue
+			}
+			for i, v := range g.CA.SingularValues {
+				gap = math.Max(gap, math.Abs(v-ca.SingularValues[i])/ca.SingularValues[0])
+			}
+		}
+		if gap == 0 {
+			parts = append(parts, "the backends' singular values are equal to the last bit")
+		} else {
+			parts = append(parts, fmt.Sprintf("the backends' singular values are at most %s·σ_1 from %s's", sig(gap, 2), backendOf(group[0].Record)))
+		}
+	}
+	return strings.Join(parts, "; ") + "."
 }
 
 // caStatus is the line above a CA: the settings that vary among the page's

@@ -14,8 +14,11 @@ import (
 // headline and where its numbers came from.
 type Summary struct {
 	Question string // the description's first sentence
-	Lead     string // the title of the section the page opens with
-	Headline string // that section's first sentence
+	// Headline is the page's computed answer, whole, caveats included: the
+	// first Headline block of the section the page opens with, else of the
+	// first section that has one; nil when the page computes none.
+	Headline []string
+	Lead     string // the title of the section Headline is from, else of the one the page opens with
 	Trials   string // "74 trial(s): 70 ok, 4 over_budget"
 	// Provenance and Warnings are the page header's lines on where and
 	// when the trials ran (see provenanceLines).
@@ -40,25 +43,48 @@ func Summarize(r Report) (Summary, error) {
 	s.Provenance, s.Warnings = provenanceLines(r.Records)
 	if len(sections) > 0 {
 		s.Lead = sections[0].Title
-		s.Headline = headlineOf(sections[0])
+	}
+	for _, sec := range sections {
+		if h := headlineOf(sec); len(h) > 0 {
+			s.Lead, s.Headline = sec.Title, h
+			break
+		}
 	}
 	return s, nil
 }
 
-// headlineOf is the first sentence of the section's first paragraph
-// (its subsections' when it has none of its own), or "".
-func headlineOf(s Section) string {
-	for _, b := range s.Blocks {
-		if p, ok := b.(Paragraph); ok {
-			return firstSentence(string(p))
-		}
+// headlineOf is the section's first Headline block (its subsections' when
+// it has none of its own), or nil.
+func headlineOf(s Section) Headline {
+	if h := headlineIn(s.Blocks); len(h) > 0 {
+		return h
 	}
 	for _, sub := range s.Subsections {
-		if h := headlineOf(sub); h != "" {
+		if h := headlineOf(sub); len(h) > 0 {
 			return h
 		}
 	}
-	return ""
+	return nil
+}
+
+// headlineIn is the first Headline among blocks, looking into rows and
+// collapsed groups.
+func headlineIn(blocks []Block) Headline {
+	for _, b := range blocks {
+		var h Headline
+		switch b := b.(type) {
+		case Headline:
+			h = b
+		case Row:
+			h = headlineIn(b)
+		case Details:
+			h = headlineIn(b.Blocks)
+		}
+		if len(h) > 0 {
+			return h
+		}
+	}
+	return nil
 }
 
 // firstSentence is text up to its first full stop (or ? or !) outside
@@ -220,7 +246,7 @@ code { font-size: 13px; }
 {{range .Entries}}<tr id="{{.Anchor}}">
 <td class="name">{{if .ReportHref}}<a href="{{.ReportHref}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td>
 <td>{{.Summary.Question}}{{with .RelatedLinks}}<br><span class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</span>{{end}}</td>
-<td>{{if .Problem}}<div class="bad">✗ Not shown: {{.Problem}}</div>{{else if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{.Summary.Headline}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
+<td>{{if .Problem}}<div class="bad">✗ Not shown: {{.Problem}}</div>{{else if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{range $i, $h := .Summary.Headline}}{{if $i}}<br>{{end}}<span class="answer">{{$h}}</span>{{else}}<span class="missing">the page computes no single answer</span>{{end}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
 <td>{{if .Ran}}{{.Summary.Trials}}.{{range .Summary.Provenance}} {{.}}{{end}}{{range .Summary.Warnings}}<div class="warn">⚠ {{.}}</div>{{end}}{{else}}—{{end}}</td>
 <td class="files"><ul class="files">{{if .ReportHref}}<li><a href="{{.ReportHref}}">report</a></li>{{end}}{{if .SpecHref}}<li><a href="{{.SpecHref}}">spec</a></li>{{end}}{{if .ResultsHref}}<li><a href="{{.ResultsHref}}">results.jsonl</a></li>{{end}}</ul></td>
 </tr>

@@ -98,7 +98,7 @@ func openFirst(s Section) Section {
 	blocks := append([]Block(nil), s.Blocks...)
 	for i, b := range blocks {
 		switch b := b.(type) {
-		case Paragraph, List:
+		case Paragraph, List, Headline:
 			continue
 		case Details:
 			b.Open = true
@@ -674,7 +674,8 @@ func checkSection(c *Check, recs []records.Record) *Section {
 	default:
 		verdict += " Every one was recomputed by this run."
 	}
-	s.Blocks = append(s.Blocks, Paragraph(verdict))
+	// The verdict and its caveat are the page's answer, together.
+	s.Blocks = append(s.Blocks, Headline{verdict})
 	s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("What -check compares, number by number: reference %s. A score passes when it is at least the reference minus the spec's tolerance %s; a CA quantity when it equals the reference within %g relative. "+
 		"-check itself (kcalab -check DIR SPEC) reruns the spec twice from scratch in a temporary directory, compares the first run with the reference this way, and fails when the two runs differ.",
 		c.Source, formatValue(c.Tolerance), records.CATolerance)))

@@ -212,7 +212,7 @@ func TestCheckSection(t *testing.T) {
 	r := checkReport(stubScript(t))
 	sec := checkSection(r.Check, r.Records)
 	require.NotNil(t, sec)
-	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "2 of 53 numbers FAIL", "the fixtures score at both similarities")
+	assert.Contains(t, sec.Blocks[0].(Headline)[0], "2 of 53 numbers FAIL", "the fixtures score at both similarities")
 	items := records.CheckDetails(r.Check.Reference, r.Records, r.Check.Tolerance)
 	var fails []string
 	for _, it := range items {
@@ -318,7 +318,7 @@ func TestCheckSaysWhatItCompared(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := checkSection(&Check{Reference: []records.Record{rec}, Tolerance: 0.01, Source: "results.jsonl"}, []records.Record{c.now})
 			require.NotNil(t, s)
-			assert.Contains(t, string(s.Blocks[0].(Paragraph)), c.want)
+			assert.Contains(t, s.Blocks[0].(Headline)[0], c.want)
 		})
 	}
 }

@@ -153,7 +153,7 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	// first sentence); the first trial's own figures follow.
 	lead = append(lead[1:], lead[0])
 	s := &Section{ID: "measured", Title: "Measurements"}
-	s.Blocks = append(s.Blocks, Paragraph(strings.Join(lead, " ")), t)
+	s.Blocks = append(s.Blocks, Headline{strings.Join(lead, " ")}, t)
 	return s
 }
 

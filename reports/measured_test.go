@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,6 +33,8 @@ func TestMeasuredSection(t *testing.T) {
 			table = b
 		case Paragraph:
 			text += string(b)
+		case Headline:
+			text += strings.Join(b, " ")
 		}
 	}
 	assert.Contains(t, table.Header, "SVD's planned buffers")
