@@ -60,6 +60,9 @@ func sig(v float64, n int) string {
 
 // percent prints a share (0.8656) as a percentage with the given decimals.
 func percent(share float64, decimals int) string {
+	if !finite(share) {
+		return "—" // never "NaN%"
+	}
 	return strconv.FormatFloat(100*share, 'f', decimals, 64) + "%"
 }
 

@@ -259,7 +259,16 @@ func signed(v float64, digits int) string {
 		return "—"
 	}
 	s := strconv.FormatFloat(math.Abs(roundTo(v, digits)), 'f', digits, 64)
-	switch r := roundTo(v, digits); {
+	r := roundTo(v, digits)
+	for d := digits + 1; r == 0 && v != 0 && d <= digits+6; d++ {
+		// A value that rounds to zero keeps its sign and its first
+		// significant digit: "−0.0005" beside "reference higher", never
+		// "±0.000".
+		if x := roundTo(v, d); x != 0 {
+			r, s = x, strconv.FormatFloat(math.Abs(x), 'f', d, 64)
+		}
+	}
+	switch {
 	case r > 0:
 		return "+" + s
 	case r < 0:
@@ -387,8 +396,11 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 	sets := wordSets(scored.records())
 	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
 		Header: []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Δρ 95% interval", "Difference",
-			"Coverage Go / reference", "Training s Go", "Training s reference", "Training time Go / reference"},
-		Numeric: []bool{false, false, false, false, true, true, true, true, false, true, true, true, true}}
+			"Coverage Go / reference", "Training s Go", "Training s reference", "Go's training time against the reference's"},
+		Numeric: []bool{false, false, false, false, true, true, true, true, false, true, true, true, true},
+		CSV: [][]string{{"method", "set", "go", "reference", "rho_go", "rho_reference", "delta_rho", "delta_rho_lo", "delta_rho_hi", "difference",
+			"coverage_go", "coverage_reference", "train_s_go", "train_s_go_min", "train_s_go_max", "train_s_reference", "train_s_reference_min", "train_s_reference_max",
+			"train_time_go_over_reference"}}}
 	var alone []string
 	var head Headline
 	named := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" })
@@ -405,8 +417,9 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			continue
 		}
 		for _, ref := range refs {
-			rows, h := b.pairRows(g.key, *goRow, *ref, sets)
+			rows, csv, h := b.pairRows(g.key, *goRow, *ref, sets)
 			t.Rows = append(t.Rows, rows...)
+			t.CSV = append(t.CSV, csv...)
 			head = append(head, h)
 		}
 	}
@@ -449,11 +462,13 @@ func (b *builder) splitReference(ts []row) (goTrial *row, refs []*row) {
 	return goTrial, refs
 }
 
-// pairRows compare a Go trial with a reference one, a row per set, and
-// say in a sentence what the comparison found: on which sets one is
-// significantly above the other (the pair is compared only at one d and
-// one similarity; otherwise the sentence says why not).
-func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]string, string) {
+// pairRows compare a Go trial with a reference one, a row per set that
+// either scored (and the same for a program, plain numbers), and say in a
+// sentence what the comparison found: on which whole sets one is
+// significantly above the other, then on which test parts (the pair is
+// compared only at one d and one similarity; otherwise the sentence says
+// why not).
+func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows, csv [][]string, head string) {
 	goRec, ref := goRow.Record, refRow.Record
 	goName, goTime, goMembers := pairSide(goRow, "train")
 	refName, refTime, refMembers := pairSide(refRow, "train")
@@ -472,29 +487,47 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 	case simG != simR:
 		why = fmt.Sprintf("not compared: %s against %s similarity", simG, simR)
 	}
-	ratio := "—"
-	if gt, ok := meanTiming(goMembers, "train"); ok {
-		if rt, ok := meanTiming(refMembers, "train"); ok && rt > 0 {
-			if same, w := timesCompare(goMembers, refMembers); same {
-				ratio = sig(gt/rt, 3)
-			} else {
-				ratio = w
-			}
+	ratio, ratioCSV := "—", ""
+	gt, gok := meanTiming(goMembers, "train")
+	rt, rok := meanTiming(refMembers, "train")
+	if gok && rok && rt > 0 {
+		if same, w := timesCompare(goMembers, refMembers); same {
+			ratio, ratioCSV = timesText(gt/rt), csvNumber(gt/rt)
+		} else {
+			ratio = w
 		}
 	}
-	vs := verdictSets{}
-	var rows [][]string
+	timeCSV := func(members []records.Record, mean float64, ok bool) []string {
+		if !ok {
+			return []string{"", "", ""}
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, r := range members {
+			lo, hi = math.Min(lo, r.Timings["train"]), math.Max(hi, r.Timings["train"])
+		}
+		return []string{csvNumber(mean), csvNumber(lo), csvNumber(hi)}
+	}
+	vs := map[string]verdictSets{}
 	for _, set := range sets {
 		m := records.Score(records.RuleZero, set)
 		g := goRow.estimate(m.At(simG, ownSim(goRec)).Key())
 		r := refRow.estimate(m.At(simR, ownSim(ref)).Key())
+		if !finite(g.value) && !finite(r.value) {
+			continue // neither scored this set (or part): no row of dashes
+		}
+		_, part := records.SplitSetPart(set)
 		interval, verdictText := "—", why
+		lo, hi := math.NaN(), math.NaN()
 		if why == "" {
 			v := compare(g, r, 3)
 			if finite(g.value) && finite(r.value) {
-				vs[v] = append(vs[v], setDisplay(set))
+				if vs[part] == nil {
+					vs[part] = verdictSets{}
+				}
+				vs[part][v] = append(vs[part][v], setDisplay(set))
 			}
-			if lo, hi, _ := records.Difference(g.value, r.value, g.reps, r.reps); v != notTested && finite(lo) && finite(hi) {
+			if l, h, _ := records.Difference(g.value, r.value, g.reps, r.reps); v != notTested && finite(l) && finite(h) {
+				lo, hi = l, h
 				interval = "[" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
 			}
 			verdictText = map[verdict]string{above: "Go higher", below: "reference higher", tie: "tie", notTested: "not tested"}[v]
@@ -502,10 +535,16 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 				verdictText = "—"
 			}
 		}
+		covG, covR := metric(goRec, records.Coverage(set).Key()), metric(ref, records.Coverage(set).Key())
 		rows = append(rows, []string{name, setDisplay(set), goName, refName,
 			formatScore(g.value, 3), formatScore(r.value, 3), signed(g.value-r.value, 3), interval, verdictText,
-			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
+			coverageText(covG, 0, false) + " / " + coverageText(covR, 0, false),
 			goTime, refTime, ratio})
+		line := []string{name, set, givenName(goRec), givenName(ref), csvNumber(g.value), csvNumber(r.value), csvNumber(g.value - r.value),
+			csvNumber(lo), csvNumber(hi), verdictText, csvNumber(covG), csvNumber(covR)}
+		line = append(line, timeCSV(goMembers, gt, gok)...)
+		line = append(line, timeCSV(refMembers, rt, rok)...)
+		csv = append(csv, append(line, ratioCSV))
 	}
 	how := "each at its own similarity"
 	switch {
@@ -514,11 +553,28 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 	case b.similarity == SimilarityDot || b.similarity == SimilarityCosine:
 		how = b.simText()
 	}
-	head := fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), how)
+	head = fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), how)
 	if why != "" {
-		return rows, head + goName + " against " + refName + ": " + why + "."
+		return rows, csv, head + goName + " against " + refName + ": " + why + "."
 	}
-	return rows, head + pairClause(goName, refName, vs) + "."
+	// Whole sets and their parts are different questions (a part is a
+	// sample of its set): never counted together. Dev parts are for
+	// choosing settings, not for comparing.
+	var clauses []string
+	if len(vs[""]) > 0 {
+		clauses = append(clauses, pairClause(goName, refName, vs[""]))
+	}
+	if t := vs[records.PartTest]; len(t) > 0 {
+		c := pairClause(goName, refName, t)
+		if len(clauses) > 0 {
+			c = "on the test parts, " + c
+		}
+		clauses = append(clauses, c)
+	}
+	if len(clauses) == 0 {
+		clauses = append(clauses, pairClause(goName, refName, verdictSets{}))
+	}
+	return rows, csv, head + strings.Join(clauses, "; ") + "."
 }
 
 // pairSide is how a pair table names one side's row, prints its stage

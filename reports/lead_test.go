@@ -3,7 +3,9 @@ package reports
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -147,12 +149,43 @@ func TestPairs(t *testing.T) {
 	}, head)
 	stab := sec.Blocks[2].(Table)
 	assert.Len(t, stab.Rows, 12, "two pairs × six sets")
-	assert.Equal(t, []string{"SGNS", "Rel", "SGNS (Go)", "SGNS (gensim)", "0.450", "0.440", "+0.010", "[−0.018, +0.038]", "tie", "98.8% / 98.8%", "322", "426", "0.754"}, stab.Rows[1],
-		"one run: the ratio of the training times")
+	assert.Equal(t, []string{"SGNS", "Rel", "SGNS (Go)", "SGNS (gensim)", "0.450", "0.440", "+0.010", "[−0.018, +0.038]", "tie", "98.8% / 98.8%", "322", "426", "1.33× faster"}, stab.Rows[1],
+		"one run: the ratio of the training times, in words")
+	require.Len(t, stab.CSV, 13)
+	assert.Equal(t, []string{"SGNS", "rel", "SGNS (Go)", "SGNS (gensim)", "0.45", "0.44"}, stab.CSV[2][:6])
+	assert.Equal(t, "0.754163734459301", stab.CSV[2][18], "the CSV's ratio is a plain number")
+	for _, row := range stab.CSV[1:] {
+		for j, c := range row {
+			if j >= 4 && j != 9 && c != "" {
+				_, err := strconv.ParseFloat(c, 64)
+				assert.NoError(t, err, "CSV column %s: %q is not a number", stab.CSV[0][j], c)
+			}
+		}
+	}
 	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "[−0.043, +0.013]", "tie", "98.5% / 98.5%", "1,021", "2,407", whyOtherRuns}, stab.Rows[6])
 	assert.Equal(t, "reference higher", stab.Rows[10][8], "fastText on Rare: 0.12 against 0.19")
 	assert.Contains(t, sec.Blocks[3].(Paragraph), "GloVe (Go)")
 	assert.Nil(t, tb().pairsSection(methodRecords()), "no external trial: no pairs")
+
+	t.Run("parts: only where scored, never counted with the whole sets", func(t *testing.T) {
+		recs := pairsRecords()
+		for i, r := range recs {
+			if strings.HasPrefix(formatValue(r.Settings["label"]), "fastText") {
+				recs[i].Metrics = maps.Clone(r.Metrics)
+				for _, set := range []string{"sim", "men"} {
+					recs[i].Metrics[records.Score(records.RuleZero, records.SetPart(set, records.PartTest)).At(records.SimCosine, records.SimCosine).Key()] = 0.5
+				}
+			}
+		}
+		sec := tb().pairsSection(recs)
+		tab := sec.Blocks[2].(Table)
+		assert.Len(t, tab.Rows, 14, "the SGNS pair has no test parts: no rows of dashes for them")
+		for _, r := range tab.Rows {
+			assert.NotContains(t, strings.Join(r, " "), "NaN")
+		}
+		assert.Equal(t, "fastText, d = 300, zero rule, each at its own similarity: fastText (CLI) is significantly above fastText (Go) on Rare; ties on Sim, Rel, MEN, M.Turk, S999; "+
+			"on the test parts, fastText (Go) and fastText (CLI) tie on Sim test, MEN test.", sec.Blocks[0].(Headline)[1])
+	})
 
 	t.Run("seeds of the Go trainer: one row, their mean", func(t *testing.T) {
 		recs := pairsRecords()
@@ -321,6 +354,16 @@ func TestCheckSaysWhatItCompared(t *testing.T) {
 			assert.Contains(t, s.Blocks[0].(Headline)[0], c.want)
 		})
 	}
+}
+
+// A difference that rounds to zero keeps its sign: an interval's bound
+// beside "reference higher" is below zero.
+func TestSigned(t *testing.T) {
+	assert.Equal(t, "−0.0005", signed(-0.00049, 3))
+	assert.Equal(t, "+0.0004", signed(0.00041, 3))
+	assert.Equal(t, "±0.000", signed(0, 3))
+	assert.Equal(t, "−0.011", signed(-0.011, 3))
+	assert.Equal(t, "—", percent(math.NaN(), 1), "never NaN%")
 }
 
 func TestRowsOf(t *testing.T) {
