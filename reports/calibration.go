@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"kcalab/records"
@@ -89,9 +90,13 @@ func corpusChart(rows []row, id, title, yName string, series func(records.Corpus
 func calibrationTable(rows []row) Table {
 	t := Table{ID: "calibration-fits", Caption: "Growth exponents b of y ≈ c·tokensᵇ (least squares on log–log over the prefixes) and the spectrum",
 		Header:  []string{"Corpus", "Tokens", "Types", "Heaps b (types)", "b (vocabulary)", "b (nnz N^flat)", "b (nnz N^cut)", "σ₁", "σ₁₀", "σ_k (k)", "Σσ² / total inertia"},
-		Numeric: []bool{false, true, true, true, true, true, true, true, true, true, true}}
+		Numeric: []bool{false, true, true, true, true, true, true, true, true, true, true},
+		CSV: [][]string{{"corpus", "tokens", "types", "heaps_b_types", "r2_types", "b_vocabulary", "r2_vocabulary", "b_nnz_flat", "r2_nnz_flat",
+			"b_nnz_cut", "r2_nnz_cut", "sigma_1", "sigma_10", "sigma_k", "k", "sum_sigma2_over_total_inertia"}}}
 	for _, r := range rows {
 		cs := r.Corpus
+		last := cs.Points[len(cs.Points)-1]
+		csv := []string{r.label, strconv.FormatInt(last.Tokens, 10), strconv.Itoa(last.Types)}
 		fit := func(y func(records.CorpusPoint) int) string {
 			var xs, ys []float64
 			for _, cp := range cs.Points {
@@ -99,11 +104,12 @@ func calibrationTable(rows []row) Table {
 			}
 			b, _, r2, ok := powerLaw(xs, ys)
 			if !ok {
+				csv = append(csv, "", "")
 				return "—"
 			}
+			csv = append(csv, csvNumber(b), csvNumber(r2))
 			return fmt.Sprintf("%.3f (R² %.3f)", b, r2)
 		}
-		last := cs.Points[len(cs.Points)-1]
 		row := []string{r.label, thousands(float64(last.Tokens)), thousands(float64(last.Types)),
 			fit(func(cp records.CorpusPoint) int { return cp.Types }),
 			fit(func(cp records.CorpusPoint) int { return cp.Vocab }),
@@ -123,8 +129,19 @@ func calibrationTable(rows []row) Table {
 			if cs.TotalInertia > 0 {
 				row[10] = percent(s2/cs.TotalInertia, 1)
 			}
+			sig10, share := math.NaN(), math.NaN()
+			if k >= 10 {
+				sig10 = cs.Sigma[9]
+			}
+			if cs.TotalInertia > 0 {
+				share = s2 / cs.TotalInertia
+			}
+			csv = append(csv, csvNumber(cs.Sigma[0]), csvNumber(sig10), csvNumber(cs.Sigma[k-1]), strconv.Itoa(k), csvNumber(share))
+		} else {
+			csv = append(csv, "", "", "", "", "")
 		}
 		t.Rows = append(t.Rows, row)
+		t.CSV = append(t.CSV, csv)
 	}
 	return t
 }

@@ -160,6 +160,14 @@ func (ax scalingAxis) distinct() int {
 }
 
 // text prints a size for a table: "V = 71,290", "f = 0.25" or "unknown".
+// csvName names the size column of a table for a program.
+func (ax scalingAxis) csvName() string {
+	if ax.allV {
+		return "V"
+	}
+	return "corpus_fraction"
+}
+
 func (ax scalingAxis) text(x float64) string {
 	switch {
 	case !finite(x):
@@ -355,7 +363,9 @@ func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Tabl
 	caption, comps := ratioComparisons(has["krylov"], has["lapack"])
 	t := &Table{ID: "scaling-ratios", Caption: caption,
 		Header:  []string{"Comparison", "Size", "Time ratio", "Memory ratio", "Paper"},
-		Numeric: []bool{false, true, true, true, false}}
+		Numeric: []bool{false, true, true, true, false},
+		CSV: [][]string{{"comparison", "backend", "other", ax.csvName(), "time_ratio", "time_ratio_min", "time_ratio_max", "memory_ratio",
+			"paper_time_ratio", "paper_memory_ratio", "note"}}}
 	for _, g := range pr.groupBy(func(_ int, t trial) string { return group(t) }) {
 		for _, c := range comps {
 			name := c.backend + " / " + c.other
@@ -363,7 +373,8 @@ func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Tabl
 				name = g.key + ": " + name
 			}
 			d, o := lines[g.key+"\x00"+c.backend], lines[g.key+"\x00"+c.other]
-			t.Rows = append(t.Rows, ratioRow(name, c.text, finishedMeans(d), finishedMeans(o), c.other, ax)...)
+			rows, csv := ratioRow(name, c, finishedMeans(d), finishedMeans(o), ax)
+			t.Rows, t.CSV = append(t.Rows, rows...), append(t.CSV, csv...)
 		}
 	}
 	return t
@@ -405,7 +416,13 @@ func finishedMeans(l line) map[float64]ratioPoint {
 // says why at the largest. No row when neither finished anywhere. Over
 // repeated measurements (measure.repeat > 1) the time ratio's range
 // follows it: the smallest and largest ratio the repeats allow.
-func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax scalingAxis) [][]string {
+func ratioRow(name string, c ratioComparison, d, o map[float64]ratioPoint, ax scalingAxis) (rows, csv [][]string) {
+	paper, other := c.text, c.other
+	line := func(size float64, t, tlo, thi, mem float64, note string) []string {
+		return []string{name, c.backend, c.other, csvNumber(size), csvNumber(t), csvNumber(tlo), csvNumber(thi), csvNumber(mem),
+			csvNumber(c.paperTime), csvNumber(c.paperMem), note}
+	}
+	nan := math.NaN()
 	best, anyBoth, why := math.Inf(-1), math.Inf(-1), ""
 	for x, p := range d {
 		q, ok := o[x]
@@ -421,22 +438,27 @@ func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax 
 	if math.IsInf(best, -1) {
 		switch {
 		case !math.IsInf(anyBoth, -1):
-			return [][]string{{name, ax.text(anyBoth), why, "—", paper}}
+			return [][]string{{name, ax.text(anyBoth), why, "—", paper}}, [][]string{line(anyBoth, nan, nan, nan, nan, why)}
 		case len(o) > 0 || len(d) > 0:
-			return [][]string{{name, "no size where both finished", "—", "—", paper}}
+			const none = "no size where both finished"
+			return [][]string{{name, none, "—", "—", paper}}, [][]string{line(nan, nan, nan, nan, nan, none)}
 		}
-		return nil
+		return nil, nil
 	}
 	p, q := d[best], o[best]
 	timeText := timesText(p.wall / q.wall)
-	if lo, hi, ok := ratioRange(p.trials, q.trials); ok {
+	lo, hi, ok := ratioRange(p.trials, q.trials)
+	if ok {
 		timeText += " (" + factorRange(lo, hi) + " over repeats)"
+	} else {
+		lo, hi = nan, nan
 	}
-	memText := "—"
+	memText, mem := "—", nan
 	if finite(p.rss) && finite(q.rss) && q.rss > 0 {
-		memText = percent(p.rss/q.rss, 1) + " of " + other + "'s"
+		mem = p.rss / q.rss
+		memText = percent(mem, 1) + " of " + other + "'s"
 	}
-	return [][]string{{name, ax.text(best), timeText, memText, paper}}
+	return [][]string{{name, ax.text(best), timeText, memText, paper}}, [][]string{line(best, p.wall/q.wall, lo, hi, mem, "")}
 }
 
 // ratioRange is the range of a time ratio over repeated measurements: the
@@ -467,7 +489,12 @@ func wallSpan(recs []records.Record) (lo, hi float64, ok bool) {
 
 // ratioComparison is one row kind of the ratio table: backend against
 // other, with the paper's claim for it.
-type ratioComparison struct{ backend, other, text string }
+// ratioComparison is one row of the ratio table: the paper's claim in words
+// and, for a program, its ratios (NaN when the paper makes none).
+type ratioComparison struct {
+	backend, other, text string
+	paperTime, paperMem  float64
+}
 
 // ratioComparisons are the comparisons the ratio table makes and its
 // caption: DSSVD against the paper's backends (against lapack, the
@@ -479,16 +506,16 @@ func ratioComparisons(krylov, lapack bool) (string, []ratioComparison) {
 		if pr.other == "dense" && lapack {
 			// The paper's dense SVD is numPy's, LAPACK: its claim is
 			// against the lapack backend; gonum's pure-Go SVD is slower.
-			comps = append(comps, ratioComparison{"dssvd", "lapack", pr.text},
-				ratioComparison{"dssvd", "dense", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
+			comps = append(comps, ratioComparison{"dssvd", "lapack", pr.text, pr.time, pr.memory},
+				ratioComparison{"dssvd", "dense", "— (pure-Go dense; the paper's numPy SVD is LAPACK)", math.NaN(), math.NaN()})
 			continue
 		}
-		comps = append(comps, ratioComparison{"dssvd", pr.other, pr.text})
+		comps = append(comps, ratioComparison{"dssvd", pr.other, pr.text, pr.time, pr.memory})
 	}
 	if krylov {
 		caption = "DSSVD and krylov against the other backends, at the largest size where both finished (means over replicates)"
 		for _, o := range []string{"dense", "randomized", "dssvd"} {
-			comps = append(comps, ratioComparison{"krylov", o, "— (not in the paper)"})
+			comps = append(comps, ratioComparison{"krylov", o, "— (not in the paper)", math.NaN(), math.NaN()})
 		}
 	}
 	if lapack {
@@ -496,7 +523,7 @@ func ratioComparisons(krylov, lapack bool) (string, []ratioComparison) {
 		// ratios against the lapack backend are the fair ones.
 		caption += "; lapack is the dense SVD on LAPACK (OpenBLAS), the fastest dense solver and the paper's (numPy)"
 		if krylov {
-			comps = append(comps, ratioComparison{"krylov", "lapack", "— (not in the paper)"})
+			comps = append(comps, ratioComparison{"krylov", "lapack", "— (not in the paper)", math.NaN(), math.NaN()})
 		}
 	}
 	return caption, comps
