@@ -30,6 +30,7 @@ type page struct {
 	Src     string            // its URL when not inlined
 	SRI     template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
 	Charts  template.JS       // the chart data and the code that draws it
+	Tables  template.JS       // sorting and choosing columns (tableScript)
 }
 
 type tocEntry struct {
@@ -555,6 +556,88 @@ const chartScript = `"use strict";
 })();
 `
 
+// tableScript lets a reader sort any data table by clicking a column's
+// header (again to reverse; numbers by value, "—" last, a score table's
+// groups each sorted in place, its reference and footer rows left) and,
+// on a table of many columns, choose the columns shown. It only reorders
+// and hides what the page shows: no number is computed here.
+const tableScript = `"use strict";
+(function () {
+  var manyColumns = 10;
+  function cellKey(cell) {
+    var t = cell ? cell.textContent.trim() : "";
+    var n = t.replace(/,/g, "").replace(/\u2212/g, "-").replace(/^[±+]/, "");
+    var m = n.match(/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i);
+    if (m) {
+      return {num: parseFloat(m[0]), text: t};
+    }
+    return {num: null, text: t, none: t === "" || t === "—"};
+  }
+  function compare(a, b) {
+    if (a.none !== b.none) { return a.none ? 1 : -1; }
+    if ((a.num === null) !== (b.num === null)) { return a.num === null ? 1 : -1; }
+    if (a.num !== null && a.num !== b.num) { return a.num - b.num; }
+    return a.text.localeCompare(b.text, "en", {numeric: true});
+  }
+  function sortBy(table, col, th) {
+    var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+    Array.prototype.forEach.call(table.tBodies, function (tb) {
+      if (tb.classList.contains("footer") || tb.classList.contains("reference")) { return; }
+      var fixed = [], rows = [];
+      Array.prototype.forEach.call(tb.rows, function (r, i) {
+        (r.classList.contains("group") ? fixed : rows).push({r: r, i: i});
+      });
+      rows.sort(function (a, b) {
+        var a0 = cellKey(a.r.cells[col]), b0 = cellKey(b.r.cells[col]);
+        var c = (a0.none || b0.none) ? compare(a0, b0) : dir * compare(a0, b0);
+        return c !== 0 ? c : a.i - b.i;
+      });
+      fixed.concat(rows).forEach(function (x) { tb.appendChild(x.r); });
+    });
+  }
+  function showColumn(table, col, on) {
+    Array.prototype.forEach.call(table.rows, function (r) {
+      if (r.cells.length === table.tHead.rows[0].cells.length && r.cells[col]) {
+        r.cells[col].style.display = on ? "" : "none";
+      }
+    });
+  }
+  function chooser(table) {
+    var heads = table.tHead.rows[0].cells;
+    var box = document.createElement("details");
+    box.className = "columns";
+    var sum = document.createElement("summary");
+    sum.textContent = "Columns shown (" + heads.length + "): choose";
+    box.appendChild(sum);
+    Array.prototype.forEach.call(heads, function (h, j) {
+      var label = document.createElement("label");
+      var cb = document.createElement("input");
+      cb.type = "checkbox";
+      cb.checked = true;
+      cb.setAttribute("data-column", j);
+      cb.addEventListener("change", function () { showColumn(table, j, cb.checked); });
+      label.appendChild(cb);
+      label.appendChild(document.createTextNode(" " + h.textContent));
+      box.appendChild(label);
+    });
+    var wrap = table.parentNode.classList.contains("scroll") ? table.parentNode : table;
+    wrap.parentNode.insertBefore(box, wrap);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.data"), function (table) {
+    if (!table.tHead || table.tHead.rows.length !== 1) { return; }
+    var heads = table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(heads, function (th, j) {
+      th.classList.add("sortable");
+      th.title = "Sort by this column (click again to reverse)";
+      th.addEventListener("click", function () { sortBy(table, j, th); });
+    });
+    if (heads.length >= manyColumns) { chooser(table); }
+  });
+})();
+`
+
 func (r *renderer) script() (template.JS, error) {
 	js := fmt.Sprintf(chartScript, strings.Join(r.charts, ",\n"))
 	// Belt and braces: the JSON encoder already escapes '<'.
@@ -668,6 +751,12 @@ details.more { margin: 12px 0; }
 details.more > summary { cursor: pointer; color: #1f5fbf; }
 p.csv { font-size: 12px; margin: 0 0 12px; }
 footer { margin-top: 36px; color: #777; font-size: 13px; }
+table.data thead th.sortable { cursor: pointer; }
+table.data thead th[aria-sort="ascending"]::after { content: " ▲"; font-size: 10px; }
+table.data thead th[aria-sort="descending"]::after { content: " ▼"; font-size: 10px; }
+details.columns { font-size: 13px; margin: 8px 0 0; }
+details.columns > summary { cursor: pointer; color: #1f5fbf; }
+details.columns label { display: inline-block; margin: 2px 12px 2px 0; white-space: nowrap; }
 </style>
 {{if .Inline}}<script>{{.Inline}}</script>
 {{else}}<script src="{{.Src}}"{{with .SRI}} {{.}}{{end}} crossorigin="anonymous"></script>
@@ -684,7 +773,7 @@ footer { margin-top: 36px; color: #777; font-size: 13px; }
 {{.Body}}
 <footer>Charts: {{.About}}.</footer>
 <script>
-{{.Charts}}</script>
+{{.Tables}}{{.Charts}}</script>
 </body>
 </html>
 `)

@@ -149,6 +149,7 @@ func Write(w io.Writer, r Report) error {
 		Src:    r.ECharts.src,
 		SRI:    sri,
 		Charts: script,
+		Tables: template.JS(tableScript),
 	}
 	if r.ResultsFile != "" {
 		l := Link{Path: r.ResultsFile}
