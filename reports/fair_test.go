@@ -183,8 +183,8 @@ func TestOldRecords(t *testing.T) {
 	assert.Contains(t, page, `class="num untested"`)
 }
 
-// The sweeps draw a series tuned on a chart's set grey and dashed, named
-// with †.
+// The sweeps draw a series tuned on a chart's set dashed, named with †,
+// and keyed as the same line elsewhere (one colour on every chart).
 func TestSweepTuned(t *testing.T) {
 	recs := sweepRecords()
 	for i := range recs {
@@ -201,12 +201,13 @@ func TestSweepTuned(t *testing.T) {
 		if fixtureSets[j].name == "men" {
 			assert.Equal(t, "skip †", skip.Name)
 			assert.True(t, skip.Muted)
+			assert.Equal(t, "skip", skip.Key)
 		} else {
 			assert.Equal(t, "skip", skip.Name)
 			assert.False(t, skip.Muted)
 		}
 	}
-	assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "drawn grey and dashed")
+	assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "drawn dashed with hollow symbols in its own colour")
 }
 
 func TestTimesCompare(t *testing.T) {

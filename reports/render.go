@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
 	"net/url"
 	"regexp"
@@ -47,9 +48,79 @@ type renderer struct {
 	ids    map[string]string // id → what uses it
 	charts []string          // one JSON object per chart, in page order
 	tables int               // tables without an id so far, to name their CSV files
+	// colors are the page's line colours by series key (LineSeries.Key):
+	// one series, one colour, on every chart of the page.
+	colors map[string]string
+	// fixed are the colours lines of the page have set for themselves
+	// (settingColor's): a line without one never takes them.
+	fixed map[string]bool
 }
 
-func newRenderer() *renderer { return &renderer{ids: map[string]string{}} }
+// reserve notes the colours the page's lines set for themselves, before
+// any is drawn.
+func (r *renderer) reserve(sections []Section) {
+	var walk func(blocks []Block)
+	walk = func(blocks []Block) {
+		for _, b := range blocks {
+			switch b := b.(type) {
+			case Row:
+				walk(b)
+			case Details:
+				walk(b.Blocks)
+			case LineChart:
+				for _, s := range b.Series {
+					if s.Color != "" {
+						r.fixed[s.Color] = true
+					}
+				}
+			}
+		}
+	}
+	for _, s := range sections {
+		walk(s.Blocks)
+		r.reserve(s.Subsections)
+	}
+}
+
+func newRenderer() *renderer {
+	return &renderer{ids: map[string]string{}, colors: map[string]string{}, fixed: map[string]bool{}}
+}
+
+// pageColors gives every line of c without a colour of its own the one its
+// key has on this page, a key new to the page the first palette colour no
+// key of the page has yet (cycling once all are taken, the symbol then
+// telling lines apart). A line whose colour is set keeps it.
+func (r *renderer) pageColors(c LineChart) LineChart {
+	used := maps.Clone(r.fixed)
+	for _, col := range r.colors {
+		used[col] = true
+	}
+	series := slices.Clone(c.Series)
+	for i, s := range series {
+		key := s.colorKey()
+		switch {
+		case s.Color != "":
+			if _, ok := r.colors[key]; !ok {
+				r.colors[key] = s.Color
+			}
+			used[s.Color] = true
+		case r.colors[key] != "":
+			series[i].Color = r.colors[key]
+		default:
+			col := palette[len(r.colors)%len(palette)]
+			for _, p := range palette {
+				if !used[p] {
+					col = p
+					break
+				}
+			}
+			r.colors[key], used[col] = col, true
+			series[i].Color = col
+		}
+	}
+	c.Series = series
+	return c
+}
 
 func (r *renderer) claim(id, what string) error {
 	if !idPattern.MatchString(id) {
@@ -135,6 +206,8 @@ func (r *renderer) block(b Block) error {
 		return r.table(b)
 	case ScoreTable:
 		return r.scoreTable(b)
+	case LineChart:
+		return r.chart(r.pageColors(b))
 	case chart:
 		return r.chart(b)
 	case nil:

@@ -126,6 +126,7 @@ func Write(w io.Writer, r Report) error {
 	}
 	intro := rd.buf.String()
 	rd.buf.Reset()
+	rd.reserve(sections)
 	toc, err := rd.sections(sections, 0, "s")
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)

@@ -394,7 +394,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
 		for _, l := range lines {
 			pts, many := l.points(p.rankedScore(records.Score(records.RuleZero, set)))
 			averaged = averaged || many
-			ls := LineSeries{Name: l.name, Points: pts}
+			ls := LineSeries{Name: l.name, Points: pts, Key: l.name}
 			if slices.ContainsFunc(l.trials, func(t trial) bool { return p.tunedOn(t.Record, set) }) {
 				ls.Name, ls.Muted, tuned = ls.Name+" †", true, true
 			}
@@ -406,7 +406,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
 	sub := &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
 	text := sweepText(sk, names, averaged) + " Each trial at the similarity its scores are ranked at (" + p.simText() + ")."
 	if tuned {
-		text += " A line marked † was tuned on the chart's set (in-sample there): drawn grey and dashed, not compared."
+		text += " A line marked † was tuned on the chart's set (in-sample there): drawn dashed with hollow symbols in its own colour, not compared."
 	}
 	sub.Blocks = append(sub.Blocks, Paragraph(text), row)
 	return sub

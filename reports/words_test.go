@@ -261,7 +261,7 @@ func TestSweepSection(t *testing.T) {
 		require.NotNil(t, s)
 		c := s.Subsections[0].Blocks[1].(Row)[0].(LineChart)
 		assert.True(t, c.LogX)
-		assert.Equal(t, []LineSeries{{Name: "CA", Points: []XY{{X: 100, Y: 0.01}, {X: 300, Y: 0.03}, {X: 1000, Y: 0.1}, {X: 3000, Y: 0.3}}}}, c.Series)
+		assert.Equal(t, []LineSeries{{Name: "CA", Key: "CA", Points: []XY{{X: 100, Y: 0.01}, {X: 300, Y: 0.03}, {X: 1000, Y: 0.1}, {X: 3000, Y: 0.3}}}}, c.Series)
 		assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "averaged")
 	})
 	t.Run("replicates give error bars", func(t *testing.T) {
