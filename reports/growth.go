@@ -63,7 +63,7 @@ func growthTable(lines []line, sizeSymbol string) *Table {
 		CSV: [][]string{{"series", "quantity", "exponent_" + sizeSymbol, "coefficient_" + sizeSymbol, "r2_" + sizeSymbol, "points_" + sizeSymbol,
 			"exponent_nnz", "coefficient_nnz", "r2_nnz", "points_nnz"}}}
 	for _, l := range lines {
-		for _, q := range []struct{ metric, label string }{{metricWall, "wall time (s)"}, {metricRSS, "peak memory (MB)"}} {
+		for _, q := range []struct{ metric, label string }{{metricWall, "wall time (s)"}, {metricRSS, "peak memory (MiB)"}} {
 			var xs, nz, ys, ysNZ []float64
 			for k, t := range l.trials {
 				y, ok := t.Metrics[q.metric]

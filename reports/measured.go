@@ -34,12 +34,14 @@ func seconds(v float64) string {
 	return s
 }
 
-// megabytes prints a memory size in MB, whole with separators.
+// megabytes prints a memory size given in MiB (2^20 bytes: what the
+// records hold, max_rss_mb and svd_plan_mb included, and what the budgets
+// count), whole with separators, labelled MiB: 12,828 MiB is 13,451 MB.
 func megabytes(v float64) string {
 	if !finite(v) {
 		return "—"
 	}
-	return thousands(v) + " MB"
+	return thousands(v) + " MiB"
 }
 
 // spectrumGap is the largest |σ_k(a) − σ_k(b)| over σ_1(b) of two
@@ -158,7 +160,8 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 }
 
 // measuredCSV is the measurement table for a program: plain numbers in
-// seconds, MB and bytes, full precision, one column per quantity.
+// seconds, MiB (the columns keep the records' names, *_mb) and bytes,
+// full precision, one column per quantity.
 func measuredCSV(rows []row) [][]string {
 	out := [][]string{{"trial", "#", "wall_s", "cpu_s", "max_rss_mb", "svd_plan_mb", "budget_memory_mb", "table_file_bytes", "table_block_bytes",
 		"sigma_1", "sigma_last", "k", "rel_residual", "products", "max_abs_dsigma_over_sigma1_vs_first"}}

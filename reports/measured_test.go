@@ -38,8 +38,8 @@ func TestMeasuredSection(t *testing.T) {
 		}
 	}
 	assert.Contains(t, table.Header, "SVD's planned buffers")
-	assert.Contains(t, table.Rows[0], "500 MB (peak +25.2%)")
+	assert.Contains(t, table.Rows[0], "500 MiB (peak +25.2%)")
 	assert.Contains(t, table.Rows[1], "— (not recorded)")
-	assert.Contains(t, text, "against the SVD's 500 MB of planned buffers")
+	assert.Contains(t, text, "against the SVD's 500 MiB of planned buffers")
 	assert.Contains(t, text, "1.2× slower")
 }

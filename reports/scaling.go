@@ -64,7 +64,7 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	lines := pr.lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
 	colorLines(lines)
 	timeFig, timeMany := scalingChart(lines, ax, "scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)")
-	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)")
+	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MiB)")
 	s := &Section{ID: "scaling", Title: "Time and memory against size"}
 	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
 		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log axes where the values span a decade or more, linear otherwise). " +
