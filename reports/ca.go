@@ -273,11 +273,17 @@ func permill(v float64) string {
 	return strconv.Itoa(int(math.Round(1000 * v)))
 }
 
+// summaryNd is the number of axes R's summary.ca sums a point's quality
+// over: ca's default nd = NA keeps every axis, and summary.ca then takes
+// nd = 2.
+const summaryNd = 2
+
 // summaryTable is R's summary.ca: for every row and column (supplementary
-// ones marked "(sup.)"), mass, quality and inertia share, then per kept axis
-// (at most three) the principal coordinate, cos² (cor) and contribution
-// (ctr); all in permills as R prints them. Nil when the record predates
-// these statistics.
+// ones marked "(sup.)"), mass, quality over axes 1–2 (summaryNd, as R;
+// over every axis each point's would be 1000) and inertia share, then per
+// kept axis (at most three) the principal coordinate, cos² (cor) and
+// contribution (ctr); all in permills as R prints them. Nil when the
+// record predates these statistics.
 func summaryTable(ca *records.CAResult, n int) *Table {
 	if len(ca.RowMass) == 0 || len(ca.RowCtr) == 0 {
 		return nil
@@ -285,7 +291,7 @@ func summaryTable(ca *records.CAResult, n int) *Table {
 	axes := min(len(ca.SingularValues), 3)
 	t := &Table{
 		ID: "ca-summary-" + strconv.Itoa(n),
-		Caption: "Rows and columns as R's summary.ca prints them (permills): mass, quality (qlt, Σ cos² over the kept axes), " +
+		Caption: "Rows and columns as R's summary.ca prints them (permills): mass, quality (qlt, Σ cos² over " + qltAxes(len(ca.SingularValues)) + "), " +
 			"inertia share (inr); per axis the principal coordinate (k), squared correlation (cor) and contribution (ctr)",
 		Header: []string{"", "name", "mass", "qlt", "inr"},
 	}
@@ -311,18 +317,43 @@ func summaryTable(ca *records.CAResult, n int) *Table {
 	}
 	nan := math.NaN()
 	for i, name := range ca.RowLabels {
-		add("row", name, i, at1(ca.RowMass, i), at1(ca.RowQuality, i), share(at1(ca.RowInertia, i)), ca.RowPrincipal, ca.RowCos2, ca.RowCtr)
+		add("row", name, i, at1(ca.RowMass, i), quality(ca.RowCos2, ca.RowQuality, i), share(at1(ca.RowInertia, i)), ca.RowPrincipal, ca.RowCos2, ca.RowCtr)
 	}
 	for i, name := range ca.SupRowLabels {
-		add("row (sup.)", name, i, nan, at1(ca.SupRowQuality, i), nan, ca.SupRowPrincipal, ca.SupRowCos2, nil)
+		add("row (sup.)", name, i, nan, quality(ca.SupRowCos2, ca.SupRowQuality, i), nan, ca.SupRowPrincipal, ca.SupRowCos2, nil)
 	}
 	for j, name := range ca.ColLabels {
-		add("column", name, j, at1(ca.ColMass, j), at1(ca.ColQuality, j), share(at1(ca.ColInertia, j)), ca.ColPrincipal, ca.ColCos2, ca.ColCtr)
+		add("column", name, j, at1(ca.ColMass, j), quality(ca.ColCos2, ca.ColQuality, j), share(at1(ca.ColInertia, j)), ca.ColPrincipal, ca.ColCos2, ca.ColCtr)
 	}
 	for j, name := range ca.SupColLabels {
-		add("column (sup.)", name, j, nan, at1(ca.SupColQuality, j), nan, ca.SupColPrincipal, ca.SupColCos2, nil)
+		add("column (sup.)", name, j, nan, quality(ca.SupColCos2, ca.SupColQuality, j), nan, ca.SupColPrincipal, ca.SupColCos2, nil)
 	}
 	return t
+}
+
+// quality is point i's Σ cos² over the first summaryNd axes, as R's
+// summary.ca prints it (the record's quality sums every kept axis); the
+// record's when it holds no cos².
+func quality(cos2 [][]float64, recorded []float64, i int) float64 {
+	if i >= len(cos2) || len(cos2[i]) == 0 {
+		return at1(recorded, i)
+	}
+	q := 0.0
+	for _, c := range cos2[i][:min(summaryNd, len(cos2[i]))] {
+		q += c
+	}
+	return q
+}
+
+// qltAxes says which axes the quality sums over, for a caption.
+func qltAxes(k int) string {
+	if k <= 1 {
+		return "axis 1"
+	}
+	if k <= summaryNd {
+		return "axes 1–" + strconv.Itoa(k)
+	}
+	return fmt.Sprintf("axes 1–%d, as R's summary.ca with ca's default nd: over all %d axes every point's would be 1000", summaryNd, k)
 }
 
 // at1 is v[i], NaN when v is too short (a record older than the field).
