@@ -269,10 +269,25 @@ func TestWordViews(t *testing.T) {
 	assert.Len(t, wm.Series[0].Points, 40)
 	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "1 word(s) lie more than 8 times the median distance from the origin and are left off so that the rest can be read (agave).")
 	assert.True(t, wm.HideOverlap)
-	nb := sec.Blocks[3].(Table)
-	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7"}, nb.Rows[0])
-	assert.Equal(t, []string{"zyzzyva", "not in the vocabulary"}, nb.Rows[1])
-	assert.IsType(t, Details{}, sec.Blocks[4], "the other trials' neighbours are collapsed")
+	assert.Contains(t, string(sec.Blocks[3].(Paragraph)), "Why the CA family's dot-product neighbours are rare words")
+	assert.Contains(t, string(sec.Blocks[3].(Paragraph)), "Cosine, beside it, ranks by direction alone")
+	nb := sec.Blocks[4].(Table)
+	assert.Equal(t, "Nearest neighbours: tail-cut (trial #1), by the dot product, its method's own similarity", nb.Caption)
+	assert.Equal(t, []string{"Word", "Nearest 10 by dot, most similar first", "Nearest 10 by cosine"}, nb.Header)
+	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7", "queen 0.9, kings 0.8"}, nb.Rows[0])
+	assert.Equal(t, []string{"zyzzyva", "not in the vocabulary", "not in the vocabulary"}, nb.Rows[1])
+	require.IsType(t, Details{}, sec.Blocks[5], "the other trials' neighbours are collapsed")
+	sgns := sec.Blocks[5].(Details).Blocks[0].(Table)
+	assert.Equal(t, "Nearest neighbours: SGNS (trial #2), by the dot product: the record holds no cosine neighbours (recorded before both similarities were; rerun the spec with -fresh for them)", sgns.Caption,
+		"SGNS ranks by cosine; a record without cosine neighbours shows its dot ones and says so")
+	assert.Len(t, sgns.Header, 2)
+
+	recs := wordViewRecords()
+	recs[1].NeighboursOther = []records.Neighbours{{Word: "king", Words: []string{"kings"}, Sims: []float64{0.5}}}
+	sec = tb().wordViewsSection(recs)
+	sgns = sec.Blocks[5].(Details).Blocks[0].(Table)
+	assert.Equal(t, "Nearest neighbours: SGNS (trial #2), by cosine, its method's own similarity", sgns.Caption)
+	assert.Equal(t, []string{"king", "kings 0.5", "queen 0.812, prince 0.773, throne 0.7"}, sgns.Rows[0], "SGNS's own cosine first, the dot product beside")
 	assert.Nil(t, tb().wordViewsSection(methodRecords()))
 }
 
