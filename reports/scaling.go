@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -88,15 +89,58 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	if len(nf.Rows) > 0 {
 		s.Blocks = append(s.Blocks, nf)
 	}
+	var answer []string
 	if t := p.ratioTable(pr, ax, rest); t != nil {
 		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
+		answer = ratioAnswer(*t)
 	}
 	if t := growthTable(lines, ax.symbol); t != nil {
 		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow: a power law y = c·x^b fitted per series to the finished trials "+
 			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+
 			"An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."), *t)
+		if len(answer) == 0 {
+			answer = growthAnswer(*t, ax.symbol)
+		}
+	}
+	if len(answer) > 0 {
+		s.Blocks = append([]Block{Headline{strings.Join(answer, "; ") + "."}}, s.Blocks...)
 	}
 	return s
+}
+
+// ratioAnswer says, from the ratio table's rows, how each backend compared
+// at the largest size where both finished, next to the paper's claim.
+func ratioAnswer(t Table) []string {
+	var out []string
+	for _, r := range t.Rows {
+		if !strings.Contains(r[2], "×") && r[2] != "as fast" {
+			continue // no size where both finished, or times that do not compare
+		}
+		c := fmt.Sprintf("%s at %s: %s", r[0], r[1], r[2])
+		if r[3] != "—" {
+			c += ", memory " + r[3]
+		}
+		if !strings.HasPrefix(r[4], "—") {
+			c += " (the paper: " + r[4] + ")"
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// growthAnswer says, from the growth table's numbers, how each series'
+// wall time and memory grow with the size.
+func growthAnswer(t Table, symbol string) []string {
+	what := map[string]string{metricWall: "wall time", metricRSS: "peak memory"}
+	var out []string
+	for _, r := range t.CSV[1:] {
+		b, err := strconv.ParseFloat(r[2], 64)
+		if err != nil {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s's %s grows as %s^%s", r[0], what[r[1]], symbol, sig(b, 3)))
+	}
+	return out
 }
 
 // scalingAxis is the x axis of the scaling figures and each trial's place
