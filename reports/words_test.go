@@ -224,6 +224,8 @@ func TestSweepSection(t *testing.T) {
 	s := tb().sweepSection(sweepRecords())
 	require.NotNil(t, s)
 	require.Len(t, s.Subsections, 1, "only the window takes ≥ 3 values")
+	assert.Equal(t, Headline{"Where the mean Spearman ρ over the 6 sets (zero rule; differences not tested) is highest against data.window: cut at 40 (mean ρ 0.5); flat at 10 (mean ρ 0.489); skip at 2 (mean ρ 0.44)."},
+		s.Blocks[0], "the section's answer: where each line peaks")
 	sub := s.Subsections[0]
 	assert.Equal(t, "sweep-window", sub.ID)
 	row := sub.Blocks[1].(Row)
