@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"kcalab/records"
 )
@@ -39,13 +40,70 @@ func (p *builder) calibrationSection(recs []records.Record) *Section {
 		sigma.Series = append(sigma.Series, ls)
 	}
 	s := &Section{ID: "calibration", Title: "Corpus statistics side by side"}
+	table := calibrationTable(rows)
+	if h := calibrationAnswer(table); h != "" {
+		s.Blocks = append(s.Blocks, Headline{h})
+	}
 	s.Blocks = append(s.Blocks,
 		Paragraph(fmt.Sprintf("What a synthetic corpus is calibrated on, measured on every corpus of this spec over its prefixes "+
 			"(1/16, 1/8, 1/4, 1/2 and all of it; each prefix counted afresh): distinct tokens (Heaps' law), words of count ≥ min count, "+
 			"the stored entries of N^flat and N^cut (W = %d), and the singular values of the tail-cut CA of the whole corpus. "+
 			"Log–log axes: a straight line is a power law, its slope the exponent in the table.", rows[0].Corpus.Window)),
-		Row{types, vocab}, Row{nnz, sigma}, calibrationTable(rows))
+		Row{types, vocab}, Row{nnz, sigma}, table)
 	return s
+}
+
+// calibrationAnswer compares, from the calibration table's numbers, every
+// corpus with the first on what a synthetic corpus is calibrated on: the
+// growth exponents and the spectrum; one corpus is described alone. ""
+// when the table has no numbers.
+func calibrationAnswer(t Table) string {
+	if len(t.CSV) < 2 {
+		return ""
+	}
+	quantities := []struct {
+		name string
+		col  int
+		pct  bool
+	}{{"Heaps b", 3, false}, {"vocabulary b", 5, false}, {"nnz(N^flat) b", 7, false}, {"nnz(N^cut) b", 9, false},
+		{"σ₁", 11, false}, {"σ₁₀", 12, false}, {"Σσ²/inertia", 15, true}}
+	text := func(cell string, pct bool) (string, bool) {
+		v, err := strconv.ParseFloat(cell, 64)
+		if err != nil {
+			return "", false
+		}
+		if pct {
+			return percent(v, 1), true
+		}
+		return sig(v, 3), true
+	}
+	first := t.CSV[1]
+	var sentences []string
+	for i, r := range t.CSV[1:] {
+		var parts []string
+		for _, q := range quantities {
+			v, ok := text(r[q.col], q.pct)
+			if !ok {
+				continue
+			}
+			if len(t.CSV) > 2 && i > 0 {
+				if w, ok := text(first[q.col], q.pct); ok {
+					v += " against " + w
+				}
+			}
+			parts = append(parts, q.name+" "+v)
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		switch {
+		case len(t.CSV) == 2:
+			sentences = append(sentences, r[0]+": "+strings.Join(parts, ", ")+".")
+		case i > 0:
+			sentences = append(sentences, r[0]+" against "+first[0]+": "+strings.Join(parts, ", ")+".")
+		}
+	}
+	return strings.Join(sentences, " ")
 }
 
 // corpusRows are one row per corpus, labelled by the trials' own names
