@@ -102,10 +102,65 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 			answer = growthAnswer(*t, ax.symbol)
 		}
 	}
+	if len(answer) == 0 {
+		answer = largestAnswer(lines, ax)
+	}
 	if len(answer) > 0 {
 		s.Blocks = append([]Block{Headline{strings.Join(answer, "; ") + "."}}, s.Blocks...)
 	}
 	return s
+}
+
+// largestAnswer says, per line, the largest size it finished with its
+// wall time and peak memory there (means over the trials at that size), or
+// that it finished at none: the answer when no two lines compare and none
+// has sizes enough for a growth law.
+func largestAnswer(lines []line, ax scalingAxis) []string {
+	var out []string
+	for _, l := range lines {
+		best := math.Inf(-1)
+		for k, t := range l.trials {
+			if t.Status == "ok" && finite(l.xs[k]) {
+				best = math.Max(best, l.xs[k])
+			}
+		}
+		if math.IsInf(best, -1) {
+			out = append(out, l.name+" finished at no size")
+			continue
+		}
+		var wall, rss []float64
+		for k, t := range l.trials {
+			if t.Status == "ok" && l.xs[k] == best {
+				if v, ok := t.Metrics[metricWall]; ok {
+					wall = append(wall, v)
+				}
+				if v, ok := t.Metrics[metricRSS]; ok {
+					rss = append(rss, v)
+				}
+			}
+		}
+		c := l.name + " at " + ax.text(best) + ", its largest"
+		if len(wall) > 0 {
+			c += ": " + seconds(mean(wall))
+		}
+		if len(rss) > 0 {
+			c += ", peak memory " + megabytes(mean(rss))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// mean is the mean of xs (NaN for none).
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }
 
 // ratioAnswer says, from the ratio table's rows, how each backend compared

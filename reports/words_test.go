@@ -505,3 +505,18 @@ func body(s *Section) []Block {
 	}
 	return s.Blocks
 }
+
+// With no comparison and no growth law, the scaling answer is each line's
+// largest finished size, its time and memory there, or that it finished
+// nowhere.
+func TestLargestAnswer(t *testing.T) {
+	ok := func(wall, rss float64) trial {
+		return trial{Record: records.Record{Status: "ok", Metrics: map[string]float64{metricWall: wall, metricRSS: rss}}}
+	}
+	lines := []line{
+		{name: "dense", trials: []trial{{Record: records.Record{Status: "over_budget"}}}, xs: []float64{1000}},
+		{name: "dssvd", trials: []trial{ok(10, 100), ok(140, 4900), ok(154, 5008)}, xs: []float64{1000, 235625, 235625}},
+	}
+	assert.Equal(t, []string{"dense finished at no size", "dssvd at V = 235,625, its largest: 147 s, peak memory 4,954 MiB"},
+		largestAnswer(lines, scalingAxis{allV: true}))
+}
