@@ -241,12 +241,12 @@ code { font-size: 13px; }
 <p class="meta">{{len .Entries}} experiment spec(s). Each report is one self-contained page (charts inlined, works offline); each links back here.</p>
 </header>
 <div class="scroll"><table class="index">
-<thead><tr><th>Experiment</th><th>Question</th><th>Headline</th><th>When and where</th><th>Files</th></tr></thead>
+<thead><tr><th>Experiment</th><th>Answer (computed from its results)</th><th>Question</th><th>When and where</th><th>Files</th></tr></thead>
 <tbody>
 {{range .Entries}}<tr id="{{.Anchor}}">
 <td class="name">{{if .ReportHref}}<a href="{{.ReportHref}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td>
-<td>{{.Summary.Question}}{{with .RelatedLinks}}<br><span class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</span>{{end}}</td>
 <td>{{if .Problem}}<div class="bad">✗ Not shown: {{.Problem}}</div>{{else if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{range $i, $h := .Summary.Headline}}{{if $i}}<br>{{end}}<span class="answer">{{$h}}</span>{{else}}<span class="missing">the page computes no single answer</span>{{end}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
+<td>{{.Summary.Question}}{{with .RelatedLinks}}<br><span class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</span>{{end}}</td>
 <td>{{if .Ran}}{{.Summary.Trials}}.{{range .Summary.Provenance}} {{.}}{{end}}{{range .Summary.Warnings}}<div class="warn">⚠ {{.}}</div>{{end}}{{else}}—{{end}}</td>
 <td class="files"><ul class="files">{{if .ReportHref}}<li><a href="{{.ReportHref}}">report</a></li>{{end}}{{if .SpecHref}}<li><a href="{{.SpecHref}}">spec</a></li>{{end}}{{if .ResultsHref}}<li><a href="{{.ResultsHref}}">results.jsonl</a></li>{{end}}</ul></td>
 </tr>
