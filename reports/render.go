@@ -640,6 +640,14 @@ const tableScript = `"use strict";
   function cellKey(cell) {
     var t = cell ? cell.textContent.trim() : "";
     var n = t.replace(/,/g, "").replace(/\u2212/g, "-").replace(/^[±+]/, "");
+    // A ratio in words sorts by the ratio: "1.46× faster" is 0.68.
+    var f = n.match(/^(\d+\.?\d*)× (faster|slower)/);
+    if (f) {
+      return {num: f[2] === "faster" ? 1 / parseFloat(f[1]) : parseFloat(f[1]), text: t};
+    }
+    if (t === "as fast") {
+      return {num: 1, text: t};
+    }
     var m = n.match(/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i);
     if (m) {
       return {num: parseFloat(m[0]), text: t};

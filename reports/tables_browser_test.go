@@ -31,6 +31,7 @@ func TestTablesSortAndChooseColumns(t *testing.T) {
 	r := Report{Methods: testMethods, Title: "t", ECharts: inlineECharts(t), Sections: []Section{{Title: "s", Blocks: []Block{
 		Table{ID: "wide", Header: header, Numeric: []bool{false, true},
 			Rows: [][]string{row("b", "1,021"), row("a", "—"), row("c", "−3"), row("d", "20 [18–22]")}},
+		Table{ID: "ratios", Header: []string{"Name", "Time"}, Rows: [][]string{{"s", "1.2× slower"}, {"f", "1.46× faster"}, {"e", "as fast"}, {"w", "125× faster"}}},
 		ScoreTable{ID: "sc", RowHeader: "M", Columns: []string{"x"}, Rows: []ScoreRow{
 			{Name: "p", Scores: []float64{0.5}, Group: "d = 1"}, {Name: "q", Scores: []float64{0.9}, Group: "d = 1"},
 			{Name: "r", Scores: []float64{0.1}, Group: "d = 2"}, {Name: "s", Scores: []float64{0.7}, Group: "d = 2"},
@@ -59,6 +60,9 @@ func TestTablesSortAndChooseColumns(t *testing.T) {
 	sorted, err := browsertest.Eval[string](p, `document.querySelectorAll("#wide thead th")[1].getAttribute("aria-sort")`)
 	require.NoError(t, err)
 	assert.Equal(t, "descending", sorted)
+
+	click("ratios", 1)
+	assert.Equal(t, []string{"w", "f", "e", "s"}, names("ratios"), "a ratio in words sorts by the ratio: 125× faster first")
 
 	click("sc", 1)
 	assert.Equal(t, []string{"d = 1", "p", "q", "d = 2", "r", "s"}, names("sc"), "each group sorted in place under its title")
