@@ -133,6 +133,9 @@ func TestCommittedReports(t *testing.T) {
 					}
 					assert.NotContains(t, cell, "computes no single answer", name)
 				}
+				unsortable, err := browsertest.Eval[int](p, `document.querySelectorAll("table.index thead th:not(.sortable)").length`)
+				require.NoError(t, err)
+				assert.Zero(t, unsortable, "index headers that do not sort")
 			} else {
 				// Every data table sorts by a click on a header: the first
 				// numeric column of a table with rows, clicked, is in order.

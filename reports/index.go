@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"io"
 	"strings"
 	"unicode"
@@ -156,7 +157,8 @@ func WriteIndexFile(path string, ix Index) error {
 	return nil
 }
 
-// WriteIndex renders the index: one self-contained page, no script.
+// WriteIndex renders the index: one self-contained page; its one script
+// only sorts the table by a click on a header (tableScript).
 func WriteIndex(w io.Writer, ix Index) error {
 	if strings.TrimSpace(ix.Title) == "" {
 		return fmt.Errorf("reports: Index.Title is empty")
@@ -189,7 +191,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 		es = append(es, x)
 	}
 	var out bytes.Buffer
-	if err := tplIndex.Execute(&out, map[string]any{"Title": ix.Title, "Entries": es}); err != nil {
+	if err := tplIndex.Execute(&out, map[string]any{"Title": ix.Title, "Entries": es, "Tables": template.JS(tableScript)}); err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
 	_, err := w.Write(out.Bytes())
@@ -224,6 +226,9 @@ h1 { margin: 24px 0 4px; }
 table.index { border-collapse: collapse; margin: 12px 0; font-size: 14px; width: 100%; }
 table.index th, table.index td { border: 1px solid #ccc; padding: 6px 8px; vertical-align: top; text-align: left; }
 table.index thead th { background: #eee; }
+table.index thead th.sortable { cursor: pointer; }
+table.index thead th[aria-sort="ascending"]::after { content: " ▲"; font-size: 10px; }
+table.index thead th[aria-sort="descending"]::after { content: " ▼"; font-size: 10px; }
 table.index td { overflow-wrap: normal; }
 table.index td.name, table.index td.files { white-space: nowrap; }
 table.index td.name { font-weight: 600; }
@@ -252,6 +257,8 @@ code { font-size: 13px; }
 </tr>
 {{end}}</tbody>
 </table></div>
+<script>
+{{.Tables}}</script>
 </body>
 </html>
 `)

@@ -706,7 +706,7 @@ const tableScript = `"use strict";
     var wrap = table.parentNode.classList.contains("scroll") ? table.parentNode : table;
     wrap.parentNode.insertBefore(box, wrap);
   }
-  Array.prototype.forEach.call(document.querySelectorAll("table.data"), function (table) {
+  Array.prototype.forEach.call(document.querySelectorAll("table.data, table.index"), function (table) {
     if (!table.tHead || table.tHead.rows.length !== 1) { return; }
     var heads = table.tHead.rows[0].cells;
     Array.prototype.forEach.call(heads, function (th, j) {
