@@ -53,7 +53,7 @@ func formatValue(v any) string {
 // sig prints v with n significant digits ("0.4464", "8.59e-05").
 func sig(v float64, n int) string {
 	if math.IsNaN(v) {
-		return "NaN"
+		return "—" // a page never prints NaN: the dash is its "none"
 	}
 	return strconv.FormatFloat(v, 'g', n, 64)
 }

@@ -379,6 +379,7 @@ func TestSigned(t *testing.T) {
 	assert.Equal(t, "±0.000", signed(0, 3))
 	assert.Equal(t, "−0.011", signed(-0.011, 3))
 	assert.Equal(t, "—", percent(math.NaN(), 1), "never NaN%")
+	assert.Equal(t, "—", sig(math.NaN(), 3), "never NaN")
 }
 
 func TestRowsOf(t *testing.T) {
