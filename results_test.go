@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +79,15 @@ func TestCommittedReports(t *testing.T) {
 	root, again := site(), site()
 	wd, err := os.Getwd()
 	require.NoError(t, err)
+	// Each spec's computed answer, which the index must show whole.
+	answers := map[string][]string{}
+	for _, name := range committed(t) {
+		spec, recs := loadCommitted(t, name)
+		sum, err := reports.Summarize(buildReport(spec, recs, recs, js, ""))
+		require.NoError(t, err)
+		require.NotEmpty(t, sum.Headline, "%s: the report computes no answer for the index", name)
+		answers[name] = sum.Headline
+	}
 	pages := []string{indexName}
 	for _, name := range committed(t) {
 		pages = append(pages, filepath.Join(name, reportName))
@@ -105,6 +118,45 @@ func TestCommittedReports(t *testing.T) {
 				if i := strings.Index(text, local); i >= 0 {
 					t.Errorf("the page names the local path %s: …%s…", local, text[max(i-80, 0):min(i+80, len(text))])
 				}
+			}
+			if i := strings.Index(text, "NaN"); i >= 0 {
+				t.Errorf("the page prints NaN: …%s…", text[max(i-80, 0):min(i+80, len(text))])
+			}
+			checkCSVNumeric(t, string(b))
+
+			if page == indexName {
+				for name, answer := range answers {
+					cell, err := browsertest.Eval[string](p, fmt.Sprintf(`document.querySelector("#spec-%s td:nth-child(2)").innerText`, name))
+					require.NoError(t, err, name)
+					for _, h := range answer {
+						assert.Contains(t, cell, h, "%s: the index shows the report's computed answer whole", name)
+					}
+					assert.NotContains(t, cell, "computes no single answer", name)
+				}
+				unsortable, err := browsertest.Eval[int](p, `document.querySelectorAll("table.index thead th:not(.sortable)").length`)
+				require.NoError(t, err)
+				assert.Zero(t, unsortable, "index headers that do not sort")
+			} else {
+				// Every data table sorts by a click on a header: the first
+				// numeric column of a table with rows, clicked, is in order.
+				unsortable, err := browsertest.Eval[int](p, `document.querySelectorAll("table.data thead th:not(.sortable)").length`)
+				require.NoError(t, err)
+				assert.Zero(t, unsortable, "headers that do not sort")
+				order, err := browsertest.Eval[[]float64](p, `(function () {
+					var t = Array.from(document.querySelectorAll("table.data")).find(function (t) {
+						return t.tBodies.length === 1 && t.tBodies[0].rows.length > 2 && t.tHead.querySelector("th.num");
+					});
+					if (!t) { return []; }
+					var col = Array.from(t.tHead.rows[0].cells).findIndex(function (h) { return h.classList.contains("num"); });
+					t.tHead.rows[0].cells[col].click();
+					return Array.from(t.tBodies[0].rows).map(function (r) {
+						if (!r.cells[col]) { return Infinity; }
+						var m = r.cells[col].textContent.trim().replace(/,/g, "").replace(/\u2212/g, "-").replace(/^[±+]/, "").match(/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i);
+						return m ? parseFloat(m[0]) : Infinity;
+					});
+				})()`)
+				require.NoError(t, err)
+				assert.True(t, slices.IsSorted(order), "a click on a numeric header sorts the rows: %v", order)
 			}
 
 			ids, err := browsertest.Eval[[]string](p, `Array.from(document.querySelectorAll(".chart")).map(function (e) { return e.id; })`)
@@ -140,6 +192,31 @@ func TestCommittedReports(t *testing.T) {
 			}
 			assert.Empty(t, p.Errors(), "JavaScript errors")
 		})
+	}
+}
+
+// checkCSVNumeric: every CSV a page offers holds in each cell a plain
+// number, nothing, or text that is not a number dressed for people (no
+// "86.2% / 86.2%", "[-0.024, +0.028]", "0.621 (R² 0.999)", "1,021", NaN).
+func checkCSVNumeric(t *testing.T, page string) {
+	t.Helper()
+	re := regexp.MustCompile(`<a download="([^"]+)" href="data:text/csv;charset=utf-8,([^"]*)">`)
+	dressed := regexp.MustCompile(`^[\[(]?[-+−±]?(\d[\d,]*\.?\d*|\.\d+)(\s|[%×,\])/]|$)|^[-+]?(NaN|Inf)`)
+	for _, m := range re.FindAllStringSubmatch(page, -1) {
+		raw, err := url.PathUnescape(strings.ReplaceAll(m[2], "&amp;", "&"))
+		require.NoError(t, err)
+		rows, err := csv.NewReader(strings.NewReader(raw)).ReadAll()
+		require.NoError(t, err, m[1])
+		for i, row := range rows[1:] {
+			for j, c := range row {
+				if _, err := strconv.ParseFloat(c, 64); err == nil && !strings.Contains(c, "Inf") && !strings.Contains(c, "NaN") {
+					continue
+				}
+				if c != "" && dressed.MatchString(c) {
+					t.Errorf("%s row %d column %q: %q is not a plain number", m[1], i+1, rows[0][j], c)
+				}
+			}
+		}
 	}
 }
 

@@ -155,12 +155,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err := atomicfile.CheckNotLink(defaultResultsDir); err != nil {
 			return fmt.Errorf("-index: %w", err)
 		}
+		// A spec that cannot be shown is marked on the index, which is
+		// written all the same; -index still fails, naming it.
 		path, err := writeSite(defaultSpecDir, defaultResultsDir, nil, js, stderr)
-		if err != nil {
-			return err
+		if path != "" {
+			fmt.Fprintf(stdout, "index: %s\n", path)
 		}
-		fmt.Fprintf(stdout, "index: %s\n", path)
-		return nil
+		return err
 	}
 	if len(specArgs) == 0 {
 		fs.Usage()
@@ -263,8 +264,9 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	if root, ok := siteRoot(spec, res.Dir); ok {
 		path, ierr := writeSite(filepath.Dir(spec.Path), root, map[string]bool{spec.Name: true}, js, stderr)
 		if ierr != nil {
-			fmt.Fprintf(stderr, "kcalab: warning: index: %s\n", termsafe.Text(ierr.Error()))
-		} else {
+			fmt.Fprintf(stderr, "kcalab: warning: %s\n", termsafe.Text(ierr.Error()))
+		}
+		if path != "" {
 			fmt.Fprintf(stdout, "index: %s\n", termsafe.Text(path))
 		}
 	}

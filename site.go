@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 
 	"kcalab/records"
 	"kcalab/schema"
@@ -42,16 +43,21 @@ func siteRoot(spec *schema.Spec, dir string) (string, bool) {
 
 // siteSpec is a spec of the site, with where its files are.
 type siteSpec struct {
-	spec    *schema.Spec
-	path    string // the spec file
-	dir     string // ROOT/<name>
-	results string // dir/results.jsonl, "" when there is none
+	spec    *schema.Spec // nil when the spec file does not load
+	name    string       // the spec's name, else its file's without .yaml
+	path    string       // the spec file
+	dir     string       // ROOT/<name>
+	results string       // dir/results.jsonl, "" when there is none
+	// problem says why the spec or its results cannot be shown as they
+	// stand; "" when nothing is wrong so far.
+	problem string
 }
 
 // siteSpecs loads every spec in specDir (*.yaml, by name), each with its
-// results in root/<name>; a spec that does not load is skipped with a
-// warning.
-func siteSpecs(specDir, root string, stderr io.Writer) ([]siteSpec, error) {
+// results in root/<name>. A spec that does not load, or whose results
+// path cannot be looked at, is kept with its problem: one bad spec leaves
+// every other one on the index.
+func siteSpecs(specDir, root string) ([]siteSpec, error) {
 	paths, err := filepath.Glob(filepath.Join(specDir, "*.yaml"))
 	if err != nil {
 		return nil, err
@@ -61,14 +67,19 @@ func siteSpecs(specDir, root string, stderr io.Writer) ([]siteSpec, error) {
 	for _, p := range paths {
 		spec, err := schema.LoadSpec(p)
 		if err != nil {
-			fmt.Fprintf(stderr, "kcalab: warning: index: %s\n", termsafe.Text(err.Error()))
+			out = append(out, siteSpec{name: strings.TrimSuffix(filepath.Base(p), ".yaml"), path: p, problem: "the spec does not load: " + err.Error()})
 			continue
 		}
-		s := siteSpec{spec: spec, path: p, dir: filepath.Join(root, spec.Name)}
-		if _, err := os.Stat(filepath.Join(s.dir, records.FileName)); err == nil {
+		s := siteSpec{spec: spec, name: spec.Name, path: p, dir: filepath.Join(root, spec.Name)}
+		fi, err := os.Lstat(filepath.Join(s.dir, records.FileName))
+		switch {
+		case err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0):
+			// A link is refused by records.Read, which names its target.
 			s.results = filepath.Join(s.dir, records.FileName)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+		case err == nil:
+			s.problem = fmt.Sprintf("%s is not a regular file (%s)", filepath.Join(s.dir, records.FileName), fi.Mode().Type())
+		case !errors.Is(err, fs.ErrNotExist):
+			s.problem = "its results cannot be looked at: " + err.Error()
 		}
 		out = append(out, s)
 	}
@@ -114,7 +125,7 @@ func siteLinks(r *reports.Report, spec *schema.Spec, specDir, root string, stder
 	if spec.Path != "" {
 		r.SpecFile = rel(dir, spec.Path)
 	}
-	specs, err := siteSpecs(specDir, root, io.Discard)
+	specs, err := siteSpecs(specDir, root)
 	if err != nil {
 		fmt.Fprintf(stderr, "kcalab: warning: index: %s\n", termsafe.Text(err.Error()))
 		return
@@ -122,8 +133,8 @@ func siteLinks(r *reports.Report, spec *schema.Spec, specDir, root string, stder
 	var names []string
 	has := map[string]bool{}
 	for _, s := range specs {
-		names = append(names, s.spec.Name)
-		has[s.spec.Name] = s.results != ""
+		names = append(names, s.name)
+		has[s.name] = s.results != ""
 	}
 	for _, n := range relatedNames(spec, names) {
 		if has[n] {
@@ -135,59 +146,127 @@ func siteLinks(r *reports.Report, spec *schema.Spec, specDir, root string, stder
 // writeSite renders, from its results, the report of every spec in
 // specDir that has results in root (but those in done, which the caller
 // has just written) and the index root/index.html, and returns the
-// index's path.
+// index's path. A spec whose file or results cannot be shown is marked on
+// the index with what is wrong (its report is not rewritten, and the
+// index does not link a report that is not of its results); the index is
+// written all the same, and the error names every such spec. Only an
+// index that cannot be written gives no path.
 func writeSite(specDir, root string, done map[string]bool, js reports.Script, stderr io.Writer) (string, error) {
-	specs, err := siteSpecs(specDir, root, stderr)
+	specs, err := siteSpecs(specDir, root)
 	if err != nil {
 		return "", err
 	}
 	var names []string
 	for _, s := range specs {
-		names = append(names, s.spec.Name)
+		names = append(names, s.name)
 	}
 	ix := reports.Index{Title: "KCA lab: every experiment", Command: "go run . " + filepath.ToSlash(filepath.Join(specDir, "NAME.yaml"))}
+	var bad []error
 	for _, s := range specs {
-		e := reports.IndexEntry{Name: s.spec.Name, Spec: rel(root, s.path), Related: relatedNames(s.spec, names)}
-		if s.results != "" {
-			warn := stderr
-			if done[s.spec.Name] {
-				warn = io.Discard // its run has warned already
-			}
-			recs, err := readResults(s.results, warn)
-			if err != nil && len(done) > 0 {
-				// After a run, another spec's unreadable results cost
-				// that spec's page, not the index of the rest.
-				fmt.Fprintf(stderr, "kcalab: warning: index: %s: %s (listed without results)\n", termsafe.Text(s.spec.Name), termsafe.Text(err.Error()))
-				ix.Entries = append(ix.Entries, e)
-				continue
-			}
-			if err != nil {
-				return "", err
-			}
-			// A page rendered here from the results alone has no earlier
-			// results to check against: its reference is itself.
-			r := buildReport(s.spec, recs, recs, js, s.dir)
-			siteLinks(&r, s.spec, specDir, root, stderr)
-			if !done[s.spec.Name] {
-				// A sibling's directory that is a link would take its page
-				// wherever it points.
-				if err := atomicfile.CheckNoLinkBelow(root, s.dir); err != nil {
-					return "", fmt.Errorf("%s: report: %w", s.spec.Name, err)
-				}
-				if err := reports.WriteFile(filepath.Join(s.dir, reportName), r); err != nil {
-					return "", fmt.Errorf("%s: report: %w", s.spec.Name, err)
-				}
-			}
-			if e.Summary, err = reports.Summarize(r); err != nil {
-				return "", fmt.Errorf("%s: %w", s.spec.Name, err)
-			}
-			e.Ran, e.Report, e.Results = true, rel(root, filepath.Join(s.dir, reportName)), rel(root, s.results)
+		e := reports.IndexEntry{Name: s.name, Spec: rel(root, s.path)}
+		if s.spec != nil {
+			e.Related = relatedNames(s.spec, names)
+		}
+		if err := siteEntry(&e, s, specDir, root, done, js, stderr); err != nil {
+			// Paths relative to the index, which sits in root: the page
+			// names no directory of this machine.
+			e.Problem = strings.ReplaceAll(err.Error(), filepath.Clean(root)+string(filepath.Separator), "")
+			bad = append(bad, fmt.Errorf("%s: %w", s.name, err))
 		}
 		ix.Entries = append(ix.Entries, e)
 	}
 	path := filepath.Join(root, indexName)
 	if err := reports.WriteIndexFile(path, ix); err != nil {
-		return "", err
+		return "", errors.Join(append(bad, err)...)
+	}
+	if len(bad) > 0 {
+		return path, fmt.Errorf("index: %d spec(s) marked on %s as not shown: %w", len(bad), path, errors.Join(bad...))
 	}
 	return path, nil
+}
+
+// siteEntry fills the index entry of s and writes its report (unless done
+// has it), or says why it cannot.
+func siteEntry(e *reports.IndexEntry, s siteSpec, specDir, root string, done map[string]bool, js reports.Script, stderr io.Writer) error {
+	if s.problem != "" {
+		return errors.New(s.problem)
+	}
+	if s.results == "" {
+		return nil
+	}
+	recs, info, err := records.Read(s.results)
+	if err != nil {
+		return err
+	}
+	warn := stderr
+	if done[s.name] {
+		warn = io.Discard // its run has warned already
+	}
+	for _, w := range info.Warnings(s.results) {
+		fmt.Fprintln(warn, "kcalab: warning:", termsafe.Text(w))
+	}
+	if info.Torn {
+		// The page would show the trials left, but not the file as it is:
+		// the reader learns why a trial is missing here, not from a page.
+		return errors.New(info.Warnings(s.results)[0])
+	}
+	if err := belongs(s.spec, recs); err != nil {
+		return fmt.Errorf("%s: %w", s.results, err)
+	}
+	// A page rendered here from the results alone has no earlier results
+	// to check against: its reference is itself.
+	r := buildReport(s.spec, recs, recs, js, s.dir)
+	siteLinks(&r, s.spec, specDir, root, stderr)
+	if !done[s.name] {
+		// A sibling's directory that is a link would take its page
+		// wherever it points.
+		if err := atomicfile.CheckNoLinkBelow(root, s.dir); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		if err := reports.WriteFile(filepath.Join(s.dir, reportName), r); err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+	}
+	if e.Summary, err = reports.Summarize(r); err != nil {
+		return err
+	}
+	e.Ran, e.Report, e.Results = true, rel(root, filepath.Join(s.dir, reportName)), rel(root, s.results)
+	return nil
+}
+
+// belongs says whether recs are the spec's own records: each names the
+// spec. Records of trials its grid no longer has are the spec's too (a
+// run deletes no result, -prune does): the page shows today's grid and
+// says how many it left aside (buildReport); but a file none of whose
+// records is of today's grid is another spec's of the same name.
+func belongs(spec *schema.Spec, recs []records.Record) error {
+	grid := map[string]bool{}
+	for _, t := range spec.Trials() {
+		grid[t.ID] = true
+	}
+	var other []string
+	inGrid := 0
+	for i, rec := range recs {
+		if rec.Spec != spec.Name {
+			other = append(other, fmt.Sprintf("record %d (trial %s) is of spec %q", i+1, rec.ID, rec.Spec))
+		} else if grid[rec.ID] {
+			inGrid++
+		}
+	}
+	if len(other) > 0 {
+		return fmt.Errorf("not the results of spec %q: %s", spec.Name, strings.Join(first(other, 3), "; "))
+	}
+	if len(recs) > 0 && inGrid == 0 {
+		return fmt.Errorf("none of its %d record(s) is a trial of the grid of %s: another spec of that name, or the grid changed throughout; rerun it (go run . -prune %s) to replace them",
+			len(recs), filepath.ToSlash(spec.Path), filepath.ToSlash(spec.Path))
+	}
+	return nil
+}
+
+// first is the first n of xs, "…" standing for the rest.
+func first(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
+	}
+	return append(append([]string(nil), xs[:n]...), fmt.Sprintf("… %d more", len(xs)-n))
 }

@@ -138,7 +138,7 @@ func (r *Runner) executeMeasured(ctx context.Context, spec *schema.Spec, t schem
 		// environment and the run are the parent's.
 		rec.Metrics, rec.Timings, rec.Files, rec.FileHashes, rec.Backend, rec.CA = child.Metrics, child.Timings, child.Files, child.FileHashes, child.Backend, child.CA
 		rec.Warnings, rec.SVD, rec.TableFile, rec.Corpus = child.Warnings, child.SVD, child.TableFile, child.Corpus
-		rec.WordsMap, rec.Neighbours, rec.Bootstrap = child.WordsMap, child.Neighbours, child.Bootstrap
+		rec.WordsMap, rec.Neighbours, rec.NeighboursOther, rec.Bootstrap = child.WordsMap, child.Neighbours, child.NeighboursOther, child.Bootstrap
 		if child.Run != nil {
 			run.Inputs = child.Run.Inputs // hashed by the child, which read them
 		}

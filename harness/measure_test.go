@@ -85,6 +85,8 @@ budget: {table_mb: 0.01}
 	require.NotNil(t, g.WordsMap)
 	assert.Equal(t, w.WordsMap.Words, g.WordsMap.Words)
 	assert.Len(t, g.Neighbours, len(w.Neighbours))
+	assert.Len(t, g.NeighboursOther, len(w.NeighboursOther), "the neighbours at the other similarity travel too")
+	assert.NotEmpty(t, g.NeighboursOther)
 	assert.NotEmpty(t, g.Neighbours)
 	require.NotNil(t, g.Bootstrap, "the scores' bootstrap replicates travel with them")
 	assert.Equal(t, w.Bootstrap.B, g.Bootstrap.B)

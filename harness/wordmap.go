@@ -18,7 +18,9 @@ const (
 )
 
 // recordWordViews stores the word map (CA methods) and the probe words'
-// nearest neighbours in the record, so that reports can show whether the
+// nearest neighbours in the record, by the trial's similarity and by the
+// other (a report shows each method's at its own, and the CA family's dot
+// product beside the cosine), so that reports can show whether the
 // vectors are sane without the vectors. vs.Words is in frequency order
 // (the corpus vocabulary's ids, or word2vec files' order); <unk> is not a
 // word and is left out of both.
@@ -30,7 +32,18 @@ func (tr *TrialRun) recordWordViews(vs *vectors.Set, sim vectors.Similarity) err
 	if m, _ := lookupMethod(tr.Trial.Method); m != nil && m.Info().Axes && vs.Dim() >= 2 {
 		tr.Record.WordsMap = wordMap(vs, WordMapWords)
 	}
-	tr.Record.Neighbours = nearest(vs, probesFor(vs, tr.Trial.Eval.Probes), NeighbourTopK, f)
+	probes := probesFor(vs, tr.Trial.Eval.Probes)
+	tr.Record.Neighbours = nearest(vs, probes, NeighbourTopK, f)
+	for _, other := range similarities {
+		if other == sim {
+			continue
+		}
+		g, err := other.Func()
+		if err != nil {
+			return err
+		}
+		tr.Record.NeighboursOther = nearest(vs, probes, NeighbourTopK, g)
+	}
 	return nil
 }
 

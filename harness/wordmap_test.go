@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"kcalab/methods/vectors"
+	"kcalab/records"
 )
 
 func TestWordViews(t *testing.T) {
@@ -39,4 +40,34 @@ func TestWordViews(t *testing.T) {
 	assert.Equal(t, []string{"zz", "c"}, probesFor(vs, []string{"zz", "c"}))
 
 	assert.Equal(t, 0.1235, round4(0.123456))
+}
+
+// A trial records its probes' neighbours by its own similarity and by the
+// other: a long rare vector is the dot product's nearest word, not the
+// cosine's.
+func TestWordViewsBothSimilarities(t *testing.T) {
+	words := []string{"king", "queen", "agis", "war"}
+	m := mat.NewDense(4, 2, []float64{
+		1, 0,
+		0.9, 0.1,
+		5, 4, // rare, long: the largest dot product with anything
+		0, 1,
+	})
+	vs, err := vectors.New(words, m)
+	require.NoError(t, err)
+	tr := &TrialRun{Record: &records.Record{}}
+	tr.Trial.Method = "sgns"
+	tr.Trial.Eval.Probes = []string{"king"}
+	require.NoError(t, tr.recordWordViews(vs, vectors.Dot))
+	require.Len(t, tr.Record.Neighbours, 1)
+	require.Len(t, tr.Record.NeighboursOther, 1)
+	assert.Equal(t, "agis", tr.Record.Neighbours[0].Words[0], "by the dot product")
+	assert.Equal(t, "queen", tr.Record.NeighboursOther[0].Words[0], "by cosine")
+
+	tr = &TrialRun{Record: &records.Record{}}
+	tr.Trial.Method = "sgns"
+	tr.Trial.Eval.Probes = []string{"king"}
+	require.NoError(t, tr.recordWordViews(vs, vectors.Cosine))
+	assert.Equal(t, "queen", tr.Record.Neighbours[0].Words[0])
+	assert.Equal(t, "agis", tr.Record.NeighboursOther[0].Words[0])
 }

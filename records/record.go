@@ -27,9 +27,13 @@ type Record struct {
 	Corpus     *CorpusStats      `json:"corpus_stats,omitempty"` // method corpusstats: growth series and σ_k
 	Run        *RunInfo          `json:"run,omitempty"`          // when, where, which commit and data files; see RunInfo
 	// WordsMap and Neighbours let a report show whether word vectors are
-	// sane without storing them.
-	WordsMap   *WordMap     `json:"words_map,omitempty"`
-	Neighbours []Neighbours `json:"neighbours,omitempty"`
+	// sane without storing them. Neighbours are by the trial's similarity
+	// (eval.similarity), NeighboursOther by the other one, so that a
+	// report shows each method's at its own; records older than it have
+	// none.
+	WordsMap        *WordMap     `json:"words_map,omitempty"`
+	Neighbours      []Neighbours `json:"neighbours,omitempty"`
+	NeighboursOther []Neighbours `json:"neighbours_other,omitempty"`
 }
 
 // TableFile records a word table decomposed from files (budget.table_mb):

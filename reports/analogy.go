@@ -2,6 +2,8 @@ package reports
 
 import (
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 
 	"kcalab/records"
@@ -59,6 +61,9 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 		"or maximising p(x, a*)·p(x, b)/(p(x, a) + ε) with p = (cos + 1)/2 and ε = 0.001 (3CosMul, Levy and Goldberg 2014). "+
 		"Candidates and question words are the eval.analogy_vocab most frequent words; a question with a word outside them is not covered, and accuracy is over the covered questions.",
 		len(rows), len(sets))
+	if h := p.analogyAnswer(groups, sets); len(h) > 0 {
+		sec.Blocks = append(sec.Blocks, h)
+	}
 	sec.Blocks = append(sec.Blocks, Paragraph(intro), p.analogyTable(groups, cols, "analogy-total",
 		"Analogy accuracy over the covered questions (gensim's evaluate_word_analogies): 3CosAdd and 3CosMul"))
 	for _, s := range sets {
@@ -80,6 +85,59 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 		sec.Blocks = append(sec.Blocks, Details{Summary: fmt.Sprintf("%s per section: %d sections", s, len(sections[s])), Blocks: blocks})
 	}
 	return sec
+}
+
+// analogyAnswer says, per ranking group and analogy set, each row's
+// accuracy by 3CosAdd and 3CosMul, highest first, with the questions
+// covered; accuracies have no bootstrap replicates, so it says no
+// difference is tested. A row tuned on the set is left out.
+func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
+	var head Headline
+	for _, g := range groups {
+		for _, set := range sets {
+			var parts []string
+			cover := math.NaN()
+			for _, mul := range []bool{false, true} {
+				type acc struct {
+					label string
+					v     float64
+				}
+				var accs []acc
+				for _, r := range g.rows {
+					v, ok := r.Metrics[records.Analogy(set, mul, "").Key()]
+					if !ok || !finite(v) || p.tunedOn(r.Record, set) {
+						continue
+					}
+					accs = append(accs, acc{r.label, v})
+					if c, ok := r.Metrics[records.AnalogyCoverage(set, "").Key()]; ok && math.IsNaN(cover) {
+						cover = c
+					}
+				}
+				if len(accs) == 0 {
+					continue
+				}
+				sort.SliceStable(accs, func(i, j int) bool { return accs[i].v > accs[j].v })
+				var items []string
+				for _, a := range accs {
+					items = append(items, a.label+" "+sig(a.v, 3))
+				}
+				how := map[bool]string{false: "3CosAdd", true: "3CosMul"}[mul]
+				parts = append(parts, how+" "+strings.Join(items, ", "))
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			where := set
+			if g.label != "" {
+				where = g.label + ", " + set
+			}
+			if finite(cover) {
+				where += fmt.Sprintf(" (%s of the questions covered)", percent(cover, 1))
+			}
+			head = append(head, fmt.Sprintf("Accuracy at %s: %s; no bootstrap replicates, so no difference is tested.", where, strings.Join(parts, "; ")))
+		}
+	}
+	return head
 }
 
 // analogyTable draws a table of accuracies with the questions covered in

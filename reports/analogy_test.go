@@ -47,6 +47,10 @@ func TestAnalogySection(t *testing.T) {
 	analogies = analogies[:strings.Index(analogies, "</section>")]
 	assert.NotContains(t, analogies, `class="num best"`, "no accuracy is tested")
 	assert.Contains(t, page, "90.0%", "one coverage for all trials: in the footer")
+	sec := tb().analogySection(analogyRecords())
+	require.IsType(t, Headline{}, sec.Blocks[0], "the section opens with its answer")
+	assert.Regexp(t, `^Accuracy at .*google \(90\.0% of the questions covered\): 3CosAdd GloVe 0\.32, SGNS 0\.31, CBOW 0\.3; 3CosMul GloVe 0\.34, SGNS 0\.33, CBOW 0\.32; no bootstrap replicates, so no difference is tested\.$`,
+		sec.Blocks[0].(Headline)[0])
 
 	rows, _, _ = tableRows(t, page, "analogy-google-3CosMul")
 	// Sections alphabetically: capital-world, family; coverage differs per

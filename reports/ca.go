@@ -92,6 +92,9 @@ func caSection(group []trial, n int, varying []string, maxPoints int) (Section, 
 		title = "Trials " + strings.Join(ids, ", ")
 	}
 	s := Section{ID: "ca-" + strconv.Itoa(n), Title: title}
+	if h := caHeadline(group); h != "" {
+		s.Blocks = append(s.Blocks, Headline{h})
+	}
 	s.Blocks = append(s.Blocks, Paragraph(caStatus(group, varying)))
 	if len(group) > 1 {
 		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("The map and the tables below are those of the %s backend; "+
@@ -118,6 +121,66 @@ func caSection(group []trial, n int, varying []string, maxPoints int) (Section, 
 		s.Blocks = append(s.Blocks, *t)
 	}
 	return s, nil
+}
+
+// caHeadline is what a group's CA answers: how much of the inertia its
+// first two axes hold, whether every backend gives the published singular
+// values (Fisher's table) and how far the backends are from the first;
+// "" without a CA.
+func caHeadline(group []trial) string {
+	ca := group[0].CA
+	if ca == nil || len(ca.InertiaShare) == 0 {
+		return ""
+	}
+	sh := ca.InertiaShare
+	var parts []string
+	if len(sh) == 1 {
+		parts = append(parts, "Its one axis holds all the inertia")
+	} else {
+		parts = append(parts, fmt.Sprintf("Axes 1 and 2 hold %s and %s of the inertia (%s together)", percent(sh[0], 1), percent(sh[1], 1), percent(sh[0]+sh[1], 1)))
+	}
+	if formatValue(group[0].Settings[schema.KeySource]) == "fisher" && len(ca.SupRowLabels) == 0 && len(ca.SupColLabels) == 0 {
+		var same, differ []string
+		for _, g := range group {
+			if g.CA == nil {
+				continue
+			}
+			ok := len(g.CA.SingularValues) >= len(paperFisherSV)
+			for i := 0; ok && i < len(paperFisherSV); i++ {
+				ok = strconv.FormatFloat(g.CA.SingularValues[i], 'f', 4, 64) == strconv.FormatFloat(paperFisherSV[i], 'f', 4, 64)
+			}
+			if ok {
+				same = append(same, backendOf(g.Record))
+			} else {
+				differ = append(differ, backendOf(g.Record))
+			}
+		}
+		switch {
+		case len(differ) == 0:
+			parts = append(parts, "the singular values equal the published ones to 4 decimals "+map[bool]string{true: "in every backend", false: "in " + strings.Join(same, ", ")}[len(same) > 1])
+		case len(same) == 0:
+			parts = append(parts, "the singular values differ from the published ones at 4 decimals in "+strings.Join(differ, ", "))
+		default:
+			parts = append(parts, "the singular values equal the published ones to 4 decimals in "+strings.Join(same, ", ")+", not in "+strings.Join(differ, ", "))
+		}
+	}
+	if len(group) > 1 {
+		gap := 0.0
+		for _, g := range group[1:] {
+			if g.CA == nil || len(g.CA.SingularValues) != len(ca.SingularValues) || len(ca.SingularValues) == 0 {
+				continue
+			}
+			for i, v := range g.CA.SingularValues {
+				gap = math.Max(gap, math.Abs(v-ca.SingularValues[i])/ca.SingularValues[0])
+			}
+		}
+		if gap == 0 {
+			parts = append(parts, "the backends' singular values are equal to the last bit")
+		} else {
+			parts = append(parts, fmt.Sprintf("the backends' singular values are at most %s·σ_1 from %s's", sig(gap, 2), backendOf(group[0].Record)))
+		}
+	}
+	return strings.Join(parts, "; ") + "."
 }
 
 // caStatus is the line above a CA: the settings that vary among the page's
@@ -210,11 +273,17 @@ func permill(v float64) string {
 	return strconv.Itoa(int(math.Round(1000 * v)))
 }
 
+// summaryNd is the number of axes R's summary.ca sums a point's quality
+// over: ca's default nd = NA keeps every axis, and summary.ca then takes
+// nd = 2.
+const summaryNd = 2
+
 // summaryTable is R's summary.ca: for every row and column (supplementary
-// ones marked "(sup.)"), mass, quality and inertia share, then per kept axis
-// (at most three) the principal coordinate, cos² (cor) and contribution
-// (ctr); all in permills as R prints them. Nil when the record predates
-// these statistics.
+// ones marked "(sup.)"), mass, quality over axes 1–2 (summaryNd, as R;
+// over every axis each point's would be 1000) and inertia share, then per
+// kept axis (at most three) the principal coordinate, cos² (cor) and
+// contribution (ctr); all in permills as R prints them. Nil when the
+// record predates these statistics.
 func summaryTable(ca *records.CAResult, n int) *Table {
 	if len(ca.RowMass) == 0 || len(ca.RowCtr) == 0 {
 		return nil
@@ -222,7 +291,7 @@ func summaryTable(ca *records.CAResult, n int) *Table {
 	axes := min(len(ca.SingularValues), 3)
 	t := &Table{
 		ID: "ca-summary-" + strconv.Itoa(n),
-		Caption: "Rows and columns as R's summary.ca prints them (permills): mass, quality (qlt, Σ cos² over the kept axes), " +
+		Caption: "Rows and columns as R's summary.ca prints them (permills): mass, quality (qlt, Σ cos² over " + qltAxes(len(ca.SingularValues)) + "), " +
 			"inertia share (inr); per axis the principal coordinate (k), squared correlation (cor) and contribution (ctr)",
 		Header: []string{"", "name", "mass", "qlt", "inr"},
 	}
@@ -248,18 +317,43 @@ func summaryTable(ca *records.CAResult, n int) *Table {
 	}
 	nan := math.NaN()
 	for i, name := range ca.RowLabels {
-		add("row", name, i, at1(ca.RowMass, i), at1(ca.RowQuality, i), share(at1(ca.RowInertia, i)), ca.RowPrincipal, ca.RowCos2, ca.RowCtr)
+		add("row", name, i, at1(ca.RowMass, i), quality(ca.RowCos2, ca.RowQuality, i), share(at1(ca.RowInertia, i)), ca.RowPrincipal, ca.RowCos2, ca.RowCtr)
 	}
 	for i, name := range ca.SupRowLabels {
-		add("row (sup.)", name, i, nan, at1(ca.SupRowQuality, i), nan, ca.SupRowPrincipal, ca.SupRowCos2, nil)
+		add("row (sup.)", name, i, nan, quality(ca.SupRowCos2, ca.SupRowQuality, i), nan, ca.SupRowPrincipal, ca.SupRowCos2, nil)
 	}
 	for j, name := range ca.ColLabels {
-		add("column", name, j, at1(ca.ColMass, j), at1(ca.ColQuality, j), share(at1(ca.ColInertia, j)), ca.ColPrincipal, ca.ColCos2, ca.ColCtr)
+		add("column", name, j, at1(ca.ColMass, j), quality(ca.ColCos2, ca.ColQuality, j), share(at1(ca.ColInertia, j)), ca.ColPrincipal, ca.ColCos2, ca.ColCtr)
 	}
 	for j, name := range ca.SupColLabels {
-		add("column (sup.)", name, j, nan, at1(ca.SupColQuality, j), nan, ca.SupColPrincipal, ca.SupColCos2, nil)
+		add("column (sup.)", name, j, nan, quality(ca.SupColCos2, ca.SupColQuality, j), nan, ca.SupColPrincipal, ca.SupColCos2, nil)
 	}
 	return t
+}
+
+// quality is point i's Σ cos² over the first summaryNd axes, as R's
+// summary.ca prints it (the record's quality sums every kept axis); the
+// record's when it holds no cos².
+func quality(cos2 [][]float64, recorded []float64, i int) float64 {
+	if i >= len(cos2) || len(cos2[i]) == 0 {
+		return at1(recorded, i)
+	}
+	q := 0.0
+	for _, c := range cos2[i][:min(summaryNd, len(cos2[i]))] {
+		q += c
+	}
+	return q
+}
+
+// qltAxes says which axes the quality sums over, for a caption.
+func qltAxes(k int) string {
+	if k <= 1 {
+		return "axis 1"
+	}
+	if k <= summaryNd {
+		return "axes 1–" + strconv.Itoa(k)
+	}
+	return fmt.Sprintf("axes 1–%d, as R's summary.ca with ca's default nd: over all %d axes every point's would be 1000", summaryNd, k)
 }
 
 // at1 is v[i], NaN when v is too short (a record older than the field).

@@ -102,6 +102,23 @@ func TestCAGroupsBackends(t *testing.T) {
 	s, err := caSection(groups[0].trials, 1, []string{"svd.backend"}, 100)
 	require.NoError(t, err)
 	assert.Equal(t, "Trials a, b, c", s.Title)
-	assert.Contains(t, string(s.Blocks[0].(Paragraph)), "dense: ok; randomized: ok; dssvd: ok")
-	assert.Contains(t, string(s.Blocks[0].(Paragraph)), "χ² test of independence: χ² = 20, df = 1, p = 0.001")
+	assert.Contains(t, s.Blocks[0].(Headline)[0], "the singular values differ from the published ones at 4 decimals in dense, randomized, dssvd; the backends' singular values are equal to the last bit.",
+		"the section's answer: one axis is not the published three")
+	assert.Contains(t, string(s.Blocks[1].(Paragraph)), "dense: ok; randomized: ok; dssvd: ok")
+	assert.Contains(t, string(s.Blocks[1].(Paragraph)), "χ² test of independence: χ² = 20, df = 1, p = 0.001")
+}
+
+// Quality is R's summary.ca's: Σ cos² over axes 1–2 (nd = 2), not over
+// every kept axis (which is 1000 for every point of a full CA).
+func TestSummaryQualityIsRs(t *testing.T) {
+	ca := caFixture()
+	ca.SingularValues = []float64{0.4, 0.2, 0.1}
+	ca.RowPrincipal = [][]float64{{0.5, 0.1, 0.1}, {-0.5, 0.1, 0.1}}
+	ca.RowCos2 = [][]float64{{0.7, 0.2, 0.1}, {0.5, 0.1, 0.4}}
+	ca.RowQuality = []float64{1, 1}
+	tab := summaryTable(ca, 1)
+	require.NotNil(t, tab)
+	assert.Equal(t, "900", tab.Rows[0][3])
+	assert.Equal(t, "600", tab.Rows[1][3])
+	assert.Contains(t, tab.Caption, "Σ cos² over axes 1–2, as R's summary.ca with ca's default nd: over all 3 axes every point's would be 1000")
 }

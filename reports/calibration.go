@@ -2,7 +2,9 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"kcalab/records"
 )
@@ -38,13 +40,70 @@ func (p *builder) calibrationSection(recs []records.Record) *Section {
 		sigma.Series = append(sigma.Series, ls)
 	}
 	s := &Section{ID: "calibration", Title: "Corpus statistics side by side"}
+	table := calibrationTable(rows)
+	if h := calibrationAnswer(table); h != "" {
+		s.Blocks = append(s.Blocks, Headline{h})
+	}
 	s.Blocks = append(s.Blocks,
 		Paragraph(fmt.Sprintf("What a synthetic corpus is calibrated on, measured on every corpus of this spec over its prefixes "+
 			"(1/16, 1/8, 1/4, 1/2 and all of it; each prefix counted afresh): distinct tokens (Heaps' law), words of count ≥ min count, "+
 			"the stored entries of N^flat and N^cut (W = %d), and the singular values of the tail-cut CA of the whole corpus. "+
 			"Log–log axes: a straight line is a power law, its slope the exponent in the table.", rows[0].Corpus.Window)),
-		Row{types, vocab}, Row{nnz, sigma}, calibrationTable(rows))
+		Row{types, vocab}, Row{nnz, sigma}, table)
 	return s
+}
+
+// calibrationAnswer compares, from the calibration table's numbers, every
+// corpus with the first on what a synthetic corpus is calibrated on: the
+// growth exponents and the spectrum; one corpus is described alone. ""
+// when the table has no numbers.
+func calibrationAnswer(t Table) string {
+	if len(t.CSV) < 2 {
+		return ""
+	}
+	quantities := []struct {
+		name string
+		col  int
+		pct  bool
+	}{{"Heaps b", 3, false}, {"vocabulary b", 5, false}, {"nnz(N^flat) b", 7, false}, {"nnz(N^cut) b", 9, false},
+		{"σ₁", 11, false}, {"σ₁₀", 12, false}, {"Σσ²/inertia", 15, true}}
+	text := func(cell string, pct bool) (string, bool) {
+		v, err := strconv.ParseFloat(cell, 64)
+		if err != nil {
+			return "", false
+		}
+		if pct {
+			return percent(v, 1), true
+		}
+		return sig(v, 3), true
+	}
+	first := t.CSV[1]
+	var sentences []string
+	for i, r := range t.CSV[1:] {
+		var parts []string
+		for _, q := range quantities {
+			v, ok := text(r[q.col], q.pct)
+			if !ok {
+				continue
+			}
+			if len(t.CSV) > 2 && i > 0 {
+				if w, ok := text(first[q.col], q.pct); ok {
+					v += " against " + w
+				}
+			}
+			parts = append(parts, q.name+" "+v)
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		switch {
+		case len(t.CSV) == 2:
+			sentences = append(sentences, r[0]+": "+strings.Join(parts, ", ")+".")
+		case i > 0:
+			sentences = append(sentences, r[0]+" against "+first[0]+": "+strings.Join(parts, ", ")+".")
+		}
+	}
+	return strings.Join(sentences, " ")
 }
 
 // corpusRows are one row per corpus, labelled by the trials' own names
@@ -89,9 +148,13 @@ func corpusChart(rows []row, id, title, yName string, series func(records.Corpus
 func calibrationTable(rows []row) Table {
 	t := Table{ID: "calibration-fits", Caption: "Growth exponents b of y ≈ c·tokensᵇ (least squares on log–log over the prefixes) and the spectrum",
 		Header:  []string{"Corpus", "Tokens", "Types", "Heaps b (types)", "b (vocabulary)", "b (nnz N^flat)", "b (nnz N^cut)", "σ₁", "σ₁₀", "σ_k (k)", "Σσ² / total inertia"},
-		Numeric: []bool{false, true, true, true, true, true, true, true, true, true, true}}
+		Numeric: []bool{false, true, true, true, true, true, true, true, true, true, true},
+		CSV: [][]string{{"corpus", "tokens", "types", "heaps_b_types", "r2_types", "b_vocabulary", "r2_vocabulary", "b_nnz_flat", "r2_nnz_flat",
+			"b_nnz_cut", "r2_nnz_cut", "sigma_1", "sigma_10", "sigma_k", "k", "sum_sigma2_over_total_inertia"}}}
 	for _, r := range rows {
 		cs := r.Corpus
+		last := cs.Points[len(cs.Points)-1]
+		csv := []string{r.label, strconv.FormatInt(last.Tokens, 10), strconv.Itoa(last.Types)}
 		fit := func(y func(records.CorpusPoint) int) string {
 			var xs, ys []float64
 			for _, cp := range cs.Points {
@@ -99,11 +162,12 @@ func calibrationTable(rows []row) Table {
 			}
 			b, _, r2, ok := powerLaw(xs, ys)
 			if !ok {
+				csv = append(csv, "", "")
 				return "—"
 			}
+			csv = append(csv, csvNumber(b), csvNumber(r2))
 			return fmt.Sprintf("%.3f (R² %.3f)", b, r2)
 		}
-		last := cs.Points[len(cs.Points)-1]
 		row := []string{r.label, thousands(float64(last.Tokens)), thousands(float64(last.Types)),
 			fit(func(cp records.CorpusPoint) int { return cp.Types }),
 			fit(func(cp records.CorpusPoint) int { return cp.Vocab }),
@@ -123,8 +187,19 @@ func calibrationTable(rows []row) Table {
 			if cs.TotalInertia > 0 {
 				row[10] = percent(s2/cs.TotalInertia, 1)
 			}
+			sig10, share := math.NaN(), math.NaN()
+			if k >= 10 {
+				sig10 = cs.Sigma[9]
+			}
+			if cs.TotalInertia > 0 {
+				share = s2 / cs.TotalInertia
+			}
+			csv = append(csv, csvNumber(cs.Sigma[0]), csvNumber(sig10), csvNumber(cs.Sigma[k-1]), strconv.Itoa(k), csvNumber(share))
+		} else {
+			csv = append(csv, "", "", "", "", "")
 		}
 		t.Rows = append(t.Rows, row)
+		t.CSV = append(t.CSV, csv)
 	}
 	return t
 }

@@ -24,9 +24,20 @@ type LineSeries struct {
 	// backend has one colour on every page); "" takes the first palette
 	// colour no other line of the chart has.
 	Color string
-	// Muted draws the line grey and dashed: shown, not competing (e.g. a
-	// series scored on the set it was tuned on). It overrides Color.
+	// Muted draws the line dashed with hollow symbols, in its colour: shown,
+	// not competing (e.g. a series scored on the set it was tuned on).
 	Muted bool
+	// Key says which lines are one: lines of one key take one colour on
+	// every chart of a page (the renderer assigns it); "" means Name.
+	Key string
+}
+
+// colorKey is the key the page's colours are assigned by.
+func (s LineSeries) colorKey() string {
+	if s.Key != "" {
+		return s.Key
+	}
+	return s.Name
 }
 
 // LineChart draws lines on value axes, either of which may be logarithmic
@@ -122,26 +133,20 @@ type Bar struct {
 // palette and symbols give series their looks by position, so that pages
 // do not depend on ECharts' theme defaults. Twelve hues that stay apart
 // on screen and in print: a chart of up to twelve lines gives each its own.
+// No grey: grey is for what is not a series (reference lines, marks).
 var (
 	palette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085",
-		"#7f8c8d", "#b7950b", "#d6549f", "#17a2c8", "#8c564b", "#1a237e"}
+		"#7cb342", "#b7950b", "#d6549f", "#17a2c8", "#8c564b", "#1a237e"}
 	symbols = []string{"circle", "triangle", "rect", "diamond", "roundRect", "pin"}
 )
 
-// mutedColor is the colour of a muted series.
-const mutedColor = "#9a9a9a"
-
-// seriesColors gives each line its colour: grey when muted, its own when
-// set, else the first palette colour no line has yet (cycling once all are
-// taken).
+// seriesColors gives each line its colour: its own when set (on a page,
+// the renderer sets every line's: pageColors), else the first palette
+// colour no line has yet (cycling once all are taken).
 func seriesColors(series []LineSeries) []string {
 	out := make([]string, len(series))
 	used := map[string]bool{}
 	for i, s := range series {
-		if s.Muted {
-			out[i] = mutedColor
-			continue
-		}
 		if s.Color != "" {
 			out[i] = s.Color
 			used[s.Color] = true
@@ -349,15 +354,17 @@ func (c LineChart) addSeries(lc *charts.Line, colors []string) (bars [][]any, dr
 				})
 			}
 		}
-		color, style := colors[i], ""
+		color, style, symbol := colors[i], "", symbols[i%len(symbols)]
 		if s.Muted {
-			style = "dashed"
+			// Its own colour, so that a method is one colour on every
+			// chart; dashed and hollow, so that it does not compete.
+			style, symbol = "dashed", "empty"+strings.ToUpper(symbol[:1])+symbol[1:]
 		}
 		lc.AddSeries(s.Name, data,
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
 			charts.WithLineStyleOpts(opts.LineStyle{Color: color, Width: 2, Type: style}),
 			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
-				ss.Symbol = symbols[i%len(symbols)]
+				ss.Symbol = symbol
 				ss.SymbolSize = 7
 				// A line of many points (a spectrum) is a curve: symbols
 				// would merge into a thick smear.

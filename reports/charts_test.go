@@ -2,6 +2,7 @@ package reports
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"testing"
@@ -231,4 +232,35 @@ func TestNiceBounds(t *testing.T) {
 		assert.Equal(t, c.below, niceBelow(c.v), "below %g", c.v)
 		assert.Equal(t, c.above, niceAbove(c.v), "above %g", c.v)
 	}
+}
+
+// One line, one colour on every chart of a page: a line muted on one chart
+// (†) keeps its colour, a line absent from the first chart does not take
+// the colour of one there, and no line is grey.
+func TestPageColors(t *testing.T) {
+	r := newRenderer()
+	first := r.pageColors(LineChart{Series: []LineSeries{{Name: "SCA+MEN"}, {Name: "SCA+M.Turk"}}})
+	second := r.pageColors(LineChart{Series: []LineSeries{{Name: "LCA"}, {Name: "SCA+M.Turk †", Key: "SCA+M.Turk", Muted: true}, {Name: "SCA+MEN"}}})
+	assert.Equal(t, first.Series[1].Color, second.Series[1].Color, "SCA+M.Turk, muted or not")
+	assert.Equal(t, first.Series[0].Color, second.Series[2].Color, "SCA+MEN")
+	assert.NotEqual(t, first.Series[0].Color, first.Series[1].Color)
+	assert.NotContains(t, []string{first.Series[0].Color, first.Series[1].Color}, second.Series[0].Color, "LCA takes a colour of its own")
+	for _, c := range palette {
+		r, g, b := hexRGB(t, c)
+		assert.False(t, max(r, g, b)-min(r, g, b) < 40, "palette colour %s is a grey: grey is for what is not a series", c)
+	}
+	fixed := r.pageColors(LineChart{Series: []LineSeries{{Name: "dense", Color: "#c0392b"}}})
+	assert.Equal(t, "#c0392b", fixed.Series[0].Color, "a colour set by the section stays")
+
+	later := newRenderer()
+	later.reserve([]Section{{Subsections: []Section{{Blocks: []Block{Row{LineChart{Series: []LineSeries{{Name: "dense", Color: palette[0]}}}}}}}}})
+	assert.NotEqual(t, palette[0], later.pageColors(LineChart{Series: []LineSeries{{Name: "LCA"}}}).Series[0].Color,
+		"a line drawn before the one whose colour is set does not take it")
+}
+
+func hexRGB(t *testing.T, c string) (r, g, b int) {
+	t.Helper()
+	_, err := fmt.Sscanf(c, "#%02x%02x%02x", &r, &g, &b)
+	require.NoError(t, err)
+	return r, g, b
 }

@@ -183,8 +183,8 @@ func TestOldRecords(t *testing.T) {
 	assert.Contains(t, page, `class="num untested"`)
 }
 
-// The sweeps draw a series tuned on a chart's set grey and dashed, named
-// with †.
+// The sweeps draw a series tuned on a chart's set dashed, named with †,
+// and keyed as the same line elsewhere (one colour on every chart).
 func TestSweepTuned(t *testing.T) {
 	recs := sweepRecords()
 	for i := range recs {
@@ -201,12 +201,14 @@ func TestSweepTuned(t *testing.T) {
 		if fixtureSets[j].name == "men" {
 			assert.Equal(t, "skip †", skip.Name)
 			assert.True(t, skip.Muted)
+			assert.Equal(t, "skip", skip.Key)
 		} else {
 			assert.Equal(t, "skip", skip.Name)
 			assert.False(t, skip.Muted)
 		}
 	}
-	assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "drawn grey and dashed")
+	assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "drawn dashed with hollow symbols in its own colour")
+	assert.Contains(t, s.Blocks[0].(Headline)[0], "skip at 10 (mean ρ 0.44 over the 5 sets it was not tuned on)", "a set a line was tuned on does not count for it")
 }
 
 func TestTimesCompare(t *testing.T) {

@@ -53,13 +53,16 @@ func formatValue(v any) string {
 // sig prints v with n significant digits ("0.4464", "8.59e-05").
 func sig(v float64, n int) string {
 	if math.IsNaN(v) {
-		return "NaN"
+		return "—" // a page never prints NaN: the dash is its "none"
 	}
 	return strconv.FormatFloat(v, 'g', n, 64)
 }
 
 // percent prints a share (0.8656) as a percentage with the given decimals.
 func percent(share float64, decimals int) string {
+	if !finite(share) {
+		return "—" // never "NaN%"
+	}
 	return strconv.FormatFloat(100*share, 'f', decimals, 64) + "%"
 }
 

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"kcalab/records"
 )
@@ -58,9 +59,11 @@ func lawText(x string, b, c, r2 float64, n int) string {
 // has three sizes.
 func growthTable(lines []line, sizeSymbol string) *Table {
 	t := &Table{ID: "scaling-growth", Caption: "Fitted growth laws (least squares on log–log, every finished trial a point)",
-		Header: []string{"Series", "Quantity", "Against " + sizeSymbol, "Against non-zeros (nnz)"}}
+		Header: []string{"Series", "Quantity", "Against " + sizeSymbol, "Against non-zeros (nnz)"},
+		CSV: [][]string{{"series", "quantity", "exponent_" + sizeSymbol, "coefficient_" + sizeSymbol, "r2_" + sizeSymbol, "points_" + sizeSymbol,
+			"exponent_nnz", "coefficient_nnz", "r2_nnz", "points_nnz"}}}
 	for _, l := range lines {
-		for _, q := range []struct{ metric, label string }{{metricWall, "wall time (s)"}, {metricRSS, "peak memory (MB)"}} {
+		for _, q := range []struct{ metric, label string }{{metricWall, "wall time (s)"}, {metricRSS, "peak memory (MiB)"}} {
 			var xs, nz, ys, ysNZ []float64
 			for k, t := range l.trials {
 				y, ok := t.Metrics[q.metric]
@@ -73,15 +76,19 @@ func growthTable(lines []line, sizeSymbol string) *Table {
 				}
 			}
 			row := []string{l.name, q.label, "—", "—"}
+			csv := []string{l.name, q.metric, "", "", "", "", "", "", "", ""}
 			fitted := false
 			if b, c, r2, ok := powerLaw(xs, ys); ok {
 				row[2], fitted = lawText(sizeSymbol, b, c, r2, len(xs)), true
+				csv[2], csv[3], csv[4], csv[5] = csvNumber(b), csvNumber(c), csvNumber(r2), strconv.Itoa(len(xs))
 			}
 			if b, c, r2, ok := powerLaw(nz, ysNZ); ok {
 				row[3], fitted = lawText("nnz", b, c, r2, len(nz)), true
+				csv[6], csv[7], csv[8], csv[9] = csvNumber(b), csvNumber(c), csvNumber(r2), strconv.Itoa(len(nz))
 			}
 			if fitted {
 				t.Rows = append(t.Rows, row)
+				t.CSV = append(t.CSV, csv)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"io"
 	"strings"
 	"unicode"
@@ -14,8 +15,11 @@ import (
 // headline and where its numbers came from.
 type Summary struct {
 	Question string // the description's first sentence
-	Lead     string // the title of the section the page opens with
-	Headline string // that section's first sentence
+	// Headline is the page's computed answer, whole, caveats included: the
+	// first Headline block of the section the page opens with, else of the
+	// first section that has one; nil when the page computes none.
+	Headline []string
+	Lead     string // the title of the section Headline is from, else of the one the page opens with
 	Trials   string // "74 trial(s): 70 ok, 4 over_budget"
 	// Provenance and Warnings are the page header's lines on where and
 	// when the trials ran (see provenanceLines).
@@ -40,25 +44,48 @@ func Summarize(r Report) (Summary, error) {
 	s.Provenance, s.Warnings = provenanceLines(r.Records)
 	if len(sections) > 0 {
 		s.Lead = sections[0].Title
-		s.Headline = headlineOf(sections[0])
+	}
+	for _, sec := range sections {
+		if h := headlineOf(sec); len(h) > 0 {
+			s.Lead, s.Headline = sec.Title, h
+			break
+		}
 	}
 	return s, nil
 }
 
-// headlineOf is the first sentence of the section's first paragraph
-// (its subsections' when it has none of its own), or "".
-func headlineOf(s Section) string {
-	for _, b := range s.Blocks {
-		if p, ok := b.(Paragraph); ok {
-			return firstSentence(string(p))
-		}
+// headlineOf is the section's first Headline block (its subsections' when
+// it has none of its own), or nil.
+func headlineOf(s Section) Headline {
+	if h := headlineIn(s.Blocks); len(h) > 0 {
+		return h
 	}
 	for _, sub := range s.Subsections {
-		if h := headlineOf(sub); h != "" {
+		if h := headlineOf(sub); len(h) > 0 {
 			return h
 		}
 	}
-	return ""
+	return nil
+}
+
+// headlineIn is the first Headline among blocks, looking into rows and
+// collapsed groups.
+func headlineIn(blocks []Block) Headline {
+	for _, b := range blocks {
+		var h Headline
+		switch b := b.(type) {
+		case Headline:
+			h = b
+		case Row:
+			h = headlineIn(b)
+		case Details:
+			h = headlineIn(b.Blocks)
+		}
+		if len(h) > 0 {
+			return h
+		}
+	}
+	return nil
 }
 
 // firstSentence is text up to its first full stop (or ? or !) outside
@@ -100,6 +127,10 @@ type IndexEntry struct {
 	Report, Spec, Results string
 	// Related names the other specs its description names.
 	Related []string
+	// Problem, when set, says why the spec or its results cannot be shown
+	// (a spec that does not load, a results file that does not read or is
+	// not the spec's); the entry is marked with it and links no report.
+	Problem string
 }
 
 // Index is the page that lists every spec: its question, headline, when
@@ -126,7 +157,8 @@ func WriteIndexFile(path string, ix Index) error {
 	return nil
 }
 
-// WriteIndex renders the index: one self-contained page, no script.
+// WriteIndex renders the index: one self-contained page; its one script
+// only sorts the table by a click on a header (tableScript).
 func WriteIndex(w io.Writer, ix Index) error {
 	if strings.TrimSpace(ix.Title) == "" {
 		return fmt.Errorf("reports: Index.Title is empty")
@@ -146,6 +178,10 @@ func WriteIndex(w io.Writer, ix Index) error {
 	for _, e := range ix.Entries {
 		x := entry{IndexEntry: e, Anchor: "spec-" + anchorOf(e.Name)}
 		x.ReportHref, x.SpecHref, x.ResultsHref = Link{Path: e.Report}.href(), Link{Path: e.Spec}.href(), Link{Path: e.Results}.href()
+		if e.Problem != "" {
+			// A report on disk is not of these results: not linked.
+			x.ReportHref = ""
+		}
 		for _, r := range e.Related {
 			if anchors[r] {
 				x.RelatedLinks = append(x.RelatedLinks, map[string]string{"Name": r, "Href": "#spec-" + anchorOf(r)})
@@ -155,7 +191,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 		es = append(es, x)
 	}
 	var out bytes.Buffer
-	if err := tplIndex.Execute(&out, map[string]any{"Title": ix.Title, "Entries": es}); err != nil {
+	if err := tplIndex.Execute(&out, map[string]any{"Title": ix.Title, "Entries": es, "Tables": template.JS(tableScript)}); err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
 	_, err := w.Write(out.Bytes())
@@ -190,12 +226,16 @@ h1 { margin: 24px 0 4px; }
 table.index { border-collapse: collapse; margin: 12px 0; font-size: 14px; width: 100%; }
 table.index th, table.index td { border: 1px solid #ccc; padding: 6px 8px; vertical-align: top; text-align: left; }
 table.index thead th { background: #eee; }
+table.index thead th.sortable { cursor: pointer; }
+table.index thead th[aria-sort="ascending"]::after { content: " ▲"; font-size: 10px; }
+table.index thead th[aria-sort="descending"]::after { content: " ▼"; font-size: 10px; }
 table.index td { overflow-wrap: normal; }
 table.index td.name, table.index td.files { white-space: nowrap; }
 table.index td.name { font-weight: 600; }
 .lead { color: #555; font-size: 13px; }
 .warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 2px 6px; margin: 4px 0; }
 .missing { color: #777; font-style: italic; }
+.bad { white-space: pre-line; color: #8b0000; background: #fdecea; border-left: 4px solid #c62828; padding: 2px 6px; margin: 4px 0; }
 ul.files { margin: 0; padding-left: 18px; }
 code { font-size: 13px; }
 </style>
@@ -206,17 +246,19 @@ code { font-size: 13px; }
 <p class="meta">{{len .Entries}} experiment spec(s). Each report is one self-contained page (charts inlined, works offline); each links back here.</p>
 </header>
 <div class="scroll"><table class="index">
-<thead><tr><th>Experiment</th><th>Question</th><th>Headline</th><th>When and where</th><th>Files</th></tr></thead>
+<thead><tr><th>Experiment</th><th>Answer (computed from its results)</th><th>Question</th><th>When and where</th><th>Files</th></tr></thead>
 <tbody>
 {{range .Entries}}<tr id="{{.Anchor}}">
 <td class="name">{{if .ReportHref}}<a href="{{.ReportHref}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td>
+<td>{{if .Problem}}<div class="bad">✗ Not shown: {{.Problem}}</div>{{else if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{range $i, $h := .Summary.Headline}}{{if $i}}<br>{{end}}<span class="answer">{{$h}}</span>{{else}}<span class="missing">the page computes no single answer</span>{{end}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
 <td>{{.Summary.Question}}{{with .RelatedLinks}}<br><span class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</span>{{end}}</td>
-<td>{{if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{.Summary.Headline}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
 <td>{{if .Ran}}{{.Summary.Trials}}.{{range .Summary.Provenance}} {{.}}{{end}}{{range .Summary.Warnings}}<div class="warn">⚠ {{.}}</div>{{end}}{{else}}—{{end}}</td>
 <td class="files"><ul class="files">{{if .ReportHref}}<li><a href="{{.ReportHref}}">report</a></li>{{end}}{{if .SpecHref}}<li><a href="{{.SpecHref}}">spec</a></li>{{end}}{{if .ResultsHref}}<li><a href="{{.ResultsHref}}">results.jsonl</a></li>{{end}}</ul></td>
 </tr>
 {{end}}</tbody>
 </table></div>
+<script>
+{{.Tables}}</script>
 </body>
 </html>
 `)

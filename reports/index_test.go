@@ -22,22 +22,44 @@ func TestFirstSentence(t *testing.T) {
 }
 
 // TestSummarize: the index takes a report's question from its description
-// and its headline from the section it opens with.
+// and its answer, whole, from the first Headline block, in the section the
+// page opens with when it has one (not a paragraph describing a table).
 func TestSummarize(t *testing.T) {
-	r := wordReport("Window sweep", sweepRecords(), stubScript(t))
-	r.Description = "Does the window matter? More text."
+	r := checkReport(stubScript(t))
+	r.Check.Reference = r.Records // every number reused: the caveat
+	r.Description = "Does CI pass? More text."
 	s, err := Summarize(r)
 	require.NoError(t, err)
-	assert.Equal(t, "Does the window matter?", s.Question)
-	assert.Equal(t, "Sweeps", s.Lead)
-	assert.NotEmpty(t, s.Headline)
+	assert.Equal(t, "Does CI pass?", s.Question)
+	assert.Equal(t, "Check against the reference", s.Lead)
+	require.Len(t, s.Headline, 1)
+	assert.Regexp(t, `^All \d+ numbers pass\. But every one of the \d+ was reused from the reference.*the comparison is of the values with themselves\. Run with -fresh`, s.Headline[0])
 	assert.Contains(t, s.Trials, "trial(s)")
+
+	// A page opening with the paper's table: its computed ordering, not
+	// the paragraph saying what the rows are.
+	r = wordReport("table", paperRecords(), stubScript(t))
+	s, err = Summarize(r)
+	require.NoError(t, err)
+	assert.Equal(t, "The paper's table", s.Lead)
+	require.NotEmpty(t, s.Headline)
+	assert.Contains(t, s.Headline[0], "the paper's ordering")
+	assert.NotContains(t, s.Headline[0], "One row per method")
+
+	// A page whose first section computes no answer takes the first
+	// section's that does.
+	r = wordReport("sweep", sweepRecords(), stubScript(t))
+	s, err = Summarize(r)
+	require.NoError(t, err)
+	for _, h := range s.Headline {
+		assert.NotContains(t, h, "one chart per set", "a description is not an answer")
+	}
 }
 
 func TestWriteIndex(t *testing.T) {
 	ix := Index{Title: "All", Command: "go run . experiments/NAME.yaml", Entries: []IndexEntry{
 		{Name: "a", Ran: true, Report: "a/report.html", Spec: "../experiments/a.yaml", Results: "a/results.jsonl", Related: []string{"b", "gone"},
-			Summary: Summary{Question: "Q <b>?", Lead: "Scores", Headline: "H.", Trials: "2 trial(s): 2 ok", Warnings: []string{"mixed"}}},
+			Summary: Summary{Question: "Q <b>?", Lead: "Scores", Headline: []string{"H holds.", "But a caveat."}, Trials: "2 trial(s): 2 ok", Warnings: []string{"mixed"}}},
 		{Name: "b", Spec: "../experiments/b.yaml"},
 	}}
 	var b strings.Builder
@@ -48,7 +70,8 @@ func TestWriteIndex(t *testing.T) {
 	assert.NotContains(t, page, "gone", "a related spec not in the index is not")
 	assert.Contains(t, page, "Q &lt;b&gt;?")
 	assert.Contains(t, page, "⚠ mixed")
+	assert.Contains(t, page, `<span class="lead">Scores:</span> <span class="answer">H holds.</span><br><span class="answer">But a caveat.</span>`, "the answer whole")
 	assert.Contains(t, page, "Not run yet: <code>go run . experiments/b.yaml</code>")
-	assert.NotContains(t, page, "<script", "the index needs no script")
+	assert.Equal(t, 1, strings.Count(page, "<script"), "one script: the table sorts by a click on a header")
 	assert.Error(t, WriteIndex(&b, Index{}), "an index needs a title")
 }

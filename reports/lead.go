@@ -101,7 +101,7 @@ func openFirst(s Section) Section {
 	blocks := append([]Block(nil), s.Blocks...)
 	for i, b := range blocks {
 		switch b := b.(type) {
-		case Paragraph, List:
+		case Paragraph, List, Headline:
 			continue
 		case Details:
 			b.Open = true
@@ -262,7 +262,16 @@ func signed(v float64, digits int) string {
 		return "—"
 	}
 	s := strconv.FormatFloat(math.Abs(roundTo(v, digits)), 'f', digits, 64)
-	switch r := roundTo(v, digits); {
+	r := roundTo(v, digits)
+	for d := digits + 1; r == 0 && v != 0 && d <= digits+6; d++ {
+		// A value that rounds to zero keeps its sign and its first
+		// significant digit: "−0.0005" beside "reference higher", never
+		// "±0.000".
+		if x := roundTo(v, d); x != 0 {
+			r, s = x, strconv.FormatFloat(math.Abs(x), 'f', d, 64)
+		}
+	}
+	switch {
 	case r > 0:
 		return "+" + s
 	case r < 0:
@@ -390,8 +399,11 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 	sets := wordSets(scored.records())
 	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
 		Header: []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Δρ 95% interval", "Difference",
-			"Coverage Go / reference", "Training s Go", "Training s reference", "Training time Go / reference"},
-		Numeric: []bool{false, false, false, false, true, true, true, true, false, true, true, true, true}}
+			"Coverage Go / reference", "Training s Go", "Training s reference", "Go's training time against the reference's"},
+		Numeric: []bool{false, false, false, false, true, true, true, true, false, true, true, true, true},
+		CSV: [][]string{{"method", "set", "go", "reference", "rho_go", "rho_reference", "delta_rho", "delta_rho_lo", "delta_rho_hi", "difference",
+			"coverage_go", "coverage_reference", "train_s_go", "train_s_go_min", "train_s_go_max", "train_s_reference", "train_s_reference_min", "train_s_reference_max",
+			"train_time_go_over_reference"}}}
 	var alone []string
 	var head Headline
 	named := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" })
@@ -408,8 +420,9 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			continue
 		}
 		for _, ref := range refs {
-			rows, h := b.pairRows(g.key, *goRow, *ref, sets)
+			rows, csv, h := b.pairRows(g.key, *goRow, *ref, sets)
 			t.Rows = append(t.Rows, rows...)
+			t.CSV = append(t.CSV, csv...)
 			head = append(head, h)
 		}
 	}
@@ -452,11 +465,13 @@ func (b *builder) splitReference(ts []row) (goTrial *row, refs []*row) {
 	return goTrial, refs
 }
 
-// pairRows compare a Go trial with a reference one, a row per set, and
-// say in a sentence what the comparison found: on which sets one is
-// significantly above the other (the pair is compared only at one d and
-// one similarity; otherwise the sentence says why not).
-func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]string, string) {
+// pairRows compare a Go trial with a reference one, a row per set that
+// either scored (and the same for a program, plain numbers), and say in a
+// sentence what the comparison found: on which whole sets one is
+// significantly above the other, then on which test parts (the pair is
+// compared only at one d and one similarity; otherwise the sentence says
+// why not).
+func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows, csv [][]string, head string) {
 	goRec, ref := goRow.Record, refRow.Record
 	goName, goTime, goMembers := pairSide(goRow, "train")
 	refName, refTime, refMembers := pairSide(refRow, "train")
@@ -475,23 +490,37 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 	case simG != simR:
 		why = fmt.Sprintf("not compared: %s against %s similarity", simG, simR)
 	}
-	ratio := "—"
-	if gt, ok := meanTiming(goMembers, "train"); ok {
-		if rt, ok := meanTiming(refMembers, "train"); ok && rt > 0 {
-			if same, w := timesCompare(goMembers, refMembers); same {
-				ratio = sig(gt/rt, 3)
-			} else {
-				ratio = w
-			}
+	ratio, ratioCSV := "—", ""
+	gt, gok := meanTiming(goMembers, "train")
+	rt, rok := meanTiming(refMembers, "train")
+	if gok && rok && rt > 0 {
+		if same, w := timesCompare(goMembers, refMembers); same {
+			ratio, ratioCSV = timesText(gt/rt), csvNumber(gt/rt)
+		} else {
+			ratio = w
 		}
 	}
-	vs := verdictSets{}
-	var rows [][]string
+	timeCSV := func(members []records.Record, mean float64, ok bool) []string {
+		if !ok {
+			return []string{"", "", ""}
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, r := range members {
+			lo, hi = math.Min(lo, r.Timings["train"]), math.Max(hi, r.Timings["train"])
+		}
+		return []string{csvNumber(mean), csvNumber(lo), csvNumber(hi)}
+	}
+	vs := map[string]verdictSets{}
 	for _, set := range sets {
 		m := records.Score(records.RuleZero, set)
 		g := goRow.estimate(m.At(simG, ownSim(goRec)).Key())
 		r := refRow.estimate(m.At(simR, ownSim(ref)).Key())
+		if !finite(g.value) && !finite(r.value) {
+			continue // neither scored this set (or part): no row of dashes
+		}
+		_, part := records.SplitSetPart(set)
 		interval, verdictText := "—", why
+		lo, hi := math.NaN(), math.NaN()
 		few := fewPairs(goRec, set) // the fewer of the two sides' covered pairs, when too few
 		if f := fewPairs(ref, set); f > 0 && (few == 0 || f < few) {
 			few = f
@@ -501,9 +530,13 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 		} else if why == "" {
 			v := compare(g, r, 3)
 			if finite(g.value) && finite(r.value) {
-				vs[v] = append(vs[v], setDisplay(set))
+				if vs[part] == nil {
+					vs[part] = verdictSets{}
+				}
+				vs[part][v] = append(vs[part][v], setDisplay(set))
 			}
-			if lo, hi, _ := records.Difference(g.value, r.value, g.reps, r.reps); v != notTested && finite(lo) && finite(hi) {
+			if l, h, _ := records.Difference(g.value, r.value, g.reps, r.reps); v != notTested && finite(l) && finite(h) {
+				lo, hi = l, h
 				interval = "[" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
 			}
 			verdictText = map[verdict]string{above: "Go higher", below: "reference higher", tie: "tie", notTested: "not tested"}[v]
@@ -511,10 +544,16 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 				verdictText = "—"
 			}
 		}
+		covG, covR := metric(goRec, records.Coverage(set).Key()), metric(ref, records.Coverage(set).Key())
 		rows = append(rows, []string{name, setDisplay(set), goName, refName,
 			formatScore(g.value, 3), formatScore(r.value, 3), signed(g.value-r.value, 3), interval, verdictText,
-			coverageText(metric(goRec, records.Coverage(set).Key()), 0, false) + " / " + coverageText(metric(ref, records.Coverage(set).Key()), 0, false),
+			coverageText(covG, 0, false) + " / " + coverageText(covR, 0, false),
 			goTime, refTime, ratio})
+		line := []string{name, set, givenName(goRec), givenName(ref), csvNumber(g.value), csvNumber(r.value), csvNumber(g.value - r.value),
+			csvNumber(lo), csvNumber(hi), verdictText, csvNumber(covG), csvNumber(covR)}
+		line = append(line, timeCSV(goMembers, gt, gok)...)
+		line = append(line, timeCSV(refMembers, rt, rok)...)
+		csv = append(csv, append(line, ratioCSV))
 	}
 	how := "each at its own similarity"
 	switch {
@@ -523,11 +562,28 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) ([][]s
 	case b.similarity == SimilarityDot || b.similarity == SimilarityCosine:
 		how = b.simText()
 	}
-	head := fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), how)
+	head = fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), how)
 	if why != "" {
-		return rows, head + goName + " against " + refName + ": " + why + "."
+		return rows, csv, head + goName + " against " + refName + ": " + why + "."
 	}
-	return rows, head + pairClause(goName, refName, vs) + "."
+	// Whole sets and their parts are different questions (a part is a
+	// sample of its set): never counted together. Dev parts are for
+	// choosing settings, not for comparing.
+	var clauses []string
+	if len(vs[""]) > 0 {
+		clauses = append(clauses, pairClause(goName, refName, vs[""]))
+	}
+	if t := vs[records.PartTest]; len(t) > 0 {
+		c := pairClause(goName, refName, t)
+		if len(clauses) > 0 {
+			c = "on the test parts, " + c
+		}
+		clauses = append(clauses, c)
+	}
+	if len(clauses) == 0 {
+		clauses = append(clauses, pairClause(goName, refName, verdictSets{}))
+	}
+	return rows, csv, head + strings.Join(clauses, "; ") + "."
 }
 
 // pairSide is how a pair table names one side's row, prints its stage
@@ -683,7 +739,8 @@ func checkSection(c *Check, recs []records.Record) *Section {
 	default:
 		verdict += " Every one was recomputed by this run."
 	}
-	s.Blocks = append(s.Blocks, Paragraph(verdict))
+	// The verdict and its caveat are the page's answer, together.
+	s.Blocks = append(s.Blocks, Headline{verdict})
 	s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("What -check compares, number by number: reference %s. A score passes when it is at least the reference minus the spec's tolerance %s; a CA quantity when it equals the reference within %g relative. "+
 		"-check itself (kcalab -check DIR SPEC) reruns the spec twice from scratch in a temporary directory, compares the first run with the reference this way, and fails when the two runs differ.",
 		c.Source, formatValue(c.Tolerance), records.CATolerance)))
@@ -909,15 +966,18 @@ func isDegenerate(pts []Labeled) bool {
 	return len(pts) >= 8 && 4*distinctPlaces(pts) < len(pts)
 }
 
-// neighbourBlocks list the probe words' neighbours of one trial per group
-// of all the trials (groupKeys), the one representativeOrder prefers (on
-// the most data, most exact, largest dimension and window); measured
-// trials' are left out.
+// neighbourBlocks are the probe words' nearest neighbours, one table per
+// method or label (its representative trial), each ranked by the
+// similarity its scores are ranked at (rankSim: the method's own), the
+// other beside it when the record holds it; a record older than holding
+// both shows the one it has and says so. The CA family's dot-product
+// lists get a note on why they hold rare words.
 func (p *builder) neighbourBlocks(all projection) []Block {
 	keys := groupKeys(all.records())
 	withNeighbours := all.where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, not(isMeasuredTrial))
 	better := representativeOrder(withNeighbours)
 	var tables []Block
+	caDot, caCosine, older, anyOther := false, false, false, false
 	for gi, g := range withNeighbours.groupBy(func(_ int, t trial) string { return keys[t.Num-1] }) {
 		t := g.trials[0]
 		for _, c := range g.trials[1:] {
@@ -925,22 +985,77 @@ func (p *builder) neighbourBlocks(all projection) []Block {
 				t = c
 			}
 		}
-		label := p.soloLabel(t)
-		tab := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d, %s similarity)", label, t.Num, formatValue(t.Settings["eval.similarity"])),
-			Header: []string{"Word", "Nearest 10, most similar first"}}
-		for _, nb := range t.Neighbours {
-			tab.Rows = append(tab.Rows, []string{nb.Word, neighboursText(nb)})
+		sim := p.rankSim(t.Record)
+		ranked, other := neighboursAt(t.Record, sim), neighboursAt(t.Record, otherSim(sim))
+		how := "by " + simPhrase(sim)
+		if p.similarity != SimilarityDot && p.similarity != SimilarityCosine {
+			how += ", its method's own similarity"
+		}
+		if len(ranked) == 0 {
+			// Recorded before both were: the one the trial has.
+			older = true
+			ranked, other, sim = t.Neighbours, nil, ownSim(t.Record)
+			how = fmt.Sprintf("by %s: the record holds no %s neighbours (recorded before both similarities were; rerun the spec with -fresh for them)", simPhrase(sim), p.rankSim(t.Record))
+		}
+		if p.isCAFamily(t.Record) && sim == records.SimDot {
+			caDot = true
+			caCosine = caCosine || len(other) > 0
+		}
+		tab := Table{ID: "neighbours-" + strconv.Itoa(gi+1), Caption: fmt.Sprintf("Nearest neighbours: %s (trial #%d), %s", p.soloLabel(t), t.Num, how),
+			Header: []string{"Word", "Nearest 10 by " + string(sim) + ", most similar first"}}
+		if len(other) > 0 {
+			anyOther = true
+			tab.Header = append(tab.Header, "Nearest 10 by "+string(otherSim(sim)))
+		}
+		for i, nb := range ranked {
+			row := []string{nb.Word, neighboursText(nb)}
+			if len(other) > 0 {
+				cell := "—"
+				if i < len(other) && other[i].Word == nb.Word {
+					cell = neighboursText(other[i])
+				}
+				row = append(row, cell)
+			}
+			tab.Rows = append(tab.Rows, row)
 		}
 		tables = append(tables, tab)
 	}
 	if len(tables) == 0 {
 		return nil
 	}
-	out := []Block{Paragraph("The probe words (the spec's eval.probes) and their nearest words by the trial's similarity; one trial per method or label (on the most data, most exact, largest dimension and window)."), tables[0]}
+	text := "The probe words (the spec's eval.probes) and their nearest words, each trial's by the similarity its scores are ranked at (" + p.simText() + ")"
+	if anyOther {
+		text += ", the other beside it"
+	}
+	text += "; one trial per method or label (on the most data, most exact, largest dimension and window)."
+	if older {
+		text += " Some records hold their neighbours at one similarity only (recorded before both were): their tables say which."
+	}
+	out := []Block{Paragraph(text)}
+	if caDot {
+		note := "Why the CA family's dot-product neighbours are rare words: a word's principal coordinates grow with how peculiar its contexts are, so a rare word seen in one narrow context (a name in one article) has a long vector, and a long vector has a large dot product with almost any word; the dot product, the paper's similarity, ranks by direction and length together."
+		if caCosine {
+			note += " Cosine, beside it, ranks by direction alone: the words used alike."
+		} else {
+			note += " These records hold no cosine neighbours, which rank by direction alone (recorded before both similarities were)."
+		}
+		out = append(out, Paragraph(note))
+	}
+	out = append(out, tables[0])
 	if len(tables) > 1 {
 		out = append(out, Details{Summary: fmt.Sprintf("Neighbours in the other %d trials", len(tables)-1), Blocks: tables[1:]})
 	}
 	return out
+}
+
+// neighboursAt is a record's neighbours by sim: its own list when sim is
+// the trial's similarity (eval.similarity), else the other list; nil when
+// the record holds none by sim.
+func neighboursAt(rec records.Record, sim records.Similarity) []records.Neighbours {
+	if ownSim(rec) == sim {
+		return rec.Neighbours
+	}
+	return rec.NeighboursOther
 }
 
 // neighboursText prints a probe word's neighbours with their similarity

@@ -115,7 +115,8 @@ func wordViewRecords() []records.Record {
 	}
 	return []records.Record{
 		{ID: "v1", Spec: "words", Settings: with(b, "label", "tail-cut"), Status: "ok", Metrics: wordMetrics([6]float64{0.5, 0.5, 0.5, 0.5, 0.1, 0.1}, fullCoverage),
-			WordsMap: &wm, Neighbours: nb},
+			WordsMap: &wm, Neighbours: nb, NeighboursOther: []records.Neighbours{
+				{Word: "king", Words: []string{"queen", "kings"}, Sims: []float64{0.9, 0.8}}, {Word: "zyzzyva", Words: []string{}, Sims: []float64{}}}},
 		{ID: "v2", Spec: "words", Settings: with(b, "label", "SGNS", "method", "sgns"), Status: "ok", Metrics: wordMetrics([6]float64{0.4, 0.4, 0.4, 0.4, 0.1, 0.1}, fullCoverage),
 			Neighbours: nb[:1]},
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,12 +151,43 @@ func TestPairs(t *testing.T) {
 	}, head)
 	stab := sec.Blocks[2].(Table)
 	assert.Len(t, stab.Rows, 12, "two pairs × six sets")
-	assert.Equal(t, []string{"SGNS", "Rel", "SGNS (Go)", "SGNS (gensim)", "0.450", "0.440", "+0.010", "[−0.018, +0.038]", "tie", "98.8% / 98.8%", "322", "426", "0.754"}, stab.Rows[1],
-		"one run: the ratio of the training times")
+	assert.Equal(t, []string{"SGNS", "Rel", "SGNS (Go)", "SGNS (gensim)", "0.450", "0.440", "+0.010", "[−0.018, +0.038]", "tie", "98.8% / 98.8%", "322", "426", "1.33× faster"}, stab.Rows[1],
+		"one run: the ratio of the training times, in words")
+	require.Len(t, stab.CSV, 13)
+	assert.Equal(t, []string{"SGNS", "rel", "SGNS (Go)", "SGNS (gensim)", "0.45", "0.44"}, stab.CSV[2][:6])
+	assert.Equal(t, "0.754163734459301", stab.CSV[2][18], "the CSV's ratio is a plain number")
+	for _, row := range stab.CSV[1:] {
+		for j, c := range row {
+			if j >= 4 && j != 9 && c != "" {
+				_, err := strconv.ParseFloat(c, 64)
+				assert.NoError(t, err, "CSV column %s: %q is not a number", stab.CSV[0][j], c)
+			}
+		}
+	}
 	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "[−0.043, +0.013]", "tie", "98.5% / 98.5%", "1,021", "2,407", whyOtherRuns}, stab.Rows[6])
 	assert.Equal(t, "reference higher", stab.Rows[10][8], "fastText on Rare: 0.12 against 0.19")
 	assert.Contains(t, sec.Blocks[3].(Paragraph), "GloVe (Go)")
 	assert.Nil(t, tb().pairsSection(methodRecords()), "no external trial: no pairs")
+
+	t.Run("parts: only where scored, never counted with the whole sets", func(t *testing.T) {
+		recs := pairsRecords()
+		for i, r := range recs {
+			if strings.HasPrefix(formatValue(r.Settings["label"]), "fastText") {
+				recs[i].Metrics = maps.Clone(r.Metrics)
+				for _, set := range []string{"sim", "men"} {
+					recs[i].Metrics[records.Score(records.RuleZero, records.SetPart(set, records.PartTest)).At(records.SimCosine, records.SimCosine).Key()] = 0.5
+				}
+			}
+		}
+		sec := tb().pairsSection(recs)
+		tab := sec.Blocks[2].(Table)
+		assert.Len(t, tab.Rows, 14, "the SGNS pair has no test parts: no rows of dashes for them")
+		for _, r := range tab.Rows {
+			assert.NotContains(t, strings.Join(r, " "), "NaN")
+		}
+		assert.Equal(t, "fastText, d = 300, zero rule, each at its own similarity: fastText (CLI) is significantly above fastText (Go) on Rare; ties on Sim, Rel, MEN, M.Turk, S999; "+
+			"on the test parts, fastText (Go) and fastText (CLI) tie on Sim test, MEN test.", sec.Blocks[0].(Headline)[1])
+	})
 
 	t.Run("seeds of the Go trainer: one row, their mean", func(t *testing.T) {
 		recs := pairsRecords()
@@ -252,7 +284,7 @@ func TestCheckSection(t *testing.T) {
 	r := checkReport(stubScript(t))
 	sec := checkSection(r.Check, r.Records)
 	require.NotNil(t, sec)
-	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "2 of 53 numbers FAIL", "the fixtures score at both similarities")
+	assert.Contains(t, sec.Blocks[0].(Headline)[0], "2 of 53 numbers FAIL", "the fixtures score at both similarities")
 	items := records.CheckDetails(r.Check.Reference, r.Records, r.Check.Tolerance)
 	var fails []string
 	for _, it := range items {
@@ -276,10 +308,25 @@ func TestWordViews(t *testing.T) {
 	assert.Len(t, wm.Series[0].Points, 40)
 	assert.Contains(t, string(sec.Blocks[0].(Paragraph)), "1 word(s) lie more than 8 times the median distance from the origin and are left off so that the rest can be read (agave).")
 	assert.True(t, wm.HideOverlap)
-	nb := sec.Blocks[3].(Table)
-	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7"}, nb.Rows[0])
-	assert.Equal(t, []string{"zyzzyva", "not in the vocabulary"}, nb.Rows[1])
-	assert.IsType(t, Details{}, sec.Blocks[4], "the other trials' neighbours are collapsed")
+	assert.Contains(t, string(sec.Blocks[3].(Paragraph)), "Why the CA family's dot-product neighbours are rare words")
+	assert.Contains(t, string(sec.Blocks[3].(Paragraph)), "Cosine, beside it, ranks by direction alone")
+	nb := sec.Blocks[4].(Table)
+	assert.Equal(t, "Nearest neighbours: tail-cut (trial #1), by the dot product, its method's own similarity", nb.Caption)
+	assert.Equal(t, []string{"Word", "Nearest 10 by dot, most similar first", "Nearest 10 by cosine"}, nb.Header)
+	assert.Equal(t, []string{"king", "queen 0.812, prince 0.773, throne 0.7", "queen 0.9, kings 0.8"}, nb.Rows[0])
+	assert.Equal(t, []string{"zyzzyva", "not in the vocabulary", "not in the vocabulary"}, nb.Rows[1])
+	require.IsType(t, Details{}, sec.Blocks[5], "the other trials' neighbours are collapsed")
+	sgns := sec.Blocks[5].(Details).Blocks[0].(Table)
+	assert.Equal(t, "Nearest neighbours: SGNS (trial #2), by the dot product: the record holds no cosine neighbours (recorded before both similarities were; rerun the spec with -fresh for them)", sgns.Caption,
+		"SGNS ranks by cosine; a record without cosine neighbours shows its dot ones and says so")
+	assert.Len(t, sgns.Header, 2)
+
+	recs := wordViewRecords()
+	recs[1].NeighboursOther = []records.Neighbours{{Word: "king", Words: []string{"kings"}, Sims: []float64{0.5}}}
+	sec = tb().wordViewsSection(recs)
+	sgns = sec.Blocks[5].(Details).Blocks[0].(Table)
+	assert.Equal(t, "Nearest neighbours: SGNS (trial #2), by cosine, its method's own similarity", sgns.Caption)
+	assert.Equal(t, []string{"king", "kings 0.5", "queen 0.812, prince 0.773, throne 0.7"}, sgns.Rows[0], "SGNS's own cosine first, the dot product beside")
 	assert.Nil(t, tb().wordViewsSection(methodRecords()))
 }
 
@@ -358,9 +405,20 @@ func TestCheckSaysWhatItCompared(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := checkSection(&Check{Reference: []records.Record{rec}, Tolerance: 0.01, Source: "results.jsonl"}, []records.Record{c.now})
 			require.NotNil(t, s)
-			assert.Contains(t, string(s.Blocks[0].(Paragraph)), c.want)
+			assert.Contains(t, s.Blocks[0].(Headline)[0], c.want)
 		})
 	}
+}
+
+// A difference that rounds to zero keeps its sign: an interval's bound
+// beside "reference higher" is below zero.
+func TestSigned(t *testing.T) {
+	assert.Equal(t, "−0.0005", signed(-0.00049, 3))
+	assert.Equal(t, "+0.0004", signed(0.00041, 3))
+	assert.Equal(t, "±0.000", signed(0, 3))
+	assert.Equal(t, "−0.011", signed(-0.011, 3))
+	assert.Equal(t, "—", percent(math.NaN(), 1), "never NaN%")
+	assert.Equal(t, "—", sig(math.NaN(), 3), "never NaN")
 }
 
 func TestRowsOf(t *testing.T) {

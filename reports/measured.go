@@ -34,12 +34,14 @@ func seconds(v float64) string {
 	return s
 }
 
-// megabytes prints a memory size in MB, whole with separators.
+// megabytes prints a memory size given in MiB (2^20 bytes: what the
+// records hold, max_rss_mb and svd_plan_mb included, and what the budgets
+// count), whole with separators, labelled MiB: 12,828 MiB is 13,451 MB.
 func megabytes(v float64) string {
 	if !finite(v) {
 		return "—"
 	}
-	return thousands(v) + " MB"
+	return thousands(v) + " MiB"
 }
 
 // spectrumGap is the largest |σ_k(a) − σ_k(b)| over σ_1(b) of two
@@ -153,12 +155,13 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	// first sentence); the first trial's own figures follow.
 	lead = append(lead[1:], lead[0])
 	s := &Section{ID: "measured", Title: "Measurements"}
-	s.Blocks = append(s.Blocks, Paragraph(strings.Join(lead, " ")), t)
+	s.Blocks = append(s.Blocks, Headline{strings.Join(lead, " ")}, t)
 	return s
 }
 
 // measuredCSV is the measurement table for a program: plain numbers in
-// seconds, MB and bytes, full precision, one column per quantity.
+// seconds, MiB (the columns keep the records' names, *_mb) and bytes,
+// full precision, one column per quantity.
 func measuredCSV(rows []row) [][]string {
 	out := [][]string{{"trial", "#", "wall_s", "cpu_s", "max_rss_mb", "svd_plan_mb", "budget_memory_mb", "table_file_bytes", "table_block_bytes",
 		"sigma_1", "sigma_last", "k", "rel_residual", "products", "max_abs_dsigma_over_sigma1_vs_first"}}
@@ -295,7 +298,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 	}
 	diff := LineChart{ID: "spectra-diff", Title: "Each spectrum against the most exact one", XName: "k",
 		YName: "σ_k / σ_k(exact) − 1 (%)", Width: 640, Height: 400}
-	var against []string
+	var against, answer []string
 	for _, k := range restOrder {
 		idx := byRest[k]
 		if len(idx) < 2 {
@@ -312,12 +315,24 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 				continue
 			}
 			ls := LineSeries{Name: rows[i].label}
+			worst, worstK, sum := 0.0, 0, 0.0
 			for k, pt := range spectra[i] {
 				e := spectra[ref][k].Y
-				ls.Points = append(ls.Points, XY{X: pt.X, Y: tidy(100 * (pt.Y/e - 1))})
+				rel := pt.Y/e - 1
+				ls.Points = append(ls.Points, XY{X: pt.X, Y: tidy(100 * rel)})
+				if math.Abs(rel) > math.Abs(worst) {
+					worst, worstK = rel, int(pt.X)
+				}
+				sum += rel
 			}
 			diff.Series = append(diff.Series, ls)
 			against = append(against, fmt.Sprintf("%s against %s", rows[i].label, rows[ref].label))
+			if worstK > 0 {
+				answer = append(answer, fmt.Sprintf("%s's σ_k against %s's (the more exact): largest difference %s (k = %d), %s on average over the %d",
+					rows[i].label, rows[ref].label, signedShare(worst), worstK, signedShare(sum/float64(len(spectra[i]))), len(spectra[i])))
+			} else {
+				answer = append(answer, fmt.Sprintf("%s's σ_k equal %s's", rows[i].label, rows[ref].label))
+			}
 		}
 	}
 	if len(diff.Series) == 0 {
@@ -347,9 +362,22 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 			diff.Series[i].Color = ""
 		}
 	}
+	s.Blocks = append([]Block{Headline{strings.Join(answer, "; ") + "."}}, s.Blocks...)
 	s.Blocks = append(s.Blocks, Paragraph("Right: the relative difference of each spectrum from the most exact one of the same settings (the smallest residual): "+
 		strings.Join(against, "; ")+". Below zero, a decomposition misses part of σ_k."), Row{sigma, diff})
 	return s
+}
+
+// signedShare prints a relative difference as a signed percentage with
+// two significant digits: "−2.1%", "+0.034%".
+func signedShare(v float64) string {
+	switch {
+	case v > 0:
+		return "+" + sig(100*v, 2) + "%"
+	case v < 0:
+		return "−" + sig(-100*v, 2) + "%"
+	}
+	return "0%"
 }
 
 // distinctColors reports whether no two lines share a colour.

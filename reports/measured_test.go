@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,11 +33,26 @@ func TestMeasuredSection(t *testing.T) {
 			table = b
 		case Paragraph:
 			text += string(b)
+		case Headline:
+			text += strings.Join(b, " ")
 		}
 	}
 	assert.Contains(t, table.Header, "SVD's planned buffers")
-	assert.Contains(t, table.Rows[0], "500 MB (peak +25.2%)")
+	assert.Contains(t, table.Rows[0], "500 MiB (peak +25.2%)")
 	assert.Contains(t, table.Rows[1], "— (not recorded)")
-	assert.Contains(t, text, "against the SVD's 500 MB of planned buffers")
+	assert.Contains(t, text, "against the SVD's 500 MiB of planned buffers")
 	assert.Contains(t, text, "1.2× slower")
+}
+
+// The spectra section opens with its answer: how far each spectrum is
+// from the most exact one of the same settings.
+func TestSpectraAnswer(t *testing.T) {
+	rec := func(id, backend string, s []float64, resid float64) records.Record {
+		return records.Record{ID: id, Status: "ok", Settings: map[string]any{"method": "kca", "svd.backend": backend, "svd.rank": 3},
+			SVD: &records.SVDAccuracy{S: s, RelResidual: resid}}
+	}
+	s := tb().spectraSection([]records.Record{rec("a", "krylov", []float64{1, 0.5, 0.25}, 1e-9), rec("b", "dssvd", []float64{1, 0.49, 0.24}, 1e-3)})
+	require.NotNil(t, s)
+	require.IsType(t, Headline{}, s.Blocks[0])
+	assert.Equal(t, "KCA · dssvd's σ_k against KCA · krylov's (the more exact): largest difference −4% (k = 3), −2% on average over the 3.", s.Blocks[0].(Headline)[0])
 }

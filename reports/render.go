@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
 	"net/url"
 	"regexp"
@@ -30,6 +31,7 @@ type page struct {
 	Src     string            // its URL when not inlined
 	SRI     template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
 	Charts  template.JS       // the chart data and the code that draws it
+	Tables  template.JS       // sorting and choosing columns (tableScript)
 }
 
 type tocEntry struct {
@@ -46,9 +48,79 @@ type renderer struct {
 	ids    map[string]string // id → what uses it
 	charts []string          // one JSON object per chart, in page order
 	tables int               // tables without an id so far, to name their CSV files
+	// colors are the page's line colours by series key (LineSeries.Key):
+	// one series, one colour, on every chart of the page.
+	colors map[string]string
+	// fixed are the colours lines of the page have set for themselves
+	// (settingColor's): a line without one never takes them.
+	fixed map[string]bool
 }
 
-func newRenderer() *renderer { return &renderer{ids: map[string]string{}} }
+// reserve notes the colours the page's lines set for themselves, before
+// any is drawn.
+func (r *renderer) reserve(sections []Section) {
+	var walk func(blocks []Block)
+	walk = func(blocks []Block) {
+		for _, b := range blocks {
+			switch b := b.(type) {
+			case Row:
+				walk(b)
+			case Details:
+				walk(b.Blocks)
+			case LineChart:
+				for _, s := range b.Series {
+					if s.Color != "" {
+						r.fixed[s.Color] = true
+					}
+				}
+			}
+		}
+	}
+	for _, s := range sections {
+		walk(s.Blocks)
+		r.reserve(s.Subsections)
+	}
+}
+
+func newRenderer() *renderer {
+	return &renderer{ids: map[string]string{}, colors: map[string]string{}, fixed: map[string]bool{}}
+}
+
+// pageColors gives every line of c without a colour of its own the one its
+// key has on this page, a key new to the page the first palette colour no
+// key of the page has yet (cycling once all are taken, the symbol then
+// telling lines apart). A line whose colour is set keeps it.
+func (r *renderer) pageColors(c LineChart) LineChart {
+	used := maps.Clone(r.fixed)
+	for _, col := range r.colors {
+		used[col] = true
+	}
+	series := slices.Clone(c.Series)
+	for i, s := range series {
+		key := s.colorKey()
+		switch {
+		case s.Color != "":
+			if _, ok := r.colors[key]; !ok {
+				r.colors[key] = s.Color
+			}
+			used[s.Color] = true
+		case r.colors[key] != "":
+			series[i].Color = r.colors[key]
+		default:
+			col := palette[len(r.colors)%len(palette)]
+			for _, p := range palette {
+				if !used[p] {
+					col = p
+					break
+				}
+			}
+			r.colors[key], used[col] = col, true
+			series[i].Color = col
+		}
+	}
+	c.Series = series
+	return c
+}
 
 func (r *renderer) claim(id, what string) error {
 	if !idPattern.MatchString(id) {
@@ -134,6 +206,8 @@ func (r *renderer) block(b Block) error {
 		return r.table(b)
 	case ScoreTable:
 		return r.scoreTable(b)
+	case LineChart:
+		return r.chart(r.pageColors(b))
 	case chart:
 		return r.chart(b)
 	case nil:
@@ -555,6 +629,96 @@ const chartScript = `"use strict";
 })();
 `
 
+// tableScript lets a reader sort any data table by clicking a column's
+// header (again to reverse; numbers by value, "—" last, a score table's
+// groups each sorted in place, its reference and footer rows left) and,
+// on a table of many columns, choose the columns shown. It only reorders
+// and hides what the page shows: no number is computed here.
+const tableScript = `"use strict";
+(function () {
+  var manyColumns = 10;
+  function cellKey(cell) {
+    var t = cell ? cell.textContent.trim() : "";
+    var n = t.replace(/,/g, "").replace(/\u2212/g, "-").replace(/^[±+]/, "");
+    // A ratio in words sorts by the ratio: "1.46× faster" is 0.68.
+    var f = n.match(/^(\d+\.?\d*)× (faster|slower)/);
+    if (f) {
+      return {num: f[2] === "faster" ? 1 / parseFloat(f[1]) : parseFloat(f[1]), text: t};
+    }
+    if (t === "as fast") {
+      return {num: 1, text: t};
+    }
+    var m = n.match(/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i);
+    if (m) {
+      return {num: parseFloat(m[0]), text: t};
+    }
+    return {num: null, text: t, none: t === "" || t === "—"};
+  }
+  function compare(a, b) {
+    if (a.none !== b.none) { return a.none ? 1 : -1; }
+    if ((a.num === null) !== (b.num === null)) { return a.num === null ? 1 : -1; }
+    if (a.num !== null && a.num !== b.num) { return a.num - b.num; }
+    return a.text.localeCompare(b.text, "en", {numeric: true});
+  }
+  function sortBy(table, col, th) {
+    var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+    Array.prototype.forEach.call(table.tBodies, function (tb) {
+      if (tb.classList.contains("footer") || tb.classList.contains("reference")) { return; }
+      var fixed = [], rows = [];
+      Array.prototype.forEach.call(tb.rows, function (r, i) {
+        (r.classList.contains("group") ? fixed : rows).push({r: r, i: i});
+      });
+      rows.sort(function (a, b) {
+        var a0 = cellKey(a.r.cells[col]), b0 = cellKey(b.r.cells[col]);
+        var c = (a0.none || b0.none) ? compare(a0, b0) : dir * compare(a0, b0);
+        return c !== 0 ? c : a.i - b.i;
+      });
+      fixed.concat(rows).forEach(function (x) { tb.appendChild(x.r); });
+    });
+  }
+  function showColumn(table, col, on) {
+    Array.prototype.forEach.call(table.rows, function (r) {
+      if (r.cells.length === table.tHead.rows[0].cells.length && r.cells[col]) {
+        r.cells[col].style.display = on ? "" : "none";
+      }
+    });
+  }
+  function chooser(table) {
+    var heads = table.tHead.rows[0].cells;
+    var box = document.createElement("details");
+    box.className = "columns";
+    var sum = document.createElement("summary");
+    sum.textContent = "Columns shown (" + heads.length + "): choose";
+    box.appendChild(sum);
+    Array.prototype.forEach.call(heads, function (h, j) {
+      var label = document.createElement("label");
+      var cb = document.createElement("input");
+      cb.type = "checkbox";
+      cb.checked = true;
+      cb.setAttribute("data-column", j);
+      cb.addEventListener("change", function () { showColumn(table, j, cb.checked); });
+      label.appendChild(cb);
+      label.appendChild(document.createTextNode(" " + h.textContent));
+      box.appendChild(label);
+    });
+    var wrap = table.parentNode.classList.contains("scroll") ? table.parentNode : table;
+    wrap.parentNode.insertBefore(box, wrap);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.data, table.index"), function (table) {
+    if (!table.tHead || table.tHead.rows.length !== 1) { return; }
+    var heads = table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(heads, function (th, j) {
+      th.classList.add("sortable");
+      th.title = "Sort by this column (click again to reverse)";
+      th.addEventListener("click", function () { sortBy(table, j, th); });
+    });
+    if (heads.length >= manyColumns) { chooser(table); }
+  });
+})();
+`
+
 func (r *renderer) script() (template.JS, error) {
 	js := fmt.Sprintf(chartScript, strings.Join(r.charts, ",\n"))
 	// Belt and braces: the JSON encoder already escapes '<'.
@@ -668,6 +832,12 @@ details.more { margin: 12px 0; }
 details.more > summary { cursor: pointer; color: #1f5fbf; }
 p.csv { font-size: 12px; margin: 0 0 12px; }
 footer { margin-top: 36px; color: #777; font-size: 13px; }
+table.data thead th.sortable { cursor: pointer; }
+table.data thead th[aria-sort="ascending"]::after { content: " ▲"; font-size: 10px; }
+table.data thead th[aria-sort="descending"]::after { content: " ▼"; font-size: 10px; }
+details.columns { font-size: 13px; margin: 8px 0 0; }
+details.columns > summary { cursor: pointer; color: #1f5fbf; }
+details.columns label { display: inline-block; margin: 2px 12px 2px 0; white-space: nowrap; }
 </style>
 {{if .Inline}}<script>{{.Inline}}</script>
 {{else}}<script src="{{.Src}}"{{with .SRI}} {{.}}{{end}} crossorigin="anonymous"></script>
@@ -684,7 +854,7 @@ footer { margin-top: 36px; color: #777; font-size: 13px; }
 {{.Body}}
 <footer>Charts: {{.About}}.</footer>
 <script>
-{{.Charts}}</script>
+{{.Tables}}{{.Charts}}</script>
 </body>
 </html>
 `)

@@ -126,6 +126,7 @@ func Write(w io.Writer, r Report) error {
 	}
 	intro := rd.buf.String()
 	rd.buf.Reset()
+	rd.reserve(sections)
 	toc, err := rd.sections(sections, 0, "s")
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
@@ -149,6 +150,7 @@ func Write(w io.Writer, r Report) error {
 		Src:    r.ECharts.src,
 		SRI:    sri,
 		Charts: script,
+		Tables: template.JS(tableScript),
 	}
 	if r.ResultsFile != "" {
 		l := Link{Path: r.ResultsFile}

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	lines := pr.lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
 	colorLines(lines)
 	timeFig, timeMany := scalingChart(lines, ax, "scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)")
-	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MB)")
+	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MiB)")
 	s := &Section{ID: "scaling", Title: "Time and memory against size"}
 	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
 		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log axes where the values span a decade or more, linear otherwise). " +
@@ -88,15 +89,113 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	if len(nf.Rows) > 0 {
 		s.Blocks = append(s.Blocks, nf)
 	}
+	var answer []string
 	if t := p.ratioTable(pr, ax, rest); t != nil {
 		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
+		answer = ratioAnswer(*t)
 	}
 	if t := growthTable(lines, ax.symbol); t != nil {
 		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow: a power law y = c·x^b fitted per series to the finished trials "+
 			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+
 			"An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."), *t)
+		if len(answer) == 0 {
+			answer = growthAnswer(*t, ax.symbol)
+		}
+	}
+	if len(answer) == 0 {
+		answer = largestAnswer(lines, ax)
+	}
+	if len(answer) > 0 {
+		s.Blocks = append([]Block{Headline{strings.Join(answer, "; ") + "."}}, s.Blocks...)
 	}
 	return s
+}
+
+// largestAnswer says, per line, the largest size it finished with its
+// wall time and peak memory there (means over the trials at that size), or
+// that it finished at none: the answer when no two lines compare and none
+// has sizes enough for a growth law.
+func largestAnswer(lines []line, ax scalingAxis) []string {
+	var out []string
+	for _, l := range lines {
+		best := math.Inf(-1)
+		for k, t := range l.trials {
+			if t.Status == "ok" && finite(l.xs[k]) {
+				best = math.Max(best, l.xs[k])
+			}
+		}
+		if math.IsInf(best, -1) {
+			out = append(out, l.name+" finished at no size")
+			continue
+		}
+		var wall, rss []float64
+		for k, t := range l.trials {
+			if t.Status == "ok" && l.xs[k] == best {
+				if v, ok := t.Metrics[metricWall]; ok {
+					wall = append(wall, v)
+				}
+				if v, ok := t.Metrics[metricRSS]; ok {
+					rss = append(rss, v)
+				}
+			}
+		}
+		c := l.name + " at " + ax.text(best) + ", its largest"
+		if len(wall) > 0 {
+			c += ": " + seconds(mean(wall))
+		}
+		if len(rss) > 0 {
+			c += ", peak memory " + megabytes(mean(rss))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// mean is the mean of xs (NaN for none).
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// ratioAnswer says, from the ratio table's rows, how each backend compared
+// at the largest size where both finished, next to the paper's claim.
+func ratioAnswer(t Table) []string {
+	var out []string
+	for _, r := range t.Rows {
+		if !strings.Contains(r[2], "×") && r[2] != "as fast" {
+			continue // no size where both finished, or times that do not compare
+		}
+		c := fmt.Sprintf("%s at %s: %s", r[0], r[1], r[2])
+		if r[3] != "—" {
+			c += ", memory " + r[3]
+		}
+		if !strings.HasPrefix(r[4], "—") {
+			c += " (the paper: " + r[4] + ")"
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// growthAnswer says, from the growth table's numbers, how each series'
+// wall time and memory grow with the size.
+func growthAnswer(t Table, symbol string) []string {
+	what := map[string]string{metricWall: "wall time", metricRSS: "peak memory"}
+	var out []string
+	for _, r := range t.CSV[1:] {
+		b, err := strconv.ParseFloat(r[2], 64)
+		if err != nil {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s's %s grows as %s^%s", r[0], what[r[1]], symbol, sig(b, 3)))
+	}
+	return out
 }
 
 // scalingAxis is the x axis of the scaling figures and each trial's place
@@ -160,6 +259,14 @@ func (ax scalingAxis) distinct() int {
 }
 
 // text prints a size for a table: "V = 71,290", "f = 0.25" or "unknown".
+// csvName names the size column of a table for a program.
+func (ax scalingAxis) csvName() string {
+	if ax.allV {
+		return "V"
+	}
+	return "corpus_fraction"
+}
+
 func (ax scalingAxis) text(x float64) string {
 	switch {
 	case !finite(x):
@@ -355,7 +462,9 @@ func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Tabl
 	caption, comps := ratioComparisons(has["krylov"], has["lapack"])
 	t := &Table{ID: "scaling-ratios", Caption: caption,
 		Header:  []string{"Comparison", "Size", "Time ratio", "Memory ratio", "Paper"},
-		Numeric: []bool{false, true, true, true, false}}
+		Numeric: []bool{false, true, true, true, false},
+		CSV: [][]string{{"comparison", "backend", "other", ax.csvName(), "time_ratio", "time_ratio_min", "time_ratio_max", "memory_ratio",
+			"paper_time_ratio", "paper_memory_ratio", "note"}}}
 	for _, g := range pr.groupBy(func(_ int, t trial) string { return group(t) }) {
 		for _, c := range comps {
 			name := c.backend + " / " + c.other
@@ -363,7 +472,8 @@ func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Tabl
 				name = g.key + ": " + name
 			}
 			d, o := lines[g.key+"\x00"+c.backend], lines[g.key+"\x00"+c.other]
-			t.Rows = append(t.Rows, ratioRow(name, c.text, finishedMeans(d), finishedMeans(o), c.other, ax)...)
+			rows, csv := ratioRow(name, c, finishedMeans(d), finishedMeans(o), ax)
+			t.Rows, t.CSV = append(t.Rows, rows...), append(t.CSV, csv...)
 		}
 	}
 	return t
@@ -405,7 +515,13 @@ func finishedMeans(l line) map[float64]ratioPoint {
 // says why at the largest. No row when neither finished anywhere. Over
 // repeated measurements (measure.repeat > 1) the time ratio's range
 // follows it: the smallest and largest ratio the repeats allow.
-func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax scalingAxis) [][]string {
+func ratioRow(name string, c ratioComparison, d, o map[float64]ratioPoint, ax scalingAxis) (rows, csv [][]string) {
+	paper, other := c.text, c.other
+	line := func(size float64, t, tlo, thi, mem float64, note string) []string {
+		return []string{name, c.backend, c.other, csvNumber(size), csvNumber(t), csvNumber(tlo), csvNumber(thi), csvNumber(mem),
+			csvNumber(c.paperTime), csvNumber(c.paperMem), note}
+	}
+	nan := math.NaN()
 	best, anyBoth, why := math.Inf(-1), math.Inf(-1), ""
 	for x, p := range d {
 		q, ok := o[x]
@@ -421,22 +537,27 @@ func ratioRow(name, paper string, d, o map[float64]ratioPoint, other string, ax 
 	if math.IsInf(best, -1) {
 		switch {
 		case !math.IsInf(anyBoth, -1):
-			return [][]string{{name, ax.text(anyBoth), why, "—", paper}}
+			return [][]string{{name, ax.text(anyBoth), why, "—", paper}}, [][]string{line(anyBoth, nan, nan, nan, nan, why)}
 		case len(o) > 0 || len(d) > 0:
-			return [][]string{{name, "no size where both finished", "—", "—", paper}}
+			const none = "no size where both finished"
+			return [][]string{{name, none, "—", "—", paper}}, [][]string{line(nan, nan, nan, nan, nan, none)}
 		}
-		return nil
+		return nil, nil
 	}
 	p, q := d[best], o[best]
 	timeText := timesText(p.wall / q.wall)
-	if lo, hi, ok := ratioRange(p.trials, q.trials); ok {
+	lo, hi, ok := ratioRange(p.trials, q.trials)
+	if ok {
 		timeText += " (" + factorRange(lo, hi) + " over repeats)"
+	} else {
+		lo, hi = nan, nan
 	}
-	memText := "—"
+	memText, mem := "—", nan
 	if finite(p.rss) && finite(q.rss) && q.rss > 0 {
-		memText = percent(p.rss/q.rss, 1) + " of " + other + "'s"
+		mem = p.rss / q.rss
+		memText = percent(mem, 1) + " of " + other + "'s"
 	}
-	return [][]string{{name, ax.text(best), timeText, memText, paper}}
+	return [][]string{{name, ax.text(best), timeText, memText, paper}}, [][]string{line(best, p.wall/q.wall, lo, hi, mem, "")}
 }
 
 // ratioRange is the range of a time ratio over repeated measurements: the
@@ -467,7 +588,12 @@ func wallSpan(recs []records.Record) (lo, hi float64, ok bool) {
 
 // ratioComparison is one row kind of the ratio table: backend against
 // other, with the paper's claim for it.
-type ratioComparison struct{ backend, other, text string }
+// ratioComparison is one row of the ratio table: the paper's claim in words
+// and, for a program, its ratios (NaN when the paper makes none).
+type ratioComparison struct {
+	backend, other, text string
+	paperTime, paperMem  float64
+}
 
 // ratioComparisons are the comparisons the ratio table makes and its
 // caption: DSSVD against the paper's backends (against lapack, the
@@ -479,16 +605,16 @@ func ratioComparisons(krylov, lapack bool) (string, []ratioComparison) {
 		if pr.other == "dense" && lapack {
 			// The paper's dense SVD is numPy's, LAPACK: its claim is
 			// against the lapack backend; gonum's pure-Go SVD is slower.
-			comps = append(comps, ratioComparison{"dssvd", "lapack", pr.text},
-				ratioComparison{"dssvd", "dense", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
+			comps = append(comps, ratioComparison{"dssvd", "lapack", pr.text, pr.time, pr.memory},
+				ratioComparison{"dssvd", "dense", "— (pure-Go dense; the paper's numPy SVD is LAPACK)", math.NaN(), math.NaN()})
 			continue
 		}
-		comps = append(comps, ratioComparison{"dssvd", pr.other, pr.text})
+		comps = append(comps, ratioComparison{"dssvd", pr.other, pr.text, pr.time, pr.memory})
 	}
 	if krylov {
 		caption = "DSSVD and krylov against the other backends, at the largest size where both finished (means over replicates)"
 		for _, o := range []string{"dense", "randomized", "dssvd"} {
-			comps = append(comps, ratioComparison{"krylov", o, "— (not in the paper)"})
+			comps = append(comps, ratioComparison{"krylov", o, "— (not in the paper)", math.NaN(), math.NaN()})
 		}
 	}
 	if lapack {
@@ -496,7 +622,7 @@ func ratioComparisons(krylov, lapack bool) (string, []ratioComparison) {
 		// ratios against the lapack backend are the fair ones.
 		caption += "; lapack is the dense SVD on LAPACK (OpenBLAS), the fastest dense solver and the paper's (numPy)"
 		if krylov {
-			comps = append(comps, ratioComparison{"krylov", "lapack", "— (not in the paper)"})
+			comps = append(comps, ratioComparison{"krylov", "lapack", "— (not in the paper)", math.NaN(), math.NaN()})
 		}
 	}
 	return caption, comps

@@ -349,24 +349,75 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 		return nil
 	}
 	s := &Section{ID: "sweeps", Title: "Sweeps"}
+	var head Headline
 	for _, sk := range schema.SweepSettings() {
-		if sub := p.sweepOf(scored.where(numericSetting(sk.Key)), sk); sub != nil {
+		if sub, answer := p.sweepOf(scored.where(numericSetting(sk.Key)), sk); sub != nil {
 			s.Subsections = append(s.Subsections, *sub)
+			if answer != "" {
+				head = append(head, answer)
+			}
 		}
 	}
 	if len(s.Subsections) == 0 {
 		return nil
 	}
+	if len(head) > 0 {
+		s.Blocks = append(s.Blocks, head)
+	}
 	return s
+}
+
+// sweepAnswer says where each line of a sweep peaks: the x at which its
+// mean ρ (zero rule, at its ranked similarity) over the sets is highest,
+// among the x where it has every set; a set a line was tuned on does not
+// count for it. "" when no line has an x with every set.
+func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set string) func(trial, float64) (float64, bool), tuned func(l line, set string) bool) string {
+	var clauses []string
+	for _, l := range lines {
+		sum, n := map[float64]float64{}, map[float64]int{}
+		counted := 0
+		for _, set := range sets {
+			if tuned(l, set) {
+				continue
+			}
+			counted++
+			pts, _ := l.points(score(set))
+			for _, pt := range pts {
+				if finite(pt.X) && finite(pt.Y) {
+					sum[pt.X] += pt.Y
+					n[pt.X]++
+				}
+			}
+		}
+		best, bestMean := math.NaN(), math.Inf(-1)
+		for x, c := range n {
+			if m := sum[x] / float64(c); c == counted && (m > bestMean || (m == bestMean && x < best)) {
+				best, bestMean = x, m
+			}
+		}
+		if counted == 0 || math.IsNaN(best) {
+			continue
+		}
+		c := fmt.Sprintf("%s at %s (mean ρ %s", l.name, formatValue(best), sig(bestMean, 3))
+		if counted < len(sets) {
+			c += fmt.Sprintf(" over the %d sets it was not tuned on", counted)
+		}
+		clauses = append(clauses, c+")")
+	}
+	if len(clauses) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Where the mean Spearman ρ over the %d sets (zero rule; differences not tested) is highest against %s: %s.", len(sets), sk.Key, strings.Join(clauses, "; "))
 }
 
 // sweepOf is the charts of ρ against one setting: one per set, one line
 // per group and combination of the settings that vary within it (see
 // lineNamesOf); only lines with three or more x values are drawn, since a
-// trial that merely has the setting is not a sweep.
-func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
+// trial that merely has the setting is not a sweep. The sentence returned
+// says where each line peaks (sweepAnswer).
+func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
 	if pr.len() < 3 {
-		return nil
+		return nil, ""
 	}
 	names := p.lineNamesOf(pr.records(), sk.Key)
 	xOf := func(_ int, t trial) float64 { x, _ := number(t.Settings[sk.Key]); return x }
@@ -377,7 +428,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
 		}
 	}
 	if len(lines) == 0 {
-		return nil
+		return nil, ""
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, t := range pr.trials {
@@ -394,7 +445,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
 		for _, l := range lines {
 			pts, many := l.points(p.rankedScore(records.Score(records.RuleZero, set)))
 			averaged = averaged || many
-			ls := LineSeries{Name: l.name, Points: pts}
+			ls := LineSeries{Name: l.name, Points: pts, Key: l.name}
 			if slices.ContainsFunc(l.trials, func(t trial) bool { return p.tunedOn(t.Record, set) }) {
 				ls.Name, ls.Muted, tuned = ls.Name+" †", true, true
 			}
@@ -406,10 +457,16 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) *Section {
 	sub := &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
 	text := sweepText(sk, names, averaged) + " Each trial at the similarity its scores are ranked at (" + p.simText() + ")."
 	if tuned {
-		text += " A line marked † was tuned on the chart's set (in-sample there): drawn grey and dashed, not compared."
+		text += " A line marked † was tuned on the chart's set (in-sample there): drawn dashed with hollow symbols in its own colour, not compared."
 	}
 	sub.Blocks = append(sub.Blocks, Paragraph(text), row)
-	return sub
+	sets := wholeSets(wordSets(pr.records()))
+	answer := sweepAnswer(sk, lines, sets, func(set string) func(trial, float64) (float64, bool) {
+		return p.rankedScore(records.Score(records.RuleZero, set))
+	}, func(l line, set string) bool {
+		return slices.ContainsFunc(l.trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
+	})
+	return sub, answer
 }
 
 // rankedScore is a points value: a trial's score m at its ranked

@@ -224,6 +224,8 @@ func TestSweepSection(t *testing.T) {
 	s := tb().sweepSection(sweepRecords())
 	require.NotNil(t, s)
 	require.Len(t, s.Subsections, 1, "only the window takes ≥ 3 values")
+	assert.Equal(t, Headline{"Where the mean Spearman ρ over the 6 sets (zero rule; differences not tested) is highest against data.window: cut at 40 (mean ρ 0.5); flat at 10 (mean ρ 0.489); skip at 2 (mean ρ 0.44)."},
+		s.Blocks[0], "the section's answer: where each line peaks")
 	sub := s.Subsections[0]
 	assert.Equal(t, "sweep-window", sub.ID)
 	row := sub.Blocks[1].(Row)
@@ -261,7 +263,7 @@ func TestSweepSection(t *testing.T) {
 		require.NotNil(t, s)
 		c := s.Subsections[0].Blocks[1].(Row)[0].(LineChart)
 		assert.True(t, c.LogX)
-		assert.Equal(t, []LineSeries{{Name: "CA", Points: []XY{{X: 100, Y: 0.01}, {X: 300, Y: 0.03}, {X: 1000, Y: 0.1}, {X: 3000, Y: 0.3}}}}, c.Series)
+		assert.Equal(t, []LineSeries{{Name: "CA", Key: "CA", Points: []XY{{X: 100, Y: 0.01}, {X: 300, Y: 0.03}, {X: 1000, Y: 0.1}, {X: 3000, Y: 0.3}}}}, c.Series)
 		assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "averaged")
 	})
 	t.Run("replicates give error bars", func(t *testing.T) {
@@ -285,7 +287,10 @@ func TestSweepSection(t *testing.T) {
 func TestScalingSection(t *testing.T) {
 	s := tb().scalingSection(scalingRecords())
 	require.NotNil(t, s)
-	charts := s.Blocks[1].(Row)
+	assert.Equal(t, Headline{"dssvd / dense at V = 25,371: 125× faster (117–134× over repeats), memory 3.7% of dense's (the paper: 100× faster; 10% of the memory); " +
+		"dssvd / randomized at V = 62,154: 9.92× faster (9.25–10.6× over repeats), memory 21.3% of randomized's (the paper: 10× faster; 20% of the memory)."}, s.Blocks[0],
+		"the section's answer, from its ratio table")
+	charts := body(s)[1].(Row)
 	for _, b := range charts {
 		c := b.(LineChart)
 		assert.True(t, c.LogX && c.LogY)
@@ -298,13 +303,13 @@ func TestScalingSection(t *testing.T) {
 		// backends measured there.
 		assert.Equal(t, []VLines{{Name: "dense: over budget", X: []float64{40186, 62154}, Like: "dense"}}, c.Marks)
 	}
-	unfinished := s.Blocks[2].(Table)
+	unfinished := body(s)[2].(Table)
 	assert.Equal(t, [][]string{
 		{"dense", "V = 40,186", "over_budget", "over budget: wall time passed budget.seconds = 600 s"},
 		{"dense", "V = 62,154", "over_budget", "over budget: resident memory passed budget.memory_mb = 8000 MB"},
 	}, unfinished.Rows)
-	assert.Contains(t, string(s.Blocks[3].(Paragraph)), "DSSVD was 100 times faster than SVD with numPy and 10 times faster than randomized SVD.")
-	ratios := s.Blocks[4].(Table)
+	assert.Contains(t, string(body(s)[3].(Paragraph)), "DSSVD was 100 times faster than SVD with numPy and 10 times faster than randomized SVD.")
+	ratios := body(s)[4].(Table)
 	assert.Equal(t, [][]string{
 		// 1.52 / 190.4 at the largest size dense finished; 190 / 5150 MB;
 		// over the three repeats, 1.474/197.9 to 1.581/184.7.
@@ -350,7 +355,7 @@ func TestScalingSection(t *testing.T) {
 		}
 		s := tb().scalingSection(recs)
 		require.NotNil(t, s)
-		c := s.Blocks[1].(Row)[0].(LineChart)
+		c := body(s)[1].(Row)[0].(LineChart)
 		assert.Equal(t, "Corpus fraction (data.fraction)", c.XName)
 		assert.Equal(t, []float64{0.5, 1}, c.Marks[0].X)
 	})
@@ -366,6 +371,8 @@ func TestScalingSection(t *testing.T) {
 				assert.NotEqual(t, "scaling-ratios", tb.ID)
 			}
 		}
+		require.IsType(t, Headline{}, s.Blocks[0], "without DSSVD the answer is how each backend grows")
+		assert.Equal(t, "dense's wall time grows as V^2.73; dense's peak memory grows as V^1.99; randomized's wall time grows as V^1.69; randomized's peak memory grows as V^1.05.", s.Blocks[0].(Headline)[0])
 	})
 	t.Run("krylov replicates: mean ratios, error bars, accuracy figure", func(t *testing.T) {
 		recs := scalingRecords()
@@ -388,7 +395,7 @@ func TestScalingSection(t *testing.T) {
 		}
 		s := tb().scalingSection(recs)
 		require.NotNil(t, s)
-		time := s.Blocks[1].(Row)[0].(LineChart)
+		time := body(s)[1].(Row)[0].(LineChart)
 		require.Len(t, time.Series, 4, "one krylov line, not one per replicate")
 		assert.Equal(t, []XY{{X: 40186, Y: 11, Err: 1}, {X: 62154, Y: 11, Err: 1}}, time.Series[3].Points)
 		var acc *LineChart
@@ -487,4 +494,29 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 	assert.Contains(t, ratios.Rows, []string{"dssvd / lapack", "V = 25,371", "19.9× faster", "21.1% of lapack's", "100× faster; 10% of the memory"},
 		"1.52 s against LAPACK's 30.2 s, at the largest size both finished")
 	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 25,371", "125× faster (117–134× over repeats)", "3.7% of dense's", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
+}
+
+// body is a section's blocks after its headline, if it opens with one.
+func body(s *Section) []Block {
+	if len(s.Blocks) > 0 {
+		if _, ok := s.Blocks[0].(Headline); ok {
+			return s.Blocks[1:]
+		}
+	}
+	return s.Blocks
+}
+
+// With no comparison and no growth law, the scaling answer is each line's
+// largest finished size, its time and memory there, or that it finished
+// nowhere.
+func TestLargestAnswer(t *testing.T) {
+	ok := func(wall, rss float64) trial {
+		return trial{Record: records.Record{Status: "ok", Metrics: map[string]float64{metricWall: wall, metricRSS: rss}}}
+	}
+	lines := []line{
+		{name: "dense", trials: []trial{{Record: records.Record{Status: "over_budget"}}}, xs: []float64{1000}},
+		{name: "dssvd", trials: []trial{ok(10, 100), ok(140, 4900), ok(154, 5008)}, xs: []float64{1000, 235625, 235625}},
+	}
+	assert.Equal(t, []string{"dense finished at no size", "dssvd at V = 235,625, its largest: 147 s, peak memory 4,954 MiB"},
+		largestAnswer(lines, scalingAxis{allV: true}))
 }
