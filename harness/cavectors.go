@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -148,14 +147,7 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 		dec, err = run(b, opt)
 		return err
 	}); err != nil {
-		if errors.Is(err, svd.ErrOverBudget) {
-			return nil, fmt.Errorf("%w: %w", ErrOverBudget, err)
-		}
-		if errors.Is(err, svd.ErrNotBuilt) {
-			// The lapack backend in a pure-Go build: like a missing tool.
-			return nil, fmt.Errorf("%w: %w", ErrSkipped, err)
-		}
-		return nil, err
+		return nil, svdFailure(err)
 	}
 	return dec, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"kcalab/records"
@@ -46,7 +47,13 @@ func (r *Runner) executeWithin(ctx context.Context, spec *schema.Spec, t schema.
 	}
 	if budget > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && rec.Status != "ok" {
 		rec.Status = "over_budget"
-		rec.Error = fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
+		msg := fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
+		// Keep what the trial said of where it stopped (krylov: the
+		// spectrum it saw), beyond the bare deadline.
+		if e := rec.Error; e != "" && !strings.HasSuffix(e, tctx.Err().Error()) {
+			msg += ": " + strings.TrimPrefix(e, ErrOverBudget.Error()+": ")
+		}
+		rec.Error = msg
 	}
 	return rec
 }
