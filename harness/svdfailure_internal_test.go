@@ -17,7 +17,7 @@ import (
 func TestSVDFailure(t *testing.T) {
 	nc := &svd.NotConvergedError{Converged: 3, Rank: 100, Tol: 1e-8, Products: 900, Limit: 16400, Spread: 9e-4, Gap: 1e-6, Within: 300, Residual: 1e-5, Need: 90000}
 	late := *nc
-	late.Deadline = true
+	late.Deadline, late.Early = true, true
 	tests := []struct {
 		name       string
 		err        error

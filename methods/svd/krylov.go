@@ -71,15 +71,16 @@ const (
 	// vectors then converge at the rate of the gap below the cluster
 	// instead of the gaps inside it.
 	krylovGrowMax = 1920
-	// krylovStallJudge is how many stalled cycles at the widest window
-	// measure the rate on which the backend decides to stop early.
-	krylovStallJudge = 3
-	// krylovStopMargin: the rate of the first stalled cycles overstates
-	// what is left (Lanczos accelerates as the space grows: on the
-	// clustered test table it predicted 12,652 products where 7,400
-	// sufficed), so the backend stops early only when the prediction
-	// exceeds this many times the products or time left.
-	krylovStopMargin = 3
+	// krylovRateRestarts is how many restarts that lock nothing, at the
+	// widest window, measure the rate on which the backend decides to
+	// stop early.
+	krylovRateRestarts = 6
+	// krylovStopMargin: the rate of the first stalled restarts is a rough
+	// guide (on the clustered test table it predicted 2,600 more products
+	// at 450 where 7,260 were needed, and 12,652 over three restarts at
+	// 330), so the backend stops early only when the prediction exceeds
+	// twice the products or the time left.
+	krylovStopMargin = 2
 )
 
 // stallPoint is the leading unconverged residual over its locking limit,
@@ -430,26 +431,30 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 				checkFrom = mpd
 				continue
 			}
-			// At the widest window, after krylovStallJudge stalled
-			// cycles: stop now when their rate says the budget (products,
-			// or the context's deadline) cannot be enough.
-			if len(hist) <= krylovStallJudge {
+			// At the widest window, after krylovRateRestarts restarts
+			// that lock nothing: stop now when their rate says the budget
+			// (products, or the context's deadline) cannot be enough. The
+			// residual alternates between restarts, so the rate is that of
+			// the smaller of the last two against the smaller of the first
+			// two.
+			if len(hist) < krylovRateRestarts {
 				break
 			}
-			h := hist[len(hist)-1-krylovStallJudge:]
+			h := hist[len(hist)-krylovRateRestarts:]
+			a, z := min(h[0].q, h[1].q), min(h[len(h)-2].q, q)
 			need := math.Inf(1)
-			if q < h[0].q {
-				need = math.Log(q) / math.Log(h[0].q/q) * float64(op.n-h[0].n)
+			if z < a {
+				need = math.Log(z) / math.Log(a/z) * float64(op.n-h[1].n)
 			}
 			diag.Need = int(min(need, 1e15))
 			if need > krylovStopMargin*float64(p.maxProducts-op.n) {
-				diag.Converged, diag.Products = nlock, op.n
+				diag.Converged, diag.Products, diag.Early = nlock, op.n, true
 				return nil, diag
 			}
 			if dl, ok := ctx.Deadline(); ok {
 				perProduct := time.Since(start).Seconds() / float64(op.n)
 				if krylovStopMargin*time.Until(dl).Seconds() < need*perProduct {
-					diag.Converged, diag.Products, diag.Deadline = nlock, op.n, true
+					diag.Converged, diag.Products, diag.Deadline, diag.Early = nlock, op.n, true, true
 					return nil, diag
 				}
 			}
@@ -843,8 +848,7 @@ func (p krylovPlan) fits(c, ld, m int) bool {
 // NotConvergedError is the krylov backend's failure to bring every
 // triplet within the tolerance: what it reached, what it saw of the
 // spectrum and why it stopped. It wraps ErrNotConverged, and also
-// context.DeadlineExceeded when it stopped because the rate observed could
-// not finish before the context's deadline.
+// context.DeadlineExceeded when time was the reason.
 type NotConvergedError struct {
 	Converged, Rank int     // triplets within the tolerance, of Rank
 	Tol             float64 // Options.Tol
@@ -860,8 +864,12 @@ type NotConvergedError struct {
 	// Need is the column-products that the leading unconverged residual
 	// would still need at the rate of the last cycles (0: not measured).
 	Need int
-	// Deadline is set when the run stopped early because at that rate
-	// the context's deadline would pass first.
+	// Early is set when the run stopped on that estimate, before its
+	// budget was spent: over twice the products left, or, with Deadline,
+	// over twice the time left before the context's deadline.
+	Early bool
+	// Deadline is set when time was the reason: the deadline passed, or
+	// (Early) the rate said it would first.
 	Deadline bool
 }
 
@@ -881,13 +889,16 @@ func (e *NotConvergedError) Error() string {
 	if e.Residual > 0 {
 		fmt.Fprintf(&b, "; the smallest residual of a triplet not converged reached %.2g·σ_1", e.Residual)
 	}
+	if e.Need > 0 {
+		fmt.Fprintf(&b, "; at the rate observed it needs about %d more column-products", e.Need)
+	}
 	switch {
-	case e.Deadline && e.Need > 0:
-		fmt.Fprintf(&b, "; stopped early: at the rate observed it needs about %d more column-products, far more than the time left allows", e.Need)
+	case e.Early && e.Deadline:
+		b.WriteString(", far more than the time left allows: stopped early")
+	case e.Early:
+		b.WriteString(", far more than the budget allows: stopped early")
 	case e.Deadline:
 		b.WriteString("; out of time")
-	case e.Need > 0:
-		fmt.Fprintf(&b, "; at the rate observed it needs about %d more column-products, far more than the budget allows", e.Need)
 	}
 	b.WriteString(". To converge: loosen the tolerance, take a rank that ends where the singular values part")
 	if e.Spread < krylovClusterSpread {

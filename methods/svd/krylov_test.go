@@ -420,7 +420,7 @@ func clusteredPassages() passages.Params {
 // wanted singular values lie inside a cluster wider than the basis, the
 // leading residuals stall with the default window; the backend widens it
 // and converges, every triplet's residual (measured independently) within
-// the tolerance.
+// the tolerance, with the same bits at GOMAXPROCS 1.
 func TestKrylovClusteredSpectrum(t *testing.T) {
 	n := passagesTable(t, clusteredPassages(), 10)
 	op, err := ca.NewCAOperator(n)
@@ -440,6 +440,14 @@ func TestKrylovClusteredSpectrum(t *testing.T) {
 	// The fixed window of 2k + b columns took 7,710 products here.
 	assert.Less(t, res.Products, 2500, "products")
 	assert.True(t, slices.ContainsFunc(steps, func(s string) bool { return strings.Contains(s, "the active basis grows") }), "grew: %q", steps)
+	// The window grows on computed numbers only: the same bits on one
+	// goroutine.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+	require.NoError(t, err)
+	require.Equal(t, res.S, one.S)
+	require.Equal(t, res.U.RawMatrix().Data, one.U.RawMatrix().Data)
+	require.Equal(t, res.Products, one.Products)
 	t.Logf("V = %d: %d products, residual %.1e·σ_1, σ_1 %.7f σ_%d %.7f", nrows(n), res.Products, chk.RelResidual, res.S[0], k, res.S[k-1])
 }
 
@@ -466,21 +474,23 @@ func TestKrylovStallDiagnosis(t *testing.T) {
 
 	t.Run("product budget", func(t *testing.T) {
 		o := opt
-		o.MaxProducts = 4000
+		o.MaxProducts = 2000
 		_, err := svd.Krylov{}.Decompose(context.Background(), op, o)
 		require.ErrorIs(t, err, svd.ErrNotConverged)
 		assert.NotErrorIs(t, err, context.DeadlineExceeded)
 		var nc *svd.NotConvergedError
 		require.ErrorAs(t, err, &nc)
 		assert.Less(t, nc.Products, 1000, "stopped early")
-		assert.Equal(t, 4000, nc.Limit)
-		assert.Greater(t, nc.Need, 4000-nc.Products, "the rate's estimate")
+		assert.True(t, nc.Early)
+		assert.False(t, nc.Deadline)
+		assert.Equal(t, 2000, nc.Limit)
+		assert.Greater(t, nc.Need, 2*(2000-nc.Products), "the rate's estimate")
 		assert.Less(t, nc.Spread, 0.01)
 		assert.Greater(t, nc.Within, k+1)
 		assert.Greater(t, nc.Residual, opt.Tol)
 		msg := err.Error()
 		assert.Contains(t, msg, "krylov SVD: 0 of 30 triplets within tolerance 1e-08 after")
-		assert.Contains(t, msg, "(limit 4000): did not converge; the top of the spectrum is a cluster (Ritz estimates): σ_1..σ_31 lie within")
+		assert.Contains(t, msg, "(limit 2000): did not converge; the top of the spectrum is a cluster (Ritz estimates): σ_1..σ_31 lie within")
 		assert.Contains(t, msg, "the smallest residual of a triplet not converged reached")
 		assert.Contains(t, msg, fmt.Sprintf("take a rank that ends where the singular values part (at least %d, past the cluster)", nc.Within))
 		t.Log(msg)
@@ -496,9 +506,38 @@ func TestKrylovStallDiagnosis(t *testing.T) {
 		var nc *svd.NotConvergedError
 		require.ErrorAs(t, err, &nc)
 		assert.True(t, nc.Deadline)
+		assert.True(t, nc.Early)
 		assert.Less(t, nc.Products, 1000, "stopped early")
-		assert.Contains(t, err.Error(), "stopped early: at the rate observed it needs about")
+		assert.Contains(t, err.Error(), "more column-products, far more than the time left allows: stopped early")
 	})
+	t.Run("deadline passes", func(t *testing.T) {
+		// Out of time mid-run, before the rate is judged: the same account.
+		var up bool
+		timed := &cancelAfter{Operator: op, at: 20, cancel: func() { up = true }}
+		_, err := svd.Krylov{}.Decompose(expiring{context.Background(), &up}, timed, opt)
+		require.ErrorIs(t, err, svd.ErrNotConverged)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		var nc *svd.NotConvergedError
+		require.ErrorAs(t, err, &nc)
+		assert.True(t, nc.Deadline)
+		assert.False(t, nc.Early)
+		assert.Greater(t, nc.Within, k)
+		assert.Contains(t, err.Error(), "more column-products; out of time. To converge:")
+	})
+}
+
+// expiring has a deadline an hour away, and its time is up once *up is set.
+type expiring struct {
+	context.Context
+	up *bool
+}
+
+func (e expiring) Deadline() (time.Time, bool) { return time.Now().Add(time.Hour), true }
+func (e expiring) Err() error {
+	if *e.up {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // farDeadline reports a deadline but is never done.
