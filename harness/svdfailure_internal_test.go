@@ -39,7 +39,7 @@ func TestSVDFailure(t *testing.T) {
 			assert.Contains(t, got.Error(), tc.want)
 			assert.Equal(t, errors.Is(tc.err, svd.ErrNotConverged), errors.Is(got, svd.ErrNotConverged))
 			if errors.Is(tc.err, svd.ErrNotConverged) {
-				assert.Contains(t, got.Error(), "(in a spec: svd.tol, svd.rank, budget.seconds)")
+				assert.Contains(t, got.Error(), "(in a spec: svd.tol, svd.rank, budget.seconds, budget.memory_mb)")
 				assert.Equal(t, tc.overBudget, errors.Is(got, context.DeadlineExceeded))
 			}
 		})

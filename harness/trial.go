@@ -165,7 +165,7 @@ func svdFailure(err error) error {
 }
 
 // notConvergedSettings maps the krylov backend's advice to spec keys.
-const notConvergedSettings = "in a spec: svd.tol, svd.rank, budget.seconds"
+const notConvergedSettings = "in a spec: svd.tol, svd.rank, budget.seconds, budget.memory_mb"
 
 // svdOptions resolves the svd.* settings for a rows×cols problem.
 func svdOptions(t schema.Trial, rows, cols, maxRank int) (svd.Backend, svd.Options, error) {

@@ -191,7 +191,8 @@
 // triplets converged, the cluster it saw (σ_1..σ_k+1's spread and the gap
 // at σ_k, the values of the basis within twice the spread), the smallest
 // residual reached and the estimate, and what to change: a looser
-// tolerance, a rank past the cluster, or more products or time. The
+// tolerance, a rank past the cluster, more products or time, or more
+// memory when Options.MaxBytes kept the window from growing. The
 // context is checked before every block step; a deadline that passes
 // mid-run gets the same account.
 //

@@ -424,7 +424,9 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 			if len(hist) < 2 || !stalled(hist[len(hist)-2:], q) {
 				break
 			}
-			if m := min(2*mpd, p.mpdMax); m > mpd && p.fits(c, ld, m) {
+			m := min(2*mpd, p.mpdMax)
+			diag.Window, diag.Capped = mpd, m > mpd && !p.fits(c, ld, m)
+			if m > mpd && !diag.Capped {
 				p.report("restart %d: the leading residuals stall (a cluster of close singular values): the active basis grows from %d to %d columns", cycle+1, mpd, m)
 				grow(m)
 				hist = hist[:0]
@@ -871,6 +873,10 @@ type NotConvergedError struct {
 	// Deadline is set when time was the reason: the deadline passed, or
 	// (Early) the rate said it would first.
 	Deadline bool
+	// Window is the active basis' width at the end; Capped is set when
+	// Options.MaxBytes kept it from growing wider.
+	Window int
+	Capped bool
 }
 
 func (e *NotConvergedError) Error() string {
@@ -889,6 +895,9 @@ func (e *NotConvergedError) Error() string {
 	if e.Residual > 0 {
 		fmt.Fprintf(&b, "; the smallest residual of a triplet not converged reached %.2g·σ_1", e.Residual)
 	}
+	if e.Capped {
+		fmt.Fprintf(&b, "; the memory budget kept the active basis at %d columns", e.Window)
+	}
 	if e.Need > 0 {
 		fmt.Fprintf(&b, "; at the rate observed it needs about %d more column-products", e.Need)
 	}
@@ -905,6 +914,9 @@ func (e *NotConvergedError) Error() string {
 		fmt.Fprintf(&b, " (at least %d, past the cluster)", e.Within)
 	}
 	b.WriteString(", or allow more column-products or time")
+	if e.Capped {
+		b.WriteString(", or more memory")
+	}
 	return b.String()
 }
 
