@@ -47,13 +47,18 @@ func (r *Runner) executeWithin(ctx context.Context, spec *schema.Spec, t schema.
 	}
 	if budget > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && rec.Status != "ok" {
 		rec.Status = "over_budget"
-		msg := fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
-		// Keep what the trial said of where it stopped (krylov: the
-		// spectrum it saw), beyond the bare deadline.
-		if e := rec.Error; e != "" && !strings.HasSuffix(e, tctx.Err().Error()) {
-			msg += ": " + strings.TrimPrefix(e, ErrOverBudget.Error()+": ")
-		}
-		rec.Error = msg
+		rec.Error = overTimeError(budget, rec.Error)
 	}
 	return rec
+}
+
+// overTimeError is the error of a trial stopped by its time budget: the
+// budget, then what the trial said of where it stopped (krylov: the
+// spectrum it saw) unless that was only the deadline itself.
+func overTimeError(budget float64, trialErr string) string {
+	msg := fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
+	if trialErr != "" && !strings.HasSuffix(trialErr, context.DeadlineExceeded.Error()) {
+		msg += ": " + strings.TrimPrefix(trialErr, ErrOverBudget.Error()+": ")
+	}
+	return msg
 }

@@ -45,3 +45,17 @@ func TestSVDFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestOverTimeError: a trial stopped by budget.seconds keeps what it said
+// of where it stopped, but not a bare "context deadline exceeded".
+func TestOverTimeError(t *testing.T) {
+	tests := []struct{ trial, want string }{
+		{"", "over budget: stopped after the time budget of 2s (budget.seconds)"},
+		{"svd: cycle 3, 0 of 10 triplets converged: context deadline exceeded", "over budget: stopped after the time budget of 2s (budget.seconds)"},
+		{"over budget: ca: krylov SVD: 0 of 100 triplets within tolerance 1e-08 after 900 column-products (limit 16400): did not converge; out of time",
+			"over budget: stopped after the time budget of 2s (budget.seconds): ca: krylov SVD: 0 of 100 triplets within tolerance 1e-08 after 900 column-products (limit 16400): did not converge; out of time"},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, overTimeError(2, tc.trial))
+	}
+}
