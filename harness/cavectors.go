@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -197,14 +196,7 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 		}
 		return err
 	}); err != nil {
-		if errors.Is(err, svd.ErrOverBudget) {
-			return nil, fmt.Errorf("%w: %w", ErrOverBudget, err)
-		}
-		if errors.Is(err, svd.ErrNotBuilt) {
-			// The lapack backend in a pure-Go build: like a missing tool.
-			return nil, fmt.Errorf("%w: %w", ErrSkipped, err)
-		}
-		return nil, err
+		return nil, svdFailure(err)
 	}
 	return dec, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"kcalab/records"
@@ -47,7 +48,18 @@ func (r *Runner) executeWithin(ctx context.Context, spec *schema.Spec, t schema.
 	}
 	if budget > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && rec.Status != "ok" {
 		rec.Status = "over_budget"
-		rec.Error = fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
+		rec.Error = overTimeError(budget, rec.Error)
 	}
 	return rec
+}
+
+// overTimeError is the error of a trial stopped by its time budget: the
+// budget, then what the trial said of where it stopped (krylov: the
+// spectrum it saw) unless that was only the deadline itself.
+func overTimeError(budget float64, trialErr string) string {
+	msg := fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
+	if trialErr != "" && !strings.HasSuffix(trialErr, context.DeadlineExceeded.Error()) {
+		msg += ": " + strings.TrimPrefix(trialErr, ErrOverBudget.Error()+": ")
+	}
+	return msg
 }

@@ -145,6 +145,28 @@ func BackendName(t schema.Trial) string {
 	return autoWordBackend
 }
 
+// svdFailure classifies an SVD backend's error for the record: over its
+// memory budget, or out of time (krylov stopping before budget.seconds
+// when its rate cannot finish in time), is over_budget; the lapack
+// backend in a pure-Go build is skipped, like a missing tool; and a
+// krylov run that cannot converge names the settings its advice is about.
+func svdFailure(err error) error {
+	switch {
+	case errors.Is(err, svd.ErrOverBudget):
+		return fmt.Errorf("%w: %w", ErrOverBudget, err)
+	case errors.Is(err, svd.ErrNotBuilt):
+		return fmt.Errorf("%w: %w", ErrSkipped, err)
+	case errors.Is(err, svd.ErrNotConverged) && errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w: %w (%s)", ErrOverBudget, err, notConvergedSettings)
+	case errors.Is(err, svd.ErrNotConverged):
+		return fmt.Errorf("%w (%s)", err, notConvergedSettings)
+	}
+	return err
+}
+
+// notConvergedSettings maps the krylov backend's advice to spec keys.
+const notConvergedSettings = "in a spec: svd.tol, svd.rank, budget.seconds, budget.memory_mb"
+
 // svdOptions resolves the svd.* settings for a rows×cols problem.
 func svdOptions(t schema.Trial, rows, cols, maxRank int) (svd.Backend, svd.Options, error) {
 	name := BackendName(t)
@@ -210,14 +232,7 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 		res, err = ca.Analyze(ctx, tab.N, kernel, b, opt)
 		return err
 	}); err != nil {
-		if errors.Is(err, svd.ErrOverBudget) {
-			return fmt.Errorf("%w: %w", ErrOverBudget, err)
-		}
-		if errors.Is(err, svd.ErrNotBuilt) {
-			// The lapack backend in a pure-Go build: like a missing tool.
-			return fmt.Errorf("%w: %w", ErrSkipped, err)
-		}
-		return err
+		return svdFailure(err)
 	}
 	out := &records.CAResult{
 		SingularValues: res.SingularValues,

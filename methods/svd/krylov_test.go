@@ -1,17 +1,29 @@
 package svd_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 
+	"kcalab/datasets/passages"
 	"kcalab/datasets/sparse"
 	"kcalab/methods/ca"
 	"kcalab/methods/svd"
@@ -359,4 +371,255 @@ func TestKrylovMeetsTolerance(t *testing.T) {
 			})
 		}
 	}
+}
+
+// passagesTable is the flat co-occurrence table (offsets 1..w, as
+// data.table: flat counts it) of the repeated-passages corpus of p, its
+// words those that occur.
+func passagesTable(t testing.TB, p passages.Params, w int) *sparse.CSR {
+	t.Helper()
+	ids, err := passages.IDs(context.Background(), p)
+	require.NoError(t, err)
+	row := make([]int32, p.Types())
+	for i := range row {
+		row[i] = -1
+	}
+	v := int32(0)
+	for i, id := range ids {
+		if row[id] < 0 {
+			row[id] = v
+			v++
+		}
+		ids[i] = row[id]
+	}
+	counts := map[[2]int32]float64{}
+	for i, a := range ids {
+		for k := 1; k <= w && i+k < len(ids); k++ {
+			counts[[2]int32{a, ids[i+k]}]++
+		}
+	}
+	ts := make([]sparse.Triplet, 0, len(counts))
+	for ij, n := range counts {
+		ts = append(ts, sparse.Triplet{I: ij[0], J: ij[1], V: n})
+	}
+	n, err := sparse.FromTriplets(int(v), int(v), ts)
+	require.NoError(t, err)
+	return n
+}
+
+// clusteredPassages is a small near-reducible corpus: 120 blocks of
+// vocabulary that share a word once in 2,000 tokens, their passages
+// repeated verbatim, so that its CA's leading singular values are a
+// cluster just below 1 (σ_1..σ_31 within 2e-3 of 1), as in a corpus of
+// licence texts.
+func clusteredPassages() passages.Params {
+	return passages.Params{Blocks: 120, Words: 30, Shared: 50, SharedProb: 0.0005, Exponent: 1, Passages: 3, Length: 50, Repeats: 6, Seed: 1}
+}
+
+// TestKrylovClusteredSpectrum: on the CA of a repeated-passage table, whose
+// wanted singular values lie inside a cluster wider than the basis, the
+// leading residuals stall with the default window; the backend widens it
+// and converges, every triplet's residual (measured independently) within
+// the tolerance, with the same bits at GOMAXPROCS 1.
+func TestKrylovClusteredSpectrum(t *testing.T) {
+	n := passagesTable(t, clusteredPassages(), 10)
+	op, err := ca.NewCAOperator(n)
+	require.NoError(t, err)
+	const k = 30
+	opt := svd.DefaultOptions(k)
+	var steps []string
+	opt.Progress = func(s string) { steps = append(steps, s) }
+	res, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+	require.NoError(t, err)
+	chk, err := svd.Check(context.Background(), op, res)
+	require.NoError(t, err)
+	for i, r := range chk.Residuals {
+		assert.LessOrEqual(t, r, opt.Tol*res.S[0], "residual of triplet %d", i+1)
+	}
+	assert.Greater(t, res.S[k-1], 0.998*res.S[0], "the wanted values are a cluster")
+	// The fixed window of 2k + b columns took 7,710 products here.
+	assert.Less(t, res.Products, 2500, "products")
+	assert.True(t, slices.ContainsFunc(steps, func(s string) bool { return strings.Contains(s, "the active basis grows") }), "grew: %q", steps)
+	// The window grows on computed numbers only: the same bits on one
+	// goroutine.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+	require.NoError(t, err)
+	require.Equal(t, res.S, one.S)
+	require.Equal(t, res.U.RawMatrix().Data, one.U.RawMatrix().Data)
+	require.Equal(t, res.Products, one.Products)
+	t.Logf("V = %d: %d products, residual %.1e·σ_1, σ_1 %.7f σ_%d %.7f", nrows(n), res.Products, chk.RelResidual, res.S[0], k, res.S[k-1])
+}
+
+func nrows(n *sparse.CSR) int {
+	r, _ := n.Dims()
+	return r
+}
+
+// TestKrylovStallDiagnosis: when the window may not grow (the memory
+// budget is the plan's peak) and the observed rate cannot finish within
+// the product budget or before the context's deadline, the backend stops
+// at once, long before the budget is spent, and says what it saw: the
+// cluster, the best residual and what to change.
+func TestKrylovStallDiagnosis(t *testing.T) {
+	n := passagesTable(t, clusteredPassages(), 10)
+	op, err := ca.NewCAOperator(n)
+	require.NoError(t, err)
+	const k = 30
+	opt := svd.DefaultOptions(k)
+	r, c := n.Dims()
+	plan, err := svd.Plan("krylov", r, c, opt)
+	require.NoError(t, err)
+	opt.MaxBytes = plan.Peak
+
+	t.Run("product budget", func(t *testing.T) {
+		o := opt
+		o.MaxProducts = 2000
+		_, err := svd.Krylov{}.Decompose(context.Background(), op, o)
+		require.ErrorIs(t, err, svd.ErrNotConverged)
+		assert.NotErrorIs(t, err, context.DeadlineExceeded)
+		var nc *svd.NotConvergedError
+		require.ErrorAs(t, err, &nc)
+		assert.Less(t, nc.Products, 1000, "stopped early")
+		assert.True(t, nc.Early)
+		assert.False(t, nc.Deadline)
+		assert.Equal(t, 2000, nc.Limit)
+		assert.Greater(t, nc.Need, 2*(2000-nc.Products), "the rate's estimate")
+		assert.Less(t, nc.Spread, 0.01)
+		assert.Greater(t, nc.Within, k+1)
+		assert.Greater(t, nc.Residual, opt.Tol)
+		assert.True(t, nc.Capped, "the memory budget kept the window")
+		assert.Equal(t, 75, nc.Window, "2k + b")
+		msg := err.Error()
+		assert.Contains(t, msg, "krylov SVD: 0 of 30 triplets within tolerance 1e-08 after")
+		assert.Contains(t, msg, "(limit 2000): did not converge; the top of the spectrum is a cluster (Ritz estimates): σ_1..σ_31 lie within")
+		assert.Contains(t, msg, "the smallest residual of a triplet not converged reached")
+		assert.Contains(t, msg, "; the memory budget kept the active basis at 75 columns; at the rate observed it needs about")
+		assert.Contains(t, msg, fmt.Sprintf("take a rank that ends where the singular values part (at least %d, past the cluster), or allow more column-products or time, or more memory", nc.Within))
+		t.Log(msg)
+	})
+	t.Run("deadline", func(t *testing.T) {
+		// A deadline 50 ms away that never passes: the decision rests on
+		// the rate, whatever this machine's speed (the fixed window needs
+		// about 7,700 products here).
+		ctx := farDeadline{context.Background(), time.Now().Add(50 * time.Millisecond)}
+		_, err := svd.Krylov{}.Decompose(ctx, op, opt)
+		require.ErrorIs(t, err, svd.ErrNotConverged)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		var nc *svd.NotConvergedError
+		require.ErrorAs(t, err, &nc)
+		assert.True(t, nc.Deadline)
+		assert.True(t, nc.Early)
+		assert.Less(t, nc.Products, 1000, "stopped early")
+		assert.Contains(t, err.Error(), "more column-products, far more than the time left allows: stopped early")
+	})
+	t.Run("deadline passes", func(t *testing.T) {
+		// Out of time mid-run, before the rate is judged: the same account.
+		var up bool
+		timed := &cancelAfter{Operator: op, at: 20, cancel: func() { up = true }}
+		_, err := svd.Krylov{}.Decompose(expiring{context.Background(), &up}, timed, opt)
+		require.ErrorIs(t, err, svd.ErrNotConverged)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		var nc *svd.NotConvergedError
+		require.ErrorAs(t, err, &nc)
+		assert.True(t, nc.Deadline)
+		assert.False(t, nc.Early)
+		assert.Greater(t, nc.Within, k)
+		assert.Contains(t, err.Error(), "more column-products; out of time. To converge:")
+	})
+}
+
+// expiring has a deadline an hour away, and its time is up once *up is set.
+type expiring struct {
+	context.Context
+	up *bool
+}
+
+func (e expiring) Deadline() (time.Time, bool) { return time.Now().Add(time.Hour), true }
+func (e expiring) Err() error {
+	if *e.up {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// farDeadline reports a deadline but is never done.
+type farDeadline struct {
+	context.Context
+	at time.Time
+}
+
+func (f farDeadline) Deadline() (time.Time, bool) { return f.at, true }
+
+// scipyPassages is testdata/passages/scipy.json, written by svds_scipy.py.
+type scipyPassages struct {
+	Table struct {
+		Rows, Cols, NNZ int
+		SHA256          string
+	}
+	K          int
+	Scipy      string
+	SigmaSvds  []float64 `json:"sigma_svds"`
+	SigmaDense []float64 `json:"sigma_dense"`
+	SigmaNext  float64   `json:"sigma_k_plus_1_dense"`
+}
+
+// TestKrylovPassagesScipy compares krylov's singular values on the CA of
+// the clustered repeated-passage table with scipy's svds (ARPACK) and
+// numpy's dense SVD, stored with the script that made them; the table's
+// bytes are checked against the ones the script read. With
+// KCALAB_PASSAGES_TABLE set it writes the table there for the script.
+func TestKrylovPassagesScipy(t *testing.T) {
+	n := passagesTable(t, clusteredPassages(), 10)
+	var buf bytes.Buffer
+	require.NoError(t, writeCSR(&buf, n))
+	if path := os.Getenv("KCALAB_PASSAGES_TABLE"); path != "" {
+		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "passages", "scipy.json"))
+	require.NoError(t, err)
+	var ref scipyPassages
+	require.NoError(t, json.Unmarshal(raw, &ref))
+	sum := sha256.Sum256(buf.Bytes())
+	require.Equal(t, ref.Table.SHA256, hex.EncodeToString(sum[:]), "the table the reference was computed on")
+
+	op, err := ca.NewCAOperator(n)
+	require.NoError(t, err)
+	opt := svd.DefaultOptions(ref.K)
+	res, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+	require.NoError(t, err)
+	assert.LessOrEqual(t, res.Accuracy.RelResidual, opt.Tol)
+	require.Len(t, ref.SigmaSvds, ref.K)
+	for i := range ref.K {
+		// A residual r bounds each σ's error by r (1e-8 here) and, away
+		// from other values, by r²/gap; measured: 3e-15. The two
+		// references agree to rounding.
+		require.InDelta(t, ref.SigmaDense[i], ref.SigmaSvds[i], 1e-12, "scipy's two σ_%d", i+1)
+		require.InDelta(t, ref.SigmaSvds[i], res.S[i], 1e-12, "σ_%d", i+1)
+	}
+	assert.Greater(t, ref.SigmaNext, 0.998, "σ_%d: the cluster goes on past k", ref.K+1)
+	var worst float64
+	for i := range ref.K {
+		worst = max(worst, math.Abs(res.S[i]-ref.SigmaSvds[i]))
+	}
+	t.Logf("scipy %s: σ_1 %.12f σ_%d %.12f; krylov: %.12f %.12f, largest difference %.1e", ref.Scipy, ref.SigmaSvds[0], ref.K, ref.SigmaSvds[ref.K-1], res.S[0], res.S[ref.K-1], worst)
+}
+
+// writeCSR writes n in the peers' binary CSR layout
+// (methods/ca/testdata/peers/svds_rspectra.R): rows, cols and nnz as
+// float64, indptr as float64, indices as int32, values as float64, little
+// endian.
+func writeCSR(w io.Writer, n *sparse.CSR) error {
+	r, c := n.Dims()
+	indptr, indices, data := n.Raw()
+	ptr := make([]float64, len(indptr))
+	for i, p := range indptr {
+		ptr[i] = float64(p)
+	}
+	for _, part := range []any{[]float64{float64(r), float64(c), float64(len(data))}, ptr, indices, data} {
+		if err := binary.Write(w, binary.LittleEndian, part); err != nil {
+			return err
+		}
+	}
+	return nil
 }

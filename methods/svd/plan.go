@@ -157,29 +157,34 @@ func Plan(backend string, rows, cols int, opt Options) (MemoryPlan, error) {
 			pl.p.Peak = pl.total()
 			return pl.p, nil
 		}
-		b, mpd := kp.b, kp.mpd
-		ld := k + mpd + 2*b
-		tdim := mpd + b
-		pl.add("basis (locked, active, next block)", c, ld)
-		pl.add("T", tdim, tdim)
-		pl.add("locked coupling Lᵀ·M·V and its products", 2*k, tdim)
-		pl.add("X, W blocks", 2*c, b)
-		pl.add("Y block", r, b)
-		pl.add("coefficients, scratch", 2*ld, b)
-		pl.add("QR, Gram–Schmidt scratch", min(mulRightInPlaceRows, c)+c, b)
-		pl.add("rotation scratch", min(rotateRows, c), tdim)
-		// The projected eigenproblem: the matrix, the tridiagonal
-		// eigenvectors, divide and conquer's scratch (2·tdim²), the Ritz
-		// vectors and the panels (symEigWorkFloats).
-		pl.add("eigenproblem (matrix, vectors, scratch)", 1, int(symEigWorkFloats(tdim)))
-		// finishLanczos: U (r×k) and the check blocks, with the basis.
-		pl.add("U", r, k)
-		pl.add("check blocks", r+c, min(k, checkChunk))
-		pl.gemm(int64(c) * int64(ld) * int64(max(b, tdim)))
+		planKrylovWindow(pl, r, c, k, kp.b, kp.mpd)
 		pl.p.Peak = pl.total()
 		return pl.p, nil
 	}
 	return pl.p, fmt.Errorf("unknown SVD backend %q (allowed: %s)", backend, strings.Join(Names, ", "))
+}
+
+// planKrylovWindow adds the krylov backend's buffers for an r×c operator
+// (c the smaller side) at rank k, block b and active basis mpd.
+func planKrylovWindow(pl *planner, r, c, k, b, mpd int) {
+	ld := k + mpd + 2*b
+	tdim := mpd + b
+	pl.add("basis (locked, active, next block)", c, ld)
+	pl.add("T", tdim, tdim)
+	pl.add("locked coupling Lᵀ·M·V and its products", 2*k, tdim)
+	pl.add("X, W blocks", 2*c, b)
+	pl.add("Y block", r, b)
+	pl.add("coefficients, scratch", 2*ld, b)
+	pl.add("QR, Gram–Schmidt scratch", min(mulRightInPlaceRows, c)+c, b)
+	pl.add("rotation scratch", min(rotateRows, c), tdim)
+	// The projected eigenproblem: the matrix, the tridiagonal
+	// eigenvectors, divide and conquer's scratch (2·tdim²), the Ritz
+	// vectors and the panels (symEigWorkFloats).
+	pl.add("eigenproblem (matrix, vectors, scratch)", 1, int(symEigWorkFloats(tdim)))
+	// finishLanczos: U (r×k) and the check blocks, with the basis.
+	pl.add("U", r, k)
+	pl.add("check blocks", r+c, min(k, checkChunk))
+	pl.gemm(int64(c) * int64(ld) * int64(max(b, tdim)))
 }
 
 // checkPlan refuses, before anything is allocated, a decomposition whose
