@@ -7,11 +7,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
 	"kcalab/methods/ca"
 	"kcalab/methods/svd"
+	"kcalab/records"
 	"kcalab/schema"
 )
 
@@ -35,7 +37,13 @@ var exactBackends = map[string]bool{"krylov": true, "dense": true, "lapack": tru
 type sharedDecs struct {
 	mu      sync.Mutex
 	pending map[string]int // trials of this run still to take a copy, by key
-	decs    memo[*ca.Decomposition]
+	decs    memo[sharedDec]
+}
+
+// sharedDec is a shared decomposition and the wall time it took.
+type sharedDec struct {
+	dec     *ca.Decomposition
+	seconds float64
 }
 
 // count notes the trials of this run that will ask for a shared
@@ -109,17 +117,22 @@ func (tr *TrialRun) sharedDecompose(ctx context.Context, b svd.Backend, opt svd.
 	shared := &tr.runner.shared
 	defer shared.taken(key)
 	computed := false
-	full, err := shared.decs.get(key, func() (*ca.Decomposition, error) {
+	full, err := shared.decs.get(key, func() (sharedDec, error) {
 		computed = true
 		o := opt
 		o.Rank = t.SVD.SharedRank
 		o.Seed = schema.TrialSeed(tr.Spec.Seed, "svd.shared_rank\n"+key)
-		return run(b, o)
+		start := time.Now()
+		d, err := run(b, o)
+		return sharedDec{dec: d, seconds: time.Since(start).Seconds()}, err
 	})
 	if err != nil {
 		return nil, computed, err
 	}
-	return leading(full, opt.Rank), computed, nil
+	// Every trial of the sweep names what its decomposition cost, whoever
+	// computed it: a sharer's own svd time is only its wait and copy.
+	tr.SetMetric(records.MetricSVDSharedSeconds, full.seconds)
+	return leading(full.dec, opt.Rank), computed, nil
 }
 
 // leading is a copy of d's k leading triplets (callers scale U and V in

@@ -44,6 +44,8 @@ func TestSharedRankSweep(t *testing.T) {
 		}
 		assert.LessOrEqual(t, rec.Metrics[records.MetricSVDResidual], 1e-8)
 		assert.Equal(t, 12.0, rec.Metrics[records.MetricSVDSharedRank])
+		assert.Equal(t, shared.Records[0].Metrics[records.MetricSVDSharedSeconds], rec.Metrics[records.MetricSVDSharedSeconds], "every sharer names the one decomposition's time")
+		assert.Greater(t, rec.Metrics[records.MetricSVDSharedSeconds], 0.0)
 		if rec.Metrics[records.MetricSVDShared] == 0 {
 			computedBy++
 		}

@@ -31,24 +31,25 @@ import (
 
 // Named metrics.
 const (
-	MetricWall          = "wall_s"             // wall time of a measured trial (child process), seconds
-	MetricCPU           = "cpu_s"              // its CPU time, seconds
-	MetricRSS           = "max_rss_mb"         // its peak resident memory, MiB
-	MetricOthersCPU     = "others_cpu_s"       // CPU time every other process of the machine used during it, seconds (see Quiet)
-	MetricLoadAvg       = "load_avg1"          // the machine's one-minute load average at its end
-	MetricVocab         = "vocab"              // vocabulary size (rows of the word table)
-	MetricNNZ           = "nnz"                // non-zeros of the word table
-	MetricTokens        = "tokens"             // corpus tokens read
-	MetricTokensKept    = "tokens_kept"        // tokens the word table was counted from after subsampling (data.subsample; absent without it)
-	MetricTotalInertia  = "total_inertia"      // total inertia of a CA
-	MetricInertiaKept   = "inertia_share.kept" // share of the total inertia on the kept axes
-	MetricSVDResidual   = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
-	MetricSVDProducts   = "svd_products"       // operator column-products of the word decomposition
-	MetricSVDPlan       = "svd_plan_mb"        // the SVD backend's planned buffers (methods/svd Plan) on this machine's GOMAXPROCS, MiB
-	MetricSVDSharedRank = "svd_shared_rank"    // the rank of the decomposition the trial's leading triplets were taken from (svd.shared_rank)
-	MetricSVDShared     = "svd_shared"         // 1 when another trial of the run computed that decomposition (this trial's svd time is its wait)
-	MetricDim           = "dim"                // dimension of a trial's word vectors
-	MetricComposed      = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
+	MetricWall             = "wall_s"             // wall time of a measured trial (child process), seconds
+	MetricCPU              = "cpu_s"              // its CPU time, seconds
+	MetricRSS              = "max_rss_mb"         // its peak resident memory, MiB
+	MetricOthersCPU        = "others_cpu_s"       // CPU time every other process of the machine used during it, seconds (see Quiet)
+	MetricLoadAvg          = "load_avg1"          // the machine's one-minute load average at its end
+	MetricVocab            = "vocab"              // vocabulary size (rows of the word table)
+	MetricNNZ              = "nnz"                // non-zeros of the word table
+	MetricTokens           = "tokens"             // corpus tokens read
+	MetricTokensKept       = "tokens_kept"        // tokens the word table was counted from after subsampling (data.subsample; absent without it)
+	MetricTotalInertia     = "total_inertia"      // total inertia of a CA
+	MetricInertiaKept      = "inertia_share.kept" // share of the total inertia on the kept axes
+	MetricSVDResidual      = "svd_residual"       // largest triplet residual over σ_1 of the word decomposition
+	MetricSVDProducts      = "svd_products"       // operator column-products of the word decomposition
+	MetricSVDPlan          = "svd_plan_mb"        // the SVD backend's planned buffers (methods/svd Plan) on this machine's GOMAXPROCS, MiB
+	MetricSVDSharedRank    = "svd_shared_rank"    // the rank of the decomposition the trial's leading triplets were taken from (svd.shared_rank)
+	MetricSVDShared        = "svd_shared"         // 1 when another trial of the run computed that decomposition (this trial's svd time is its wait)
+	MetricSVDSharedSeconds = "svd_shared_s"       // the wall time that shared decomposition took, in the trial that computed it, seconds
+	MetricDim              = "dim"                // dimension of a trial's word vectors
+	MetricComposed         = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
 )
 
 const (
@@ -257,7 +258,7 @@ func (m Metric) Base() Metric { m.Stat = ""; return m }
 // Unit is "s", "MiB" or "" (a ratio or a count).
 func (m Metric) Unit() string {
 	switch m.Name {
-	case MetricWall, MetricCPU, MetricOthersCPU:
+	case MetricWall, MetricCPU, MetricOthersCPU, MetricSVDSharedSeconds:
 		return "s"
 	case MetricRSS, MetricSVDPlan:
 		return "MiB"
@@ -386,7 +387,7 @@ func ParseMetric(key string) Metric {
 		}
 	}
 	switch base {
-	case MetricWall, MetricCPU, MetricRSS, MetricSVDPlan, MetricOthersCPU, MetricLoadAvg:
+	case MetricWall, MetricCPU, MetricRSS, MetricSVDPlan, MetricOthersCPU, MetricLoadAvg, MetricSVDSharedSeconds:
 		// The plan holds scratch per goroutine: like the peak memory it
 		// is compared with, it depends on the machine, not on the spec.
 		return Metric{Kind: MeasurementMetric, Name: base, Stat: stat}

@@ -115,9 +115,9 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 	s.Blocks = append(s.Blocks, head, Paragraph(intro))
 
 	t := Table{ID: "tuning-choices", Caption: "The chosen designs: their dev score, the runner-up's, and their cost measured in this run",
-		Header:  []string{"Group", "Chosen", "Dev ρ", "Runner-up dev ρ", "Candidates", "Time (s)", "Note"},
-		Numeric: []bool{false, false, true, true, true, true, false},
-		CSV:     [][]string{{"group", "chosen", "dev_rho", "runner_up_dev_rho", "candidates", "time_s"}}}
+		Header:  []string{"Group", "Chosen", "Dev ρ", "Runner-up dev ρ", "Candidates", "Decomposition or training (s)", "Trial (s)", "Note"},
+		Numeric: []bool{false, false, true, true, true, true, true, false},
+		CSV:     [][]string{{"group", "chosen", "dev_rho", "runner_up_dev_rho", "candidates", "cost_s", "trial_s"}}}
 	for _, c := range cs {
 		if c.Chosen < 0 {
 			why := ""
@@ -127,8 +127,8 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 					break
 				}
 			}
-			t.Rows = append(t.Rows, []string{p.groupName(c), "—", "—", "—", strconv.Itoa(len(c.Candidates)), "—", "no design chosen: " + why})
-			t.CSV = append(t.CSV, []string{p.groupName(c), "", "", "", strconv.Itoa(len(c.Candidates)), ""})
+			t.Rows = append(t.Rows, []string{p.groupName(c), "—", "—", "—", strconv.Itoa(len(c.Candidates)), "—", "—", "no design chosen: " + why})
+			t.CSV = append(t.CSV, []string{p.groupName(c), "", "", "", strconv.Itoa(len(c.Candidates)), "", ""})
 			continue
 		}
 		ch := c.Candidates[c.Chosen]
@@ -138,31 +138,18 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 				second = cand.Score
 			}
 		}
-		secs, n, shared := 0.0, 0, false
-		for _, id := range ch.IDs {
-			rec := byID[id]
-			if v, ok := rec.Timings["total"]; ok {
-				secs += v
-				n++
-			}
-			shared = shared || rec.Metrics[records.MetricSVDShared] == 1
-		}
-		timeCell, timeCSV := "—", ""
-		if n > 0 {
-			timeCell = strconv.FormatFloat(secs/float64(n), 'f', 1, 64)
-			timeCSV = strconv.FormatFloat(secs/float64(n), 'g', -1, 64)
-		}
+		total, cost := meanOf(ch.IDs, byID, trialSeconds), meanOf(ch.IDs, byID, costSeconds)
 		var notes []string
 		if len(ch.IDs) > 1 {
-			notes = append(notes, fmt.Sprintf("%d seeds: dev ρ and time are their means", len(ch.IDs)))
+			notes = append(notes, fmt.Sprintf("%d seeds: dev ρ and times are their means", len(ch.IDs)))
 		}
-		if shared {
-			notes = append(notes, "its decomposition was shared with another d of the sweep (svd.shared_rank): the time is its wait and copy")
+		if byID[ch.IDs[0]].Metrics[records.MetricSVDShared] == 1 {
+			notes = append(notes, "its decomposition, shared by the sweep's other trials (svd.shared_rank), was computed by one of them: its cost is that one's")
 		}
 		t.Rows = append(t.Rows, []string{p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), formatScore(second, 3),
-			strconv.Itoa(len(c.Candidates)), timeCell, strings.Join(notes, "; ")})
+			strconv.Itoa(len(c.Candidates)), secondsOrDash(cost), secondsOrDash(total), strings.Join(notes, "; ")})
 		t.CSV = append(t.CSV, []string{p.groupName(c), valuesText(c.Axes, ch.Values), strconv.FormatFloat(ch.Score, 'g', -1, 64),
-			csvFloat(second), strconv.Itoa(len(c.Candidates)), timeCSV})
+			csvFloat(second), strconv.Itoa(len(c.Candidates)), csvFloat(cost), csvFloat(total)})
 	}
 	s.Blocks = append(s.Blocks, t)
 	s.Blocks = append(s.Blocks, p.searchCharts(cs)...)
@@ -228,4 +215,47 @@ func (p *builder) searchCharts(cs []records.Choice) []Block {
 		out = append(out, ch)
 	}
 	return out
+}
+
+// trialSeconds is a trial's wall time in its run.
+func trialSeconds(rec records.Record) (float64, bool) {
+	v, ok := rec.Timings["total"]
+	return v, ok
+}
+
+// costSeconds is what a design costs to make: the decomposition (a shared
+// one's own time, svd_shared_s, not a sharer's wait) or the training.
+func costSeconds(rec records.Record) (float64, bool) {
+	if v, ok := rec.Metrics[records.MetricSVDSharedSeconds]; ok {
+		return v, true
+	}
+	for _, stage := range []string{"svd", "train"} {
+		if v, ok := rec.Timings[stage]; ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// meanOf is the mean of get over the records of ids that have it; NaN
+// when none has.
+func meanOf(ids []string, byID map[string]records.Record, get func(records.Record) (float64, bool)) float64 {
+	sum, n := 0.0, 0
+	for _, id := range ids {
+		if v, ok := get(byID[id]); ok {
+			sum += v
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+func secondsOrDash(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return secondsText(v)
 }

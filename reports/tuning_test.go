@@ -20,7 +20,7 @@ func tunedRecs() []records.Record {
 				"eval.parts": true, "tune.axes": []any{"data.window"}, "tune.on": []any{"men"}, "tune.rule": "mean", "tuned_on": []any{"men@dev"}},
 			Metrics: map[string]float64{"spearman.zero.men@dev": dev, "spearman.zero.men@test": test, "spearman.zero.men": (dev + test) / 2,
 				"coverage.men": 1, "coverage.men@dev": 1, "coverage.men@test": 1, "pairs.men": 3000, "pairs.men@dev": 900, "pairs.men@test": 2100},
-			Timings: map[string]float64{"total": 12.5}}
+			Timings: map[string]float64{"total": 12.5, "svd": 9.25}}
 	}
 	return harnessLike([]records.Record{
 		rec("t5", "tail-cut", "kca", 5, 0.40, 0.80),
@@ -45,8 +45,8 @@ func TestTuningSection(t *testing.T) {
 	assert.Equal(t, "tail-cut: data.window=10, mean dev ρ 0.500 (dot) among 3 candidate(s).", head[0])
 	tab, ok := s.Blocks[2].(Table)
 	require.True(t, ok)
-	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.400", "3", "12.5", ""}, tab.Rows[0])
-	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.4", "3", "12.5"}, tab.CSV[1], "numbers only")
+	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.400", "3", "9.25", "12.5", ""}, tab.Rows[0])
+	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.4", "3", "9.25", "12.5"}, tab.CSV[1], "numbers only")
 	require.Len(t, s.Blocks, 4, "one search chart for data.window")
 	ch := s.Blocks[3].(LineChart)
 	require.Len(t, ch.Series, 2)
