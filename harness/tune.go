@@ -23,14 +23,7 @@ func noteChoices(recs []records.Record, logf func(format string, args ...any)) {
 			name += " (" + c.Shared + ")"
 		}
 		if c.Chosen < 0 {
-			why := ""
-			for _, cand := range c.Candidates {
-				if cand.Why != "" {
-					why = cand.Why
-					break
-				}
-			}
-			logf("kcalab: tune: %s: no design chosen among %d candidate(s): %s", termsafe.Text(name), len(c.Candidates), termsafe.Text(why))
+			logf("kcalab: tune: %s: no design chosen among %d candidate(s): %s", termsafe.Text(name), len(c.Candidates), termsafe.Text(c.Why()))
 			continue
 		}
 		ch := c.Candidates[c.Chosen]

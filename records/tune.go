@@ -58,6 +58,20 @@ func (c Choice) ChosenIDs() []string {
 	return c.Candidates[c.Chosen].IDs
 }
 
+// Why says why no candidate could be chosen (the first candidate's
+// reason); "" when one was.
+func (c Choice) Why() string {
+	if c.Chosen >= 0 {
+		return ""
+	}
+	for _, cand := range c.Candidates {
+		if cand.Why != "" {
+			return cand.Why
+		}
+	}
+	return "no candidate"
+}
+
 // Choose groups the records of tuned trials (settings tune.axes) into
 // tuning groups, equal in every setting but the tuned axes, the replicate
 // and tuned_on, and picks each group's design by its rule: the highest mean

@@ -60,6 +60,11 @@ func TestChoose(t *testing.T) {
 	assert.True(t, math.IsNaN(sg.Candidates[1].Score), "a replicate without a dev score")
 	assert.Contains(t, sg.Candidates[1].Why, "no dot score on rare's dev part")
 	assert.Equal(t, 0, sg.Chosen)
+	assert.Empty(t, sg.Why())
+	none := records.Choose(recs[6:7], dot)
+	require.Len(t, none, 1)
+	assert.Equal(t, -1, none[0].Chosen)
+	assert.Contains(t, none[0].Why(), "no dot score on rare's dev part")
 
 	// A candidate that did not finish cannot be chosen.
 	recs[1].Status = "error"

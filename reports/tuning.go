@@ -120,13 +120,7 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		CSV:     [][]string{{"group", "chosen", "dev_rho", "runner_up_dev_rho", "candidates", "cost_s", "trial_s"}}}
 	for _, c := range cs {
 		if c.Chosen < 0 {
-			why := ""
-			for _, cand := range c.Candidates {
-				if cand.Why != "" {
-					why = cand.Why
-					break
-				}
-			}
+			why := c.Why()
 			t.Rows = append(t.Rows, []string{p.groupName(c), "—", "—", "—", strconv.Itoa(len(c.Candidates)), "—", "—", "no design chosen: " + why})
 			t.CSV = append(t.CSV, []string{p.groupName(c), "", "", "", strconv.Itoa(len(c.Candidates)), "", ""})
 			continue
