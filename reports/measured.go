@@ -203,8 +203,14 @@ func measuredSentence(r, first row, i int, gap float64) string {
 			parts[0] += fmt.Sprintf(" of the %s budget (%s)", megabytes(b), percent(rss/b, 0))
 		}
 		if r.SVD != nil && len(r.SVD.S) > 0 {
-			parts = append(parts, fmt.Sprintf("k = %d singular values from %s to %s, largest residual %s·σ_1 after %s operator products",
-				len(r.SVD.S), sig(r.SVD.S[0], 4), sig(r.SVD.S[len(r.SVD.S)-1], 4), sig(r.SVD.RelResidual, 2), thousands(float64(r.SVD.Products))))
+			conv := ""
+			// A residual above svd.tol is no converged triplet: the σ are
+			// estimates however many digits they print.
+			if tol := schema.RecordSettings(r.Settings).SVD.Tol; tol > 0 && r.SVD.RelResidual > tol {
+				conv = fmt.Sprintf(": not converged (svd.tol is %s·σ_1), so these σ are estimates", sig(tol, 2))
+			}
+			parts = append(parts, fmt.Sprintf("k = %d singular values from %s to %s, largest residual %s·σ_1 after %s operator products%s",
+				len(r.SVD.S), sig(r.SVD.S[0], 4), sig(r.SVD.S[len(r.SVD.S)-1], 4), sig(r.SVD.RelResidual, 2), thousands(float64(r.SVD.Products)), conv))
 		}
 		return strings.Join(parts, "; ") + "."
 	}

@@ -42,6 +42,22 @@ func TestMeasuredSection(t *testing.T) {
 	assert.Contains(t, table.Rows[1], "— (not recorded)")
 	assert.Contains(t, text, "against the SVD's 500 MiB of planned buffers")
 	assert.Contains(t, text, "1.2× slower")
+	assert.Contains(t, text, "after 100 operator products.", "converged: nothing to flag")
+	assert.NotContains(t, text, "not converged")
+
+	// A sketch far from converged (paper-d8000's DSSVD: 0.023·σ_1) is
+	// flagged against its svd.tol.
+	sketch := rec("c", "DSSVD", 4732, 12828, 0)
+	sketch.SVD.RelResidual = 0.023
+	s = tb().measuredSection([]records.Record{sketch})
+	require.NotNil(t, s)
+	text = ""
+	for _, b := range s.Blocks {
+		if h, ok := b.(Headline); ok {
+			text += strings.Join(h, " ")
+		}
+	}
+	assert.Contains(t, text, "largest residual 0.023·σ_1 after 100 operator products: not converged (svd.tol is 1e-08·σ_1), so these σ are estimates")
 }
 
 // The spectra section opens with its answer: how far each spectrum is
