@@ -255,7 +255,11 @@ func TestDataSubsample(t *testing.T) {
 		out := map[string]records.Record{}
 		for _, r := range res.Records {
 			require.Equal(t, "ok", r.Status, r.Error)
-			key := fmt.Sprintf("W=%v sub=%v rep=%v", r.Settings["data.window"], r.Settings["data.subsample"], r.Settings["replicate"])
+			sub, ok := r.Settings["data.subsample"]
+			if !ok {
+				sub = 0 // a record leaves it out at its default (omitdefault)
+			}
+			key := fmt.Sprintf("W=%v sub=%v rep=%v", r.Settings["data.window"], sub, r.Settings["replicate"])
 			out[key] = r
 		}
 		return out

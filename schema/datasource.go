@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"reflect"
+
 	"strings"
 
 	"kcalab/records"
@@ -112,6 +114,11 @@ func (t Trial) RecordSettings() map[string]any {
 		// Replicate 0 is the trial itself: its record has no replicate
 		// key, so adding replicates to a spec keeps its first trial.
 		delete(out, KeyReplicate)
+	}
+	for k, v := range out {
+		if set, ok := LookupSetting(k); ok && set.OmitDefault && reflect.DeepEqual(records.Normalize(set.Default), records.Normalize(v)) {
+			delete(out, k)
+		}
 	}
 	return out
 }

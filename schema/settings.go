@@ -19,6 +19,8 @@ package schema
 //	series   "true": scaling figures draw one line per value of this setting first
 //	intro    reports name the setting's common value in the score tables' introduction
 //	labels   display names of enum values, "value=Label,…"
+//	omitdefault "true": a record leaves the setting out while it has its default (a
+//	         setting added after results were committed: they stay as they are)
 //
 // The decoder (DecodeSpec) fills them from a spec; code after it reads
 // fields (t.SVD.Rank), never keys.
@@ -53,9 +55,9 @@ type Settings struct {
 // replicate) are the candidates, and the rule picks one (records.Choose).
 // None of them changes a trial's numbers, so none enters its id.
 type TuneSettings struct {
-	Axes []string `key:"axes" default:"" noid:"true" doc:"the grid axes (setting keys given as lists, e.g. [data.window, vectors.alpha]) whose values are chosen on dev parts: the trials equal in every other setting are one tuning group, the candidates, and the rule picks one of them, recorded with the search; needs eval.parts: true. Each candidate's dev parts of tune.on are in-sample for it (tuned_on is set to them), and the choice is compared on the test parts; empty = no tuning"`
-	On   []string `key:"on" default:"" noid:"true" doc:"the word-similarity sets whose dev parts choose the design (names of eval.sets); empty = every set of eval.sets"`
-	Rule string   `key:"rule" default:"mean" enum:"mean" noid:"true" doc:"how a candidate is scored: mean = the mean Spearman ρ over the dev parts of tune.on, zero rule, at the method's own similarity, replicates (seeds) averaged first; the highest wins, the first in grid order on a tie"`
+	Axes []string `key:"axes" omitdefault:"true" default:"" noid:"true" doc:"the grid axes (setting keys given as lists, e.g. [data.window, vectors.alpha]) whose values are chosen on dev parts: the trials equal in every other setting are one tuning group, the candidates, and the rule picks one of them, recorded with the search; needs eval.parts: true. Each candidate's dev parts of tune.on are in-sample for it (tuned_on is set to them), and the choice is compared on the test parts; empty = no tuning"`
+	On   []string `key:"on" omitdefault:"true" default:"" noid:"true" doc:"the word-similarity sets whose dev parts choose the design (names of eval.sets); empty = every set of eval.sets"`
+	Rule string   `key:"rule" default:"mean" omitdefault:"true" enum:"mean" noid:"true" doc:"how a candidate is scored: mean = the mean Spearman ρ over the dev parts of tune.on, zero rule, at the method's own similarity, replicates (seeds) averaged first; the highest wins, the first in grid order on a tie"`
 }
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.
@@ -75,7 +77,7 @@ type DataSettings struct {
 	Table      string   `key:"table" default:"cut" enum:"flat,skip,cut,glove" short:"{}" order:"2" doc:"word table: N^flat, N^skip (weights (W−k+1)/W), N^cut (tail cut), glove (symmetric, 1/distance)"`
 	Symmetric  bool     `key:"symmetric" default:"false" doc:"count both directions (N + Nᵀ)"`
 	MemoryMB   int      `key:"memory_mb" default:"2048" min:"1" doc:"counting: a corpus whose offset tables cannot be counted in this many MiB of scratch is counted out of core, in one pass within this budget, its partial tables spilled as sorted shards under the cache directory and merged at the end (the same tables, bit for bit; the finished tables and the token ids are not counted in it)"`
-	Subsample  float64  `key:"subsample" default:"0" min:"0" max:"1" short:"sub={}" doc:"subsampling of frequent words before the word table is counted (word2vec's -sample t): each token of a word of corpus frequency f (its count over the tokens) is kept with word2vec's probability (√(f/t) + 1)·t/f, and the dropped tokens are removed, the window closing over them (word2vec's and hyperwords' --sub with their placeholders removed). The draws derive from the spec's seed and the replicate number, not the trial: every trial of a spec counts the same subsampled corpus (a window sweep or two methods differ by themselves, not by their draws, and share its tables), and replicates draw anew. The vocabulary and its counts stay those of the whole corpus; the tables of a subsampled stream are cached under their own key (t and the seed); the record's tokens_kept says how many tokens were counted. 0 = none. Only for tables counted from tokens (not data.source tables)"`
+	Subsample  float64  `key:"subsample" omitdefault:"true" default:"0" min:"0" max:"1" short:"sub={}" doc:"subsampling of frequent words before the word table is counted (word2vec's -sample t): each token of a word of corpus frequency f (its count over the tokens) is kept with word2vec's probability (√(f/t) + 1)·t/f, and the dropped tokens are removed, the window closing over them (word2vec's and hyperwords' --sub with their placeholders removed). The draws derive from the spec's seed and the replicate number, not the trial: every trial of a spec counts the same subsampled corpus (a window sweep or two methods differ by themselves, not by their draws, and share its tables), and replicates draw anew. The vocabulary and its counts stay those of the whole corpus; the tables of a subsampled stream are cached under their own key (t and the seed); the record's tokens_kept says how many tokens were counted. 0 = none. Only for tables counted from tokens (not data.source tables)"`
 	CutN1Twice bool     `key:"cut_n1_twice" default:"false" doc:"tail cut: add cut(N^1) twice, reproducing a slip of the authors' script (off = the paper's definition)"`
 }
 
@@ -92,7 +94,7 @@ type SyntheticSettings struct {
 type KCASettings struct {
 	Kernel string  `key:"kernel" default:"tailcut" enum:"tailcut,lca,gini,sppmi,glove-log" labels:"sppmi=SPPMI,glove-log=GloVe-log" short:"{}" order:"1" doc:"kca: tailcut = CA of N^cut (needs data.table: cut); lca = CA; gini = K = I; sppmi = SGNS row, SVD of max(0, PMI − log kca.shift); glove-log = GloVe row, SVD of log counts minus fitted row and column biases"`
 	Shift  float64 `key:"shift" default:"1" min:"1" doc:"sppmi: the shift k of log X − log Y − log k (word2vec's negative samples)"`
-	CDS    float64 `key:"cds" default:"1" min:"1e-9" max:"1" short:"cds={}" doc:"context distribution smoothing α (Levy, Goldberg & Dagan 2015; hyperwords' --cds): the column masses of the word table raised to α and renormalised, c'_j = c_j^α / Σ_k c_k^α, replace c: in the CA and Gini kernels (methods ca, lca, gini, sca, and kca with tailcut, lca, gini) S = D(r)^-1/2 (P − r c'ᵀ) D(c')^-1/2 and P − r c'ᵀ, and in sppmi's PMI log(p_ij / (r_i c'_j)); 0.75 is theirs, 1 = off (no smoothing: the numbers as before, bit for bit); refused by kca.kernel glove-log and sca.form paper, which have no such column distribution"`
+	CDS    float64 `key:"cds" omitdefault:"true" default:"1" min:"1e-9" max:"1" short:"cds={}" doc:"context distribution smoothing α (Levy, Goldberg & Dagan 2015; hyperwords' --cds): the column masses of the word table raised to α and renormalised, c'_j = c_j^α / Σ_k c_k^α, replace c: in the CA and Gini kernels (methods ca, lca, gini, sca, and kca with tailcut, lca, gini) S = D(r)^-1/2 (P − r c'ᵀ) D(c')^-1/2 and P − r c'ᵀ, and in sppmi's PMI log(p_ij / (r_i c'_j)); 0.75 is theirs, 1 = off (no smoothing: the numbers as before, bit for bit); refused by kca.kernel glove-log and sca.form paper, which have no such column distribution"`
 }
 
 // SCASettings configure semi-supervised CA (method sca).
@@ -110,8 +112,8 @@ type SCASettings struct {
 // VectorsSettings turn a decomposition into word vectors.
 type VectorsSettings struct {
 	Alpha       float64 `key:"alpha" default:"1" min:"-4" max:"4" doc:"word vectors F = D(r)^β U Σ^α: 1 = principal coordinates (paper), 0 = standard, 0.5 = symmetric (hyperwords' eig)"`
-	Beta        float64 `key:"beta" default:"-0.5" min:"-4" max:"4" short:"β={}" doc:"word vectors F = D(r)^β U Σ^α, r the row weights of the kernel's metric (the masses for ca, lca, tailcut and sca; all ones for gini, sppmi and glove-log, where β changes nothing): −0.5 = CA's coordinates (the default, as before, bit for bit), 0 = the rows of U Σ^α unweighted, as hyperwords and most SVD word vectors"`
-	AddContexts bool    `key:"add_contexts" default:"false" short:"w+c={}" doc:"add each word's context vector to its word vector, w + c (Levy, Goldberg & Dagan 2015): F + G with G = D(c)^β V Σ^α from the right singular vectors V and the column weights c (the smoothed column masses for ca, ones for the other kernels); word tables only, whose rows and columns are one vocabulary (a table of two kinds of things is refused), not sca.form paper; off = word vectors alone"`
+	Beta        float64 `key:"beta" omitdefault:"true" default:"-0.5" min:"-4" max:"4" short:"β={}" doc:"word vectors F = D(r)^β U Σ^α, r the row weights of the kernel's metric (the masses for ca, lca, tailcut and sca; all ones for gini, sppmi and glove-log, where β changes nothing): −0.5 = CA's coordinates (the default, as before, bit for bit), 0 = the rows of U Σ^α unweighted, as hyperwords and most SVD word vectors"`
+	AddContexts bool    `key:"add_contexts" omitdefault:"true" default:"false" short:"w+c={}" doc:"add each word's context vector to its word vector, w + c (Levy, Goldberg & Dagan 2015): F + G with G = D(c)^β V Σ^α from the right singular vectors V and the column weights c (the smoothed column masses for ca, ones for the other kernels); word tables only, whose rows and columns are one vocabulary (a table of two kinds of things is refused), not sca.form paper; off = word vectors alone"`
 	Normalize   bool    `key:"normalize" default:"false" doc:"scale each word vector to unit length"`
 	Save        bool    `key:"save" default:"false" doc:"write the vectors in word2vec text format to <output>/vectors/<spec>-<label>-<trial id>.txt (or the -vectors directory); the <unk> row is never written"`
 }
@@ -167,7 +169,7 @@ type ExternalSettings struct {
 type SVDSettings struct {
 	Backend    string  `key:"backend" default:"auto" enum:"auto,dense,lapack,randomized,dssvd,krylov" short:"{}" order:"10" series:"true" doc:"SVD backend; auto = dense for CSV/Fisher tables, krylov for word tables (a record decomposed by another backend than the trial resolves to is recomputed, not reused); dense (gonum), randomized and dssvd are Halko sketches (fast, not converged), krylov is a thick-restart block Lanczos that stops when every triplet's residual is ≤ svd.tol·σ_1 (exact)"`
 	Rank       int     `key:"rank" default:"0" min:"0" short:"d={}" order:"5" sweep:"Dimension d (svd.rank)|rank" doc:"number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"`
-	SharedRank int     `key:"shared_rank" default:"0" min:"0" doc:"decompose at this rank once and give each trial its leading svd.rank triplets: the trials of a run that differ only in svd.rank (a sweep over d) share one decomposition. Exact backends only (krylov, dense, lapack), whose leading triplets at a larger rank are those of a smaller one to svd.tol; 0 = each trial decomposes at its own svd.rank"`
+	SharedRank int     `key:"shared_rank" omitdefault:"true" default:"0" min:"0" doc:"decompose at this rank once and give each trial its leading svd.rank triplets: the trials of a run that differ only in svd.rank (a sweep over d) share one decomposition. Exact backends only (krylov, dense, lapack), whose leading triplets at a larger rank are those of a smaller one to svd.tol; 0 = each trial decomposes at its own svd.rank"`
 	Oversample int     `key:"oversample" default:"10" min:"0" doc:"randomized SVD oversampling p"`
 	PowerIters int     `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
 	Tol        float64 `key:"tol" default:"1e-8" min:"1e-15" max:"0.5" doc:"krylov: stop when every triplet's residual ‖S v − σ u‖ is at most tol·σ_1"`

@@ -61,6 +61,10 @@ type Setting struct {
 	Series    bool              // scaling figures draw one line per value of it first
 	Intro     string            // the score tables' introduction names its value under this title
 	NoID      bool              // not part of the trial id (how many replicates, not what a trial is)
+	// OmitDefault leaves the setting out of a record's settings while it
+	// has its default: a setting added after records were committed, so
+	// that those records stay as they are, byte for byte.
+	OmitDefault bool
 	Labels    map[string]string // display names of enum values
 
 	index []int // field path in Settings (or RunSettings)
@@ -153,7 +157,7 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 		s := Setting{Key: key, Doc: f.Tag.Get("doc"), Short: f.Tag.Get("short"), Order: -1, index: idx,
 			Required: f.Tag.Get("required") == "true", Size: f.Tag.Get("size") != "",
 			SizeAxis: f.Tag.Get("size") == "axis", Series: f.Tag.Get("series") == "true", Intro: f.Tag.Get("intro"),
-			NoID: f.Tag.Get("noid") == "true"}
+			NoID: f.Tag.Get("noid") == "true", OmitDefault: f.Tag.Get("omitdefault") == "true"}
 		switch {
 		case f.Type.Kind() == reflect.String: // string, or a named string type (Source)
 			s.Kind = String

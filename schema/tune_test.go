@@ -49,3 +49,21 @@ func TestTuneMarksDevPartsInSample(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"men@dev", "rare@dev"}, every.Trials()[0].TunedOn, "tune.on defaults to eval.sets")
 }
+
+// Settings added after results were committed (omitdefault) are left out
+// of a record at their default, so committed records stay byte for byte;
+// given otherwise, they are recorded.
+func TestOmitDefaultSettings(t *testing.T) {
+	plain, err := schema.DecodeSpec([]byte("name: x\ndata: {source: corpus}\nmethod: kca\n"), "s.yaml")
+	require.NoError(t, err)
+	rs := plain.Trials()[0].RecordSettings()
+	for _, k := range []string{"kca.cds", "vectors.beta", "vectors.add_contexts", "data.subsample", "svd.shared_rank", "tune.axes", "tune.on", "tune.rule"} {
+		assert.NotContains(t, rs, k)
+	}
+	assert.Contains(t, rs, "vectors.alpha", "settings older than the committed records stay")
+	set, err := schema.DecodeSpec([]byte("name: x\ndata: {source: corpus}\nmethod: kca\nkca: {cds: 0.75}\nvectors: {beta: 0}\n"), "s.yaml")
+	require.NoError(t, err)
+	rs = set.Trials()[0].RecordSettings()
+	assert.Equal(t, 0.75, rs["kca.cds"])
+	assert.Equal(t, 0.0, rs["vectors.beta"])
+}
