@@ -51,21 +51,21 @@ type Setting struct {
 	Max      *float64
 	Doc      string
 
-	Short     string            // label format: "{}" the value, "{method}", "{set}"; "" = key=value
-	Order     int               // place in derived labels; -1 = none (alphabetical, after)
-	SweepAxis string            // axis title of a sweep chart against this setting ("" = none)
-	SweepID   string            // short id of that chart
-	SweepLog  bool              // a sweep against it may use a log axis
-	Size      bool              // sets the size of a scaling trial
-	SizeAxis  bool              // the scaling x axis when the vocabulary size is unknown
-	Series    bool              // scaling figures draw one line per value of it first
-	Intro     string            // the score tables' introduction names its value under this title
-	NoID      bool              // not part of the trial id (how many replicates, not what a trial is)
+	Short     string // label format: "{}" the value, "{method}", "{set}"; "" = key=value
+	Order     int    // place in derived labels; -1 = none (alphabetical, after)
+	SweepAxis string // axis title of a sweep chart against this setting ("" = none)
+	SweepID   string // short id of that chart
+	SweepLog  bool   // a sweep against it may use a log axis
+	Size      bool   // sets the size of a scaling trial
+	SizeAxis  bool   // the scaling x axis when the vocabulary size is unknown
+	Series    bool   // scaling figures draw one line per value of it first
+	Intro     string // the score tables' introduction names its value under this title
+	NoID      bool   // not part of the trial id (how many replicates, not what a trial is)
 	// OmitDefault leaves the setting out of a record's settings while it
 	// has its default: a setting added after records were committed, so
 	// that those records stay as they are, byte for byte.
 	OmitDefault bool
-	Labels    map[string]string // display names of enum values
+	Labels      map[string]string // display names of enum values
 
 	index []int // field path in Settings (or RunSettings)
 }
