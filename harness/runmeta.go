@@ -124,6 +124,19 @@ func inHistory(commit string) bool {
 	return exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", commit, "HEAD").Run() == nil
 }
 
+// historyMemo remembers inHistory's answer per commit: the records of a
+// spec name a handful of commits, checked once each.
+type historyMemo map[string]bool
+
+func (h historyMemo) inHistory(commit string) bool {
+	ok, seen := h[commit]
+	if !seen {
+		ok = inHistory(commit)
+		h[commit] = ok
+	}
+	return ok
+}
+
 // dirtyBeyondResults reports whether `git status --porcelain` lists a
 // change to anything but a results.jsonl: the results are what runs write
 // (an interrupted run leaves its file changed), not the code or data that

@@ -130,12 +130,13 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	done := make([]bool, len(trials))
 	var todo []schema.Trial
 	inputs := newInputCheck(r, spec)
-	reusedWords := 0 // reused trials that make word vectors
+	traced := historyMemo{} // one git call per commit the records name
+	reusedWords := 0        // reused trials that make word vectors
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
 			if r.Untraced {
-				if why := records.Untraced(old, inHistory); why != "" {
+				if why := records.Untraced(old, traced.inHistory); why != "" {
 					logf("kcalab: trial %s: %s: computing it again (-untraced)", t.ID, why)
 					todo = append(todo, t)
 					continue

@@ -3,7 +3,9 @@ package records
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -206,8 +208,8 @@ func sharedSettings(cs []Choice, recs []Record) {
 		}
 		for _, i := range idx {
 			var parts []string
-			for _, k := range sortedSet(differs) {
-				if contains(cs[i].Axes, k) || k == KeyReplicate || k == keyTunedOn {
+			for _, k := range slices.Sorted(maps.Keys(differs)) {
+				if slices.Contains(cs[i].Axes, k) || k == KeyReplicate || k == keyTunedOn {
 					continue
 				}
 				parts = append(parts, fmt.Sprintf("%s=%s", k, jsonKey(first(i)[k])))
@@ -215,28 +217,6 @@ func sharedSettings(cs []Choice, recs []Record) {
 			cs[i].Shared = strings.Join(parts, " ")
 		}
 	}
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedSet(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j] < out[j-1]; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
 }
 
 // jsonKey is a value's JSON after a round trip: equal settings, equal keys
