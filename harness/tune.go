@@ -15,6 +15,9 @@ import (
 // rule chose (records.Choose, the same computation the pages show).
 func noteChoices(recs []records.Record, logf func(format string, args ...any)) {
 	for _, c := range records.Choose(recs, schema.OwnSimilarity) {
+		for _, cand := range c.Candidates {
+			schema.WithDefaults(cand.Values)
+		}
 		name := c.Label
 		if name == "" {
 			name = c.Method

@@ -26,7 +26,7 @@ const RuleMean = "mean"
 // that share the tuned axes' values.
 type Candidate struct {
 	IDs    []string       // its trials, replicate 0 first
-	Values map[string]any // the tuned axes' values
+	Values map[string]any // the tuned axes' values (nil: the record left it out at its default)
 	// Dev is its ρ on the dev part of each set of the group's On (zero
 	// rule, at the group's similarity), the mean over its replicates;
 	// a set it has no score for is absent.
@@ -94,6 +94,9 @@ func Choose(recs []Record, own func(Record) Similarity) []Choice {
 		tuned := map[string]bool{}
 		for _, a := range axes {
 			tuned[a] = true
+			// nil when the record left the setting out at its default
+			// (schema.WithDefaults fills it for a reader).
+			vals[a] = rec.Settings[a]
 		}
 		for k, v := range rec.Settings {
 			switch {

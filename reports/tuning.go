@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/schema"
 )
 
 // Tuning: designs chosen on dev parts (tune.axes). The choice is computed
@@ -30,7 +31,13 @@ func (p *builder) ownSimilarity(rec records.Record) records.Similarity {
 
 // choices are the tuning groups of the records and their choices.
 func (p *builder) choices(recs []records.Record) []records.Choice {
-	return records.Choose(recs, p.ownSimilarity)
+	cs := records.Choose(recs, p.ownSimilarity)
+	for _, c := range cs {
+		for _, cand := range c.Candidates {
+			schema.WithDefaults(cand.Values)
+		}
+	}
+	return cs
 }
 
 // withoutLosers drops the candidates a tuning group did not choose: the

@@ -52,6 +52,20 @@ func TestTuningSection(t *testing.T) {
 	require.Len(t, ch.Series, 2)
 	assert.Equal(t, []XY{{X: 5, Y: 0.4}, {X: 10, Y: 0.5}, {X: 24, Y: 0.3}}, ch.Series[0].Points)
 
+	// A tuned setting a record left out at its default (omitdefault) reads
+	// as that default, not as null.
+	beta := tunedRecs()
+	for i := range beta {
+		beta[i].Settings["tune.axes"] = []any{"data.window", "vectors.beta"}
+		if beta[i].ID == "t10" {
+			beta[i].Settings["vectors.beta"] = 0.0
+		}
+	}
+	bc := newBuilder(Report{Title: "beta", Records: beta, Methods: testMethods}).choices(beta)
+	require.Len(t, bc, 2)
+	assert.Equal(t, "data.window=10 · vectors.beta=0", valuesText(bc[0].Axes, bc[0].Candidates[bc[0].Chosen].Values))
+	assert.Equal(t, "data.window=5 · vectors.beta=-0.5", valuesText(bc[0].Axes, bc[0].Candidates[0].Values))
+
 	// The page leads with the choice and compares only the chosen designs.
 	page := string(render(t, r))
 	assert.Less(t, strings.Index(page, "Designs chosen on the dev parts"), strings.Index(page, "Word similarity"))

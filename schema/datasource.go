@@ -193,3 +193,17 @@ func pick(old, cur map[string]any) map[string]any {
 	}
 	return out
 }
+
+// WithDefaults fills the settings a record left out at their defaults
+// (omitdefault) into v, a map of setting keys to values (a tuning
+// candidate's tuned values): a reader sees the value the trial ran with.
+func WithDefaults(v map[string]any) {
+	for k, x := range v {
+		if x != nil {
+			continue
+		}
+		if set, ok := LookupSetting(k); ok {
+			v[k] = set.Default
+		}
+	}
+}
