@@ -24,7 +24,6 @@ var awaitingRecompute = map[string]string{
 	"text8-table":            "75 trials, about 4.5 h on 2 cores (GloVe, fastText and the fastText CLI dominate)",
 	"subword":                "8 trials, about 2 h (the fastText CLI alone takes 1.5 h)",
 	"baselines-vs-reference": "9 trials, about 2.5 h with gensim and the fastText CLI",
-	"paper-d8000":            "the d = 8000 decomposition of a text8-sized table, over an hour (issue 32 recomputes it exactly)",
 }
 
 // Every committed record can be traced to the code that made it: computed
