@@ -17,8 +17,10 @@ norm, which the cross solvers' implicit M^T M cannot compute, and gave trlanczos
 products within 2 at k = 300). Prints one line key=value (rank 0): seconds is the solve's wall
 time (the slowest rank), cpu_seconds and peak_rss_mb sum over the ranks (peak RSS reset just
 before the solve), products counts the products with M and M^T (each column of a block
-product counts one; for the cross solvers, a product with M^T M counts two).
+product counts one; for the cross solvers, a product with M^T M counts two). With PEER_SIGMA_OUT
+set, rank 0 writes the K singular values to that file, one per line.
 """
+import os
 import sys
 import time
 
@@ -136,6 +138,8 @@ def main():
         sys.exit(f"svds_slepc.py: {solver}: {nconv} of {k + 1} triplets converged")
     s = np.sort(np.array([svd.getValue(i) for i in range(nconv)]))[::-1][1:k + 1]
     ncv, mpd = svd.getDimensions()[1:]
+    if comm.getRank() == 0 and os.environ.get("PEER_SIGMA_OUT"):
+        np.savetxt(os.environ["PEER_SIGMA_OUT"], s, fmt="%.17g")
     if comm.getRank() == 0:
         print(f"peer=slepc-{solver} k={k} seconds={el:.2f} cpu_seconds={cpu:.2f} peak_rss_mb={hwm:.1f} "
               f"products={products} sigma1_5={','.join(f'{v:.5f}' for v in s[:5])} sigma_k={s[k - 1]:.6g} "
