@@ -224,6 +224,48 @@
 // takes 4–6% fewer products (2,796 and 7,016): the last digits come
 // cheaply. So svd.backend auto is krylov for word tables.
 //
+// # Cost at the paper's dimensions
+//
+// The cost model, c the basis's side, P the column-products, w the active
+// window (min(2k + 32, 960)), F the GEMM kernel's rate (80 GFLOP/s fits
+// the 2-core AMD EPYC, both cores) and t the wall time of one column of a
+// 32-wide sparse product (0.9 ms on text8_prefix's tail-cut table, about
+// 1.7 ms on paper-d8000's):
+//
+//	T ≈ P·t + 4·c·P·(k/2 + w)/F
+//
+// The second term is Gram–Schmidt: every block of 32 new columns is
+// projected against the basis once (two GEMMs), and the basis holds on
+// average about k/2 locked columns and the window. Restart rotations
+// (c·w·0.6w a restart) and the projected problem (a (w + 32)² eigenproblem
+// every few blocks) add a few per cent. P grows about linearly with k
+// (P/k: 10.0, 7.3, 7.6 and 9.2 at k = 300, 1000, 3000 and 8000 on
+// text8_prefix; 15.6 at k = 8000 on paper-d8000's flatter synthetic
+// spectrum), so the time grows as c·k² once k is a few hundred: the
+// orthogonalisation, not the products, is what k = 3000 and 8000 cost.
+// Measured, each alone on that machine, Tol 1e-8:
+//
+//	table                     k       P      model   measured  peak memory
+//	text8_prefix tail-cut     300     2,988    5 s      5.6 s   0.61 GB
+//	(c = 22,542)            1,000     7,336   19 s     18.3 s   0.96 GB
+//	                        3,000    22,776   84 s       80 s
+//	                        8,000    73,920  480 s      451 s   3.8 GB
+//	paper-d8000 (c = 78,485) 8,000  125,056 2,640 s   2,365 s  11.3 GB
+//
+// (k = 300 and 1000: bench-2026-11-25.txt; 3000 and 8000 on text8_prefix:
+// single quiet runs before the benchmark had those cases; paper-d8000: the
+// SVD stage of its 2,376 s trial in results/paper-d8000, a table of 18.1 M
+// non-zeros.) The model is within 15% everywhere. The memory is the
+// plan: the c×(k + w + 64) basis and U. A dense exact SVD costs O(c³)
+// whatever k: dgesdd of the 22,542² matrix needs about 38 GiB with its
+// workspace, more than the machine; the Gram route (SᵀS by dsyrk, then the
+// k largest eigenpairs by dsyevr) fits in about 10 GB, and its
+// tridiagonalisation is half matrix–vector products, memory-bound. By the
+// model krylov stays ahead of it until k is a large fraction of c; the
+// benchmark's d = 3000 and 8000 cases (BenchmarkSVDPeers in package ca,
+// KCALAB_BENCH_LARGE=1) measure that against scipy's dense eigh and gesdd,
+// the lapack backend and SLEPc.
+//
 // # Accuracy
 //
 // Result.Products counts column-products (each column of a block
