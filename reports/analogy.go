@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -221,23 +222,22 @@ func analogyClause(how string, cells []analogyCell) string {
 			top = i
 		}
 	}
+	byValue := make([]int, len(cells)) // highest first
+	for i := range byValue {
+		byValue[i] = i
+	}
+	sort.SliceStable(byValue, func(i, j int) bool { return cells[byValue[i]].value > cells[byValue[j]].value })
 	if top < 0 {
-		best := 0
-		for i, c := range cells {
-			if roundTo(c.value, 3) > roundTo(cells[best].value, 3) {
-				best = i
-			}
+		var rest []string
+		for _, i := range byValue[1:] {
+			rest = append(rest, cells[i].label+" "+cells[i].text())
 		}
-		return fmt.Sprintf("by %s %s is highest (%s), but no row has bootstrap replicates (older records), so no difference is tested", how, cells[best].label, cells[best].text())
+		best := cells[byValue[0]]
+		return fmt.Sprintf("by %s %s is highest (%s; then %s), but no row has bootstrap replicates (older records), so no difference is tested",
+			how, best.label, best.text(), strings.Join(rest, ", "))
 	}
 	// The others are named highest first.
-	others := make([]int, 0, len(cells)-1)
-	for i := range cells {
-		if i != top {
-			others = append(others, i)
-		}
-	}
-	sort.SliceStable(others, func(i, j int) bool { return cells[others[i]].value > cells[others[j]].value })
+	others := slices.DeleteFunc(byValue, func(i int) bool { return i == top })
 	var lower, ties, untested []string
 	for _, i := range others {
 		c := cells[i]

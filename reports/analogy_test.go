@@ -51,8 +51,8 @@ func TestAnalogySection(t *testing.T) {
 	sec := tb().analogySection(analogyRecords())
 	require.IsType(t, Headline{}, sec.Blocks[0], "the section opens with its answer")
 	assert.Equal(t, "At d = 300, google, accuracy over the covered questions: "+
-		"by 3CosAdd GloVe is highest (0.320), but no row has bootstrap replicates (older records), so no difference is tested; "+
-		"by 3CosMul GloVe is highest (0.340), but no row has bootstrap replicates (older records), so no difference is tested; "+
+		"by 3CosAdd GloVe is highest (0.320; then SGNS 0.310, CBOW 0.300), but no row has bootstrap replicates (older records), so no difference is tested; "+
+		"by 3CosMul GloVe is highest (0.340; then SGNS 0.330, CBOW 0.320), but no row has bootstrap replicates (older records), so no difference is tested; "+
 		"every row covers 90.0% of the questions.", sec.Blocks[0].(Headline)[0])
 	assert.Contains(t, page, "These records hold no bootstrap replicates of the accuracies")
 
