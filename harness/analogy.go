@@ -70,7 +70,7 @@ func (tr *TrialRun) scoreAnalogies(vs *vectors.Set) error {
 			return fmt.Errorf("eval.analogies: %w", err)
 		}
 		tr.noteInput(path)
-		total, secs, err := eval.Analogies(vs, qs, eval.AnalogyOptions{
+		total, secs, answers, err := eval.AnswerAnalogies(vs, qs, eval.AnalogyOptions{
 			Restrict: tr.Trial.Eval.AnalogyVocab, CaseInsensitive: true})
 		if err != nil {
 			return fmt.Errorf("eval.analogies: %s: %w", name, err)
@@ -85,8 +85,39 @@ func (tr *TrialRun) scoreAnalogies(vs *vectors.Set) error {
 			}
 			tr.setAnalogy(key, s)
 		}
+		tr.setAnalogyCounts(key, total, answers)
 	}
 	return nil
+}
+
+// setAnalogyCounts records the whole set's counts (questions, covered,
+// right by each rule), from which a page prints "right / covered (of
+// questions)", and the bootstrap of both accuracies over resamples of the
+// set's questions. The resamples depend on the set's key and size alone,
+// as a word-similarity set's do, so every trial scored on the set shares
+// them and two trials' accuracies compare question by question. Sections
+// get no replicates: a few hundred bytes a set, not a few thousand.
+func (tr *TrialRun) setAnalogyCounts(set string, total eval.AnalogyScore, answers []eval.AnalogyAnswer) {
+	for _, c := range []struct {
+		m records.Metric
+		n int
+	}{
+		{records.AnalogyCounts(set, records.CountQuestions, false), total.Questions},
+		{records.AnalogyCounts(set, records.CountCovered, false), total.Covered},
+		{records.AnalogyCounts(set, records.CountCorrect, false), total.Correct},
+		{records.AnalogyCounts(set, records.CountCorrect, true), total.CorrectMul},
+	} {
+		tr.SetMetric(c.m.Key(), float64(c.n))
+	}
+	if total.Covered == 0 {
+		return // no accuracy, so nothing to resample
+	}
+	if tr.Record.Bootstrap == nil {
+		tr.Record.Bootstrap = &records.Bootstrap{B: eval.Resamples, Scores: map[string]string{}}
+	}
+	add, mul := eval.BootstrapAnalogies(answers, tr.runner.resamples(set, total.Questions))
+	tr.Record.Bootstrap.Scores[records.Analogy(set, false, "").Key()] = records.EncodeReplicates(add, total.Accuracy())
+	tr.Record.Bootstrap.Scores[records.Analogy(set, true, "").Key()] = records.EncodeReplicates(mul, total.AccuracyMul())
 }
 
 // setAnalogy records one analogy score; an accuracy with nothing covered is

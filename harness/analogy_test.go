@@ -3,8 +3,10 @@ package harness_test
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,4 +119,77 @@ func TestCheckAnalogies(t *testing.T) {
 		"tail-cut (trial a): google analogies (3CosMul) fell to 0.2000 from the reference 0.3200 (by 0.1200, tolerance 0.01)",
 		"tail-cut (trial a): men (Pearson r, zero rule) fell to 0.3000 from the reference 0.4000 (by 0.1000, tolerance 0.01)",
 	}, records.CheckScores(ref, []records.Record{rec(0.25, 0.20, 0.5, 0.3)}, 0.01))
+}
+
+// On a corpus whose four most frequent words are w0…w3 and with
+// eval.analogy_vocab 4, every answer is forced: a question on w0…w3 has one
+// candidate left, the one it expects (right), or it expects an input
+// (wrong); a question with another word is not covered. The counts are
+// recorded, and the bootstrap replicates of both accuracies are the
+// accuracy over the set's shared resamples of its questions: the same for
+// two trials with other vectors, and what eval.BootstrapAnalogies gives on
+// the known answers.
+func TestAnalogyCountsAndReplicates(t *testing.T) {
+	dir := t.TempDir()
+	var corpus strings.Builder
+	counts := map[string]int{"w0": 400, "w1": 300, "w2": 200, "w3": 150}
+	for i := range 8 {
+		counts[fmt.Sprintf("e%d", i)] = 40
+	}
+	var tokens []string
+	for w, n := range counts {
+		for range n {
+			tokens = append(tokens, w)
+		}
+	}
+	slices.Sort(tokens)
+	rng := rand.New(rand.NewPCG(1, 2))
+	rng.Shuffle(len(tokens), func(i, j int) { tokens[i], tokens[j] = tokens[j], tokens[i] })
+	corpus.WriteString(strings.Join(tokens, " "))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "corpus.txt"), []byte(corpus.String()), 0o644))
+	qs := ": right\nw0 w1 w2 w3\nW1 W0 W3 W2\nw2 w3 w0 w1\n: wrong\nw0 w1 w2 w0\n: uncovered\nw0 w1 e0 e1\nw0 w1 w2 nosuch\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "q.txt"), []byte(qs), 0o644))
+	right := eval.AnalogyAnswer{Covered: true, Correct: true, CorrectMul: true}
+	answers := []eval.AnalogyAnswer{right, right, right, {Covered: true}, {}, {}}
+	spec := `
+name: counts
+data: {source: corpus, corpus: corpus.txt, min_count: 5, table: flat, window: [2, 3]}
+method: lca
+svd: {rank: 3, backend: dense}
+eval: {sets: [], analogies: [q.txt], analogy_vocab: 4}
+`
+	path := filepath.Join(dir, "a.yaml")
+	require.NoError(t, os.WriteFile(path, []byte(spec), 0o644))
+	s, err := schema.LoadSpec(path)
+	require.NoError(t, err)
+	s.Output = t.TempDir()
+	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
+	require.NoError(t, err)
+	require.Len(t, res.Records, 2)
+	add, mul := eval.BootstrapAnalogies(answers, eval.ResampleIndices("q.txt", len(answers), eval.Resamples))
+	for _, rec := range res.Records {
+		require.Equal(t, "ok", rec.Status, rec.Error)
+		m := rec.Metrics
+		count := func(c records.AnalogyCount, mul bool) float64 { return m[records.AnalogyCounts("q.txt", c, mul).Key()] }
+		assert.Equal(t, [4]float64{6, 4, 3, 3}, [4]float64{count(records.CountQuestions, false), count(records.CountCovered, false),
+			count(records.CountCorrect, false), count(records.CountCorrect, true)}, "questions, covered, right by 3CosAdd and 3CosMul")
+		assert.Equal(t, 0.75, m[records.Analogy("q.txt", false, "").Key()])
+		require.NotNil(t, rec.Bootstrap)
+		assert.Equal(t, eval.Resamples, rec.Bootstrap.B)
+		for k, want := range map[string][]float64{records.Analogy("q.txt", false, "").Key(): add, records.Analogy("q.txt", true, "").Key(): mul} {
+			reps, ok := rec.Bootstrap.Replicates(k, m[k])
+			require.True(t, ok, k)
+			require.Len(t, reps, len(want))
+			_, _, sd := records.Interval(m[k], reps)
+			assert.Greater(t, sd, 0.0, "%s: the resamples spread", k)
+			for b := range want {
+				// One byte a replicate: within half a step of 1/127 of
+				// the largest deviation (at most 0.75 here).
+				assert.InDelta(t, want[b], reps[b], 0.75/127, "%s replicate %d", k, b)
+			}
+		}
+		assert.NotContains(t, rec.Bootstrap.Scores, records.Analogy("q.txt", false, "right").Key(), "no replicates per section")
+	}
+	assert.NotEqual(t, res.Records[0].ID, res.Records[1].ID)
+	assert.Equal(t, res.Records[0].Bootstrap, res.Records[1].Bootstrap, "two trials, one set: the same resamples, so the same replicates of the same answers")
 }

@@ -10,16 +10,19 @@ import (
 )
 
 // Bootstrap is a word trial's ρ of each set over resamples of the set's
-// pairs. The resamples depend only on the set's key and size, never on the
-// trial, so every trial scored on a set shares them: replicate b of two
-// trials is ρ on the same multiset of pairs, and their difference over b is
-// a paired bootstrap of the difference of their scores.
+// pairs, and its accuracy on each analogy set over resamples of the set's
+// questions. The resamples depend only on the set's key and size, never on
+// the trial, so every trial scored on a set shares them: replicate b of two
+// trials is scored on the same multiset of pairs (or questions), and their
+// difference over b is a paired bootstrap of the difference of their
+// scores.
 type Bootstrap struct {
 	// B is the number of resamples.
 	B int `json:"b"`
-	// Scores maps a score metric's key (spearman.[SIM.]RULE.SET) to its B
-	// replicates, encoded by EncodeReplicates relative to the metric's
-	// value.
+	// Scores maps a score metric's key (spearman.[SIM.]RULE.SET, or an
+	// analogy set's whole accuracy analogy.SET and analogy_mul.SET) to its
+	// B replicates, encoded by EncodeReplicates relative to the metric's
+	// value. Both kinds are values in [-1, 1], as Check requires.
 	Scores map[string]string `json:"scores"`
 }
 

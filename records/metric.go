@@ -20,6 +20,10 @@ import (
 //	analogy.SET[/SECTION]       3CosAdd accuracy on an analogy set (or one section)
 //	analogy_mul.SET[/SECTION]   3CosMul accuracy
 //	coverage.analogy.SET[/SECTION]  share of the analogy questions answered
+//	questions.analogy.SET       questions in an analogy set
+//	covered.analogy.SET         its questions covered (four words among the candidates)
+//	correct.analogy.SET         covered questions 3CosAdd answered right
+//	correct_mul.analogy.SET     the same for 3CosMul
 //	inertia_share.I             axis I's share of the total inertia (I from 1), or .kept
 //	NAME[.min|.max]             a named metric (wall_s, …); min and max over repeated measurements
 //
@@ -61,6 +65,7 @@ const (
 	prefixAnalogy      = "analogy."
 	prefixAnalogyMul   = "analogy_mul."
 	prefixAnalogyCover = "coverage.analogy."
+	suffixAnalogyCount = ".analogy." // after an AnalogyCount: questions.analogy.SET
 	prefixPairs        = "pairs."
 	prefixInertiaShare = "inertia_share."
 )
@@ -108,6 +113,7 @@ const (
 	PlainScoreMetric           // the same of its rows before blending
 	AnalogyMetric              // accuracy on an analogy set (or a section of it)
 	AnalogyCoverageMetric      // share of an analogy set's questions covered
+	AnalogyCountMetric         // a count of an analogy set's questions (AnalogyCount)
 	CoverageMetric             // share of a set's pairs covered
 	PairsMetric                // pairs in a set
 	MeasurementMetric          // the machine's time and memory (and the buffers planned for its cores): differs between identical runs
@@ -123,13 +129,14 @@ type Metric struct {
 	// Name is a named metric's key without its Stat (MetricWall, …); ""
 	// for the families spelled by their fields.
 	Name    string
-	Set     string     // the word-similarity or analogy set key
-	Rule    Rule       // score and Pearson metrics; VocabScore and PlainScore are skip
-	Sim     Similarity // score and Pearson metrics; "" = the trial's eval.similarity
-	Section string     // an analogy set's section ("" = all questions)
-	Mul     bool       // 3CosMul's accuracy rather than 3CosAdd's
-	Axis    int        // an inertia share's axis (from 1); 0 = the kept axes' share
-	Stat    Stat       // a measurement's range over repeats ("" = the value)
+	Set     string       // the word-similarity or analogy set key
+	Rule    Rule         // score and Pearson metrics; VocabScore and PlainScore are skip
+	Sim     Similarity   // score and Pearson metrics; "" = the trial's eval.similarity
+	Section string       // an analogy set's section ("" = all questions)
+	Mul     bool         // 3CosMul's accuracy (or count of right answers) rather than 3CosAdd's
+	Count   AnalogyCount // an analogy count metric's count
+	Axis    int          // an inertia share's axis (from 1); 0 = the kept axes' share
+	Stat    Stat         // a measurement's range over repeats ("" = the value)
 }
 
 // Score is the metric of a set's Spearman ρ under a rule at the trial's
@@ -192,6 +199,22 @@ func AnalogyCoverage(set, section string) Metric {
 	return Metric{Kind: AnalogyCoverageMetric, Set: set, Section: section}
 }
 
+// AnalogyCount names a count of an analogy set's questions.
+type AnalogyCount string
+
+// The counts: accuracy is correct / covered, coverage covered / questions.
+const (
+	CountQuestions AnalogyCount = "questions" // questions in the set
+	CountCovered   AnalogyCount = "covered"   // questions whose four words are candidates
+	CountCorrect   AnalogyCount = "correct"   // covered questions answered right (by 3CosMul with Mul)
+)
+
+// AnalogyCounts is the metric of a count of an analogy set's questions;
+// mul matters for CountCorrect alone (3CosMul's right answers).
+func AnalogyCounts(set string, c AnalogyCount, mul bool) Metric {
+	return Metric{Kind: AnalogyCountMetric, Set: set, Count: c, Mul: mul && c == CountCorrect}
+}
+
 // InertiaShare is the metric of axis i's share of the total inertia (i from 1).
 func InertiaShare(i int) Metric { return Metric{Kind: CAMetric, Axis: i} }
 
@@ -227,6 +250,12 @@ func (m Metric) Key() string {
 		return prefixAnalogy + m.setSection()
 	case AnalogyCoverageMetric:
 		return prefixAnalogyCover + m.setSection()
+	case AnalogyCountMetric:
+		c := string(m.Count)
+		if m.Mul {
+			c += "_mul"
+		}
+		return c + suffixAnalogyCount + m.setSection()
 	case CAMetric:
 		if m.Name != "" {
 			return m.Name
@@ -308,6 +337,12 @@ func (m Metric) Label() string {
 			how = "3CosMul"
 		}
 		return fmt.Sprintf("%s analogies (%s)", m.setSection(), how)
+	case AnalogyCountMetric:
+		what := map[AnalogyCount]string{CountQuestions: "questions", CountCovered: "questions covered", CountCorrect: "right by 3CosAdd"}[m.Count]
+		if m.Mul {
+			what = "right by 3CosMul"
+		}
+		return fmt.Sprintf("%s analogies: %s", m.setSection(), what)
 	}
 	return m.Key()
 }
@@ -359,6 +394,9 @@ func ParseMetric(key string) Metric {
 		}
 		return Metric{Kind: f.kind, Set: set, Section: section, Mul: f.mul}
 	}
+	if m, ok := parseAnalogyCount(key); ok {
+		return m
+	}
 	if set, ok := strings.CutPrefix(key, prefixCoverage); ok && set != "" {
 		return Metric{Kind: CoverageMetric, Set: set}
 	}
@@ -393,6 +431,30 @@ func ParseMetric(key string) Metric {
 		return Metric{Kind: MeasurementMetric, Name: base, Stat: stat}
 	}
 	return Metric{Name: key}
+}
+
+// parseAnalogyCount reads COUNT[_mul].analogy.SET[/SECTION].
+func parseAnalogyCount(key string) (Metric, bool) {
+	for _, c := range []AnalogyCount{CountQuestions, CountCovered, CountCorrect} {
+		for _, mul := range []bool{false, true} {
+			if mul && c != CountCorrect {
+				continue
+			}
+			m := AnalogyCounts("", c, mul)
+			prefix := m.Key() // COUNT[_mul].analogy. with no set
+			rest, ok := strings.CutPrefix(key, prefix)
+			if !ok || rest == "" {
+				continue
+			}
+			set, section, slash := strings.Cut(rest, "/")
+			if set == "" || (slash && section == "") {
+				return Metric{}, false
+			}
+			m.Set, m.Section = set, section
+			return m, true
+		}
+	}
+	return Metric{}, false
 }
 
 // MetricLabel is ParseMetric(key).Label().

@@ -31,6 +31,12 @@ func TestParseMetric(t *testing.T) {
 		{key: "analogy.my.q.txt/gram1-adjective-to-adverb", want: Analogy("my.q.txt", false, "gram1-adjective-to-adverb"), higher: true},
 		{key: "coverage.analogy.google", want: AnalogyCoverage("google", ""), higher: true},
 		{key: "coverage.analogy.google/family", want: AnalogyCoverage("google", "family"), higher: true},
+		{key: "questions.analogy.google", want: AnalogyCounts("google", CountQuestions, false), label: "google analogies: questions"},
+		{key: "covered.analogy.my.q.txt", want: Metric{Kind: AnalogyCountMetric, Set: "my.q.txt", Count: CountCovered}},
+		{key: "correct.analogy.google", want: AnalogyCounts("google", CountCorrect, false), label: "google analogies: right by 3CosAdd"},
+		{key: "correct_mul.analogy.google", want: AnalogyCounts("google", CountCorrect, true), label: "google analogies: right by 3CosMul"},
+		{key: "covered_mul.analogy.google", want: Metric{Name: "covered_mul.analogy.google"}},
+		{key: "correct.analogy.", want: Metric{Name: "correct.analogy."}},
 		{key: "wall_s", want: Named(MetricWall), unit: "s"},
 		{key: "max_rss_mb.max", want: Named(MetricRSS).Range(StatMax), unit: "MiB"},
 		{key: "cpu_s.min", want: Metric{Kind: MeasurementMetric, Name: MetricCPU, Stat: StatMin}, unit: "s"},
@@ -80,7 +86,7 @@ func TestCheckSetKey(t *testing.T) {
 // Any key reads back as itself: ParseMetric and Key are inverse on every
 // string, so a record's metrics survive a parse and respell.
 func FuzzParseMetric(f *testing.F) {
-	for _, k := range []string{"spearman.zero.men", "spearman.cosine.skip.x.txt", "coverage.analogy.google/a", "analogy_mul.g/s",
+	for _, k := range []string{"spearman.zero.men", "spearman.cosine.skip.x.txt", "coverage.analogy.google/a", "analogy_mul.g/s", "correct_mul.analogy.g", "questions.analogy.x/",
 		"wall_s.min", "inertia_share.3", "inertia_share.kept", "pairs.", "coverage.", "vocab_skip.men", "x.max"} {
 		f.Add(k)
 	}

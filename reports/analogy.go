@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,8 +37,11 @@ func analogySets(recs []records.Record) ([]string, map[string][]string) {
 }
 
 // analogySection builds the analogy tables: accuracy by 3CosAdd and 3CosMul
-// per set with its coverage, then per section (collapsed); nil when no
-// record has analogy metrics. Each trial is a row of its own.
+// per set with its 95% bootstrap interval and its counts (right / covered,
+// of the set's questions), ranked by RankSignificant, then per section
+// (collapsed, not tested: sections have no replicates); nil when no record
+// has analogy metrics. It opens with a headline computed from the same
+// cells (analogyAnswer). Each trial is a row of its own.
 func (p *builder) analogySection(recs []records.Record) *Section {
 	scored := p.project(recs, hasMetric(records.AnalogyCoverageMetric))
 	if scored.len() == 0 {
@@ -51,21 +55,23 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 	}
 	var cols []column
 	for _, s := range sets {
-		cover := records.AnalogyCoverage(s, "").Key()
-		cols = append(cols, column{name: s + " 3CosAdd", metric: records.Analogy(s, false, "").Key(), coverage: cover},
-			column{name: s + " 3CosMul", metric: records.Analogy(s, true, "").Key(), coverage: cover})
+		cover, questions := records.AnalogyCoverage(s, "").Key(), records.AnalogyCounts(s, records.CountQuestions, false).Key()
+		cols = append(cols, column{name: s + " 3CosAdd", metric: records.Analogy(s, false, "").Key(), coverage: cover, pairs: questions},
+			column{name: s + " 3CosMul", metric: records.Analogy(s, true, "").Key(), coverage: cover, pairs: questions})
 	}
 	sec := &Section{ID: "analogies", Title: "Analogies"}
 	intro := fmt.Sprintf("“a is to a* as b is to ?”, %d trial(s) × %d set(s), answered as gensim's evaluate_word_analogies does: "+
 		"words folded to lower case, the answer the candidate other than a, a* and b nearest to â* − â + b̂ by cosine (3CosAdd), "+
 		"or maximising p(x, a*)·p(x, b)/(p(x, a) + ε) with p = (cos + 1)/2 and ε = 0.001 (3CosMul, Levy and Goldberg 2014). "+
-		"Candidates and question words are the eval.analogy_vocab most frequent words; a question with a word outside them is not covered, and accuracy is over the covered questions.",
-		len(rows), len(sets))
+		"Candidates and question words are the eval.analogy_vocab most frequent words; a question with a word outside them is not covered: "+
+		"it is not asked, and counts neither right nor wrong, so accuracy is right / covered, as gensim reports it. "+
+		"Rows that cover different questions are scored on different questions. %s",
+		len(rows), len(sets), analogyBootstrapText(scored.records(), sets))
 	if h := p.analogyAnswer(groups, sets); len(h) > 0 {
 		sec.Blocks = append(sec.Blocks, h)
 	}
 	sec.Blocks = append(sec.Blocks, Paragraph(intro), p.analogyTable(groups, cols, "analogy-total",
-		"Analogy accuracy over the covered questions (gensim's evaluate_word_analogies): 3CosAdd and 3CosMul"))
+		"Analogy accuracy over the covered questions (gensim's evaluate_word_analogies): 3CosAdd and 3CosMul, ± the 95% bootstrap interval, right / covered (of the set's questions)"))
 	for _, s := range sets {
 		if len(sections[s]) == 0 {
 			continue
@@ -80,98 +86,320 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 			for _, name := range sections[s] {
 				cols = append(cols, column{name: name, metric: records.Analogy(s, mul, name).Key(), coverage: records.AnalogyCoverage(s, name).Key()})
 			}
-			blocks = append(blocks, p.analogyTable(groups, cols, fmt.Sprintf("analogy-%s-%s", htmlID(s), how), fmt.Sprintf("%s: %s accuracy per section", s, how)))
+			blocks = append(blocks, p.analogyTable(groups, cols, fmt.Sprintf("analogy-%s-%s", htmlID(s), how),
+				fmt.Sprintf("%s: %s accuracy per section (no bootstrap per section: not tested)", s, how)))
 		}
 		sec.Blocks = append(sec.Blocks, Details{Summary: fmt.Sprintf("%s per section: %d sections", s, len(sections[s])), Blocks: blocks})
 	}
 	return sec
 }
 
-// analogyAnswer says, per ranking group and analogy set, each row's
-// accuracy by 3CosAdd and 3CosMul, highest first, with the questions
-// covered; accuracies have no bootstrap replicates, so it says no
-// difference is tested. A row tuned on the set is left out.
+// analogyBootstrapText says how the whole sets' accuracies are tested:
+// by the bootstrap replicates the records hold, or not at all when none
+// holds any (records older than them).
+func analogyBootstrapText(recs []records.Record, sets []string) string {
+	b := 0
+	for _, rec := range recs {
+		for _, set := range sets {
+			if _, ok := rec.Bootstrap.Replicates(records.Analogy(set, false, "").Key(), metric(rec, records.Analogy(set, false, "").Key())); ok {
+				b = rec.Bootstrap.B
+			}
+		}
+	}
+	if b == 0 {
+		return "These records hold no bootstrap replicates of the accuracies (they are older than them): no difference is tested and no accuracy is marked best."
+	}
+	return fmt.Sprintf("The ± is the 95%% bootstrap interval over %d resamples of the set's questions, the same resamples for every trial, each scored as the whole set is "+
+		"(right / covered among the resampled questions), so two rows compare question by question: an accuracy is marked best only when none is significantly above it. "+
+		"Sections have no replicates (they would make each record several times larger): their accuracies are not tested.", b)
+}
+
+// analogyCell is one row's accuracy on a set by one rule as the headline
+// compares it.
+type analogyCell struct {
+	label string
+	estimate
+	coverage float64 // NaN: not recorded
+	covered  float64 // questions covered; NaN: not recorded (older records)
+}
+
+// text prints the accuracy with its interval when tested: "0.312 ± 0.009".
+func (c analogyCell) text() string {
+	if hw := c.halfWidth(); finite(hw) {
+		return formatScore(c.value, 3) + " ± " + formatScore(hw, 3)
+	}
+	return formatScore(c.value, 3)
+}
+
+// The rules analogyAnswer states, per ranking group (vectors of one d from
+// one data) and analogy set, for 3CosAdd and for 3CosMul apart, over the
+// rows with an accuracy not tuned on the set:
+//
+//   - The top row is the highest accuracy as shown among the rows with
+//     bootstrap replicates. It is "significantly best" when every other
+//     tested row is significantly below it (compare: the paired 95%
+//     interval of the difference excludes 0), else "highest, not
+//     significantly above" the rows that tie with it.
+//   - A row without replicates (a record older than them) is named with
+//     its accuracy and "not tested", never as a winner; when no row has
+//     replicates the highest is named and nothing is tested.
+//   - Coverage is named: the questions covered when every row covers as
+//     many, else each row's, with the warning that rows are then scored
+//     on different questions.
+
+// analogyAnswer says, per ranking group and analogy set, which row is
+// best by 3CosAdd and by 3CosMul and whether significantly, with the
+// questions covered. A row tuned on the set is named as in-sample and not
+// compared.
 func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
 	var head Headline
 	for _, g := range groups {
 		for _, set := range sets {
-			var parts []string
-			cover := math.NaN()
+			var clauses []string
+			var inSample []string
+			cover := map[string]analogyCell{} // by row label, for the coverage clause
+			var order []string
 			for _, mul := range []bool{false, true} {
-				type acc struct {
-					label string
-					v     float64
-				}
-				var accs []acc
+				key := records.Analogy(set, mul, "").Key()
+				var cells []analogyCell
 				for _, r := range g.rows {
-					v, ok := r.Metrics[records.Analogy(set, mul, "").Key()]
-					if !ok || !finite(v) || p.tunedOn(r.Record, set) {
+					v, ok := r.Metrics[key]
+					if !ok || !finite(v) {
 						continue
 					}
-					accs = append(accs, acc{r.label, v})
-					if c, ok := r.Metrics[records.AnalogyCoverage(set, "").Key()]; ok && math.IsNaN(cover) {
-						cover = c
+					if p.tunedOn(r.Record, set) {
+						if !mul {
+							inSample = append(inSample, r.label)
+						}
+						continue
+					}
+					c := analogyCell{label: r.label, estimate: r.estimate(key), coverage: metric(r.Record, records.AnalogyCoverage(set, "").Key()),
+						covered: metric(r.Record, records.AnalogyCounts(set, records.CountCovered, false).Key())}
+					cells = append(cells, c)
+					if _, ok := cover[r.label]; !ok {
+						cover[r.label] = c
+						order = append(order, r.label)
 					}
 				}
-				if len(accs) == 0 {
-					continue
+				if cl := analogyClause(map[bool]string{false: "3CosAdd", true: "3CosMul"}[mul], cells); cl != "" {
+					clauses = append(clauses, cl)
 				}
-				sort.SliceStable(accs, func(i, j int) bool { return accs[i].v > accs[j].v })
-				var items []string
-				for _, a := range accs {
-					items = append(items, a.label+" "+sig(a.v, 3))
-				}
-				how := map[bool]string{false: "3CosAdd", true: "3CosMul"}[mul]
-				parts = append(parts, how+" "+strings.Join(items, ", "))
 			}
-			if len(parts) == 0 {
+			if len(clauses) == 0 {
 				continue
+			}
+			if len(inSample) > 0 {
+				clauses = append(clauses, fmt.Sprintf("%s tuned on %s (in-sample): not compared", strings.Join(inSample, ", "), set))
 			}
 			where := set
 			if g.label != "" {
 				where = g.label + ", " + set
 			}
-			if finite(cover) {
-				where += fmt.Sprintf(" (%s of the questions covered)", percent(cover, 1))
+			questions := math.NaN()
+			for _, r := range g.rows {
+				if q := metric(r.Record, records.AnalogyCounts(set, records.CountQuestions, false).Key()); finite(q) {
+					questions = q
+				}
 			}
-			head = append(head, fmt.Sprintf("Accuracy at %s: %s; no bootstrap replicates, so no difference is tested.", where, strings.Join(parts, "; ")))
+			head = append(head, fmt.Sprintf("At %s, accuracy over the covered questions: %s; %s.", where, strings.Join(clauses, "; "), coverageClause(order, cover, questions)))
 		}
 	}
 	return head
 }
 
-// analogyTable draws a table of accuracies with the questions covered in
-// its footer, rows in their ranking groups (one d each). Accuracies have
-// no bootstrap replicates, so none is marked best, only "not tested"; an
-// accuracy on an analogy set the row was tuned on (tuned_on) is marked †
-// and never ranked.
+// analogyClause says which of cells is best by one rule ("3CosAdd"), and
+// whether significantly; "" for no cell.
+func analogyClause(how string, cells []analogyCell) string {
+	if len(cells) == 0 {
+		return ""
+	}
+	if len(cells) == 1 {
+		return fmt.Sprintf("by %s only %s is scored (%s)", how, cells[0].label, cells[0].text())
+	}
+	top := -1
+	for i, c := range cells {
+		if c.tested() && (top < 0 || roundTo(c.value, 3) > roundTo(cells[top].value, 3)) {
+			top = i
+		}
+	}
+	byValue := make([]int, len(cells)) // highest first
+	for i := range byValue {
+		byValue[i] = i
+	}
+	sort.SliceStable(byValue, func(i, j int) bool { return cells[byValue[i]].value > cells[byValue[j]].value })
+	if top < 0 {
+		var rest []string
+		for _, i := range byValue[1:] {
+			rest = append(rest, cells[i].label+" "+cells[i].text())
+		}
+		best := cells[byValue[0]]
+		return fmt.Sprintf("by %s %s is highest (%s; then %s), but no row has bootstrap replicates (older records), so no difference is tested",
+			how, best.label, best.text(), strings.Join(rest, ", "))
+	}
+	// The others are named highest first.
+	others := slices.DeleteFunc(byValue, func(i int) bool { return i == top })
+	var lower, ties, untested []string
+	for _, i := range others {
+		c := cells[i]
+		item := c.label + " (" + c.text() + ")"
+		switch compare(cells[top].estimate, c.estimate, 3) {
+		case above:
+			lower = append(lower, item)
+		case tie, below:
+			ties = append(ties, item)
+		default:
+			untested = append(untested, item)
+		}
+	}
+	var b strings.Builder
+	t := cells[top]
+	switch {
+	case len(ties) == 0 && len(lower) > 0:
+		fmt.Fprintf(&b, "by %s %s is significantly best (%s), above %s", how, t.label, t.text(), joinAnd(lower))
+	case len(ties) > 0:
+		fmt.Fprintf(&b, "by %s %s is highest (%s)", how, t.label, t.text())
+		if len(lower) > 0 {
+			fmt.Fprintf(&b, ", significantly above %s,", joinAnd(lower))
+		}
+		fmt.Fprintf(&b, " but not significantly above %s: a tie, the paired 95%% interval of the difference holds 0", joinAnd(ties))
+	default:
+		fmt.Fprintf(&b, "by %s %s is highest (%s)", how, t.label, t.text())
+	}
+	if len(untested) > 0 {
+		fmt.Fprintf(&b, "; not tested (no bootstrap replicates: older records): %s", strings.Join(untested, ", "))
+	}
+	return b.String()
+}
+
+// coverageClause names the questions the rows cover: once when every row
+// covers the same share (with the counts when a record has them), else
+// each row's share, and that rows covering different questions are scored
+// on different questions.
+func coverageClause(order []string, cover map[string]analogyCell, questions float64) string {
+	shares := map[string]bool{}
+	var each []string
+	once := ""
+	for _, l := range order {
+		c := cover[l]
+		shares[percent(c.coverage, 1)] = true
+		each = append(each, l+" "+percent(c.coverage, 1))
+		if finite(c.covered) && finite(questions) {
+			once = fmt.Sprintf("%s of %s questions (%s)", thousands(c.covered), thousands(questions), percent(c.coverage, 1))
+		} else if once == "" {
+			once = percent(c.coverage, 1) + " of the questions"
+		}
+	}
+	if len(shares) == 1 {
+		return "every row covers " + once
+	}
+	return fmt.Sprintf("coverage differs (%s): each row is scored on the questions it covers, so a difference may come from the questions, not the vectors", strings.Join(each, ", "))
+}
+
+// joinAnd joins items as a sentence lists them: "a", "a and b", "a, b and c".
+func joinAnd(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// analogyFooter is the footer's cells: per column the questions its rows
+// cover, once when every row covers the same share (with the counts when
+// a record has them: "9,274 of 19,544 (47.5%)"), else "varies: see cells"
+// and perCell set, for each cell notes its own.
+func analogyFooter(rows []row, cols []column) (cells []string, perCell []bool) {
+	cells, perCell = make([]string, len(cols)), make([]bool, len(cols))
+	for j, col := range cols {
+		m := records.ParseMetric(col.metric)
+		shares := map[string]bool{}
+		text := ""
+		for _, r := range rows {
+			c, ok := r.Metrics[col.coverage]
+			if !ok {
+				continue
+			}
+			shares[percent(c, 1)] = true
+			asked := metric(r.Record, records.AnalogyCounts(m.Set, records.CountCovered, false).Key())
+			questions := metric(r.Record, records.AnalogyCounts(m.Set, records.CountQuestions, false).Key())
+			if m.Section == "" && finite(asked) && finite(questions) {
+				text = fmt.Sprintf("%s of %s (%s)", thousands(asked), thousands(questions), percent(c, 1))
+			} else if text == "" {
+				text = percent(c, 1)
+			}
+		}
+		switch len(shares) {
+		case 0:
+			cells[j] = "—"
+		case 1:
+			cells[j] = text
+		default:
+			cells[j], perCell[j] = "varies: see cells", true
+		}
+	}
+	return cells, perCell
+}
+
+// analogyTable draws a table of accuracies, rows in their ranking groups
+// (one d each), with the questions covered in its footer. A whole set's
+// accuracy carries its 95% bootstrap interval and its counts (right /
+// covered, of the set's questions) and is ranked by RankSignificant; a
+// section's, and an older record's without replicates, is never marked a
+// win, only "not tested"; an accuracy on an analogy set the row was tuned
+// on (tuned_on) is marked † and never ranked.
 func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption string) ScoreTable {
 	var rows []row
 	for _, g := range groups {
 		rows = append(rows, g.rows...)
 	}
 	t := table{rows, cols}
-	covered, perCell := t.coverage()
+	covered, perCell := analogyFooter(rows, cols)
 	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.header(), Caption: caption,
 		Footer: []TextRow{{Name: "questions covered", Cells: covered}}}
+	var legends []string
+	counted, tuned := false, false
 	for _, g := range groups {
 		for _, r := range g.rows {
-			sr := ScoreRow{Name: r.label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)), Unranked: make([]bool, len(cols))}
+			sr := ScoreRow{Name: r.label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)),
+				Unranked: make([]bool, len(cols)), Replicates: make([][]float64, len(cols)), Quantities: make([][]Quantity, len(cols))}
 			for j, col := range cols {
+				m := records.ParseMetric(col.metric)
+				e := r.estimate(col.metric)
 				c := r.cell(col.metric)
-				if v, ok := r.Metrics[col.coverage]; ok && perCell[j] {
+				if lo, hi, ok := e.interval(); ok {
+					c.quantity("lo", lo)
+					c.quantity("hi", hi)
+				}
+				right := metric(r.Record, records.AnalogyCounts(m.Set, records.CountCorrect, m.Mul).Key())
+				asked := metric(r.Record, records.AnalogyCounts(m.Set, records.CountCovered, false).Key())
+				questions := metric(r.Record, records.AnalogyCounts(m.Set, records.CountQuestions, false).Key())
+				if m.Section == "" && finite(right) && finite(asked) && finite(questions) {
+					c.note(fmt.Sprintf("%s / %s (of %s)", thousands(right), thousands(asked), thousands(questions)))
+					c.quantity("right", right)
+					c.quantity("covered", asked)
+					c.quantity("questions", questions)
+					counted = true
+				} else if v, ok := r.Metrics[col.coverage]; ok && perCell[j] {
 					c.note(percent(v, 1))
 				}
-				if p.tunedOn(r.Record, records.ParseMetric(col.metric).Set) {
+				c.quantity("coverage", metric(r.Record, col.coverage))
+				if p.tunedOn(r.Record, m.Set) {
 					c.note("†")
 					c.unranked = true
-					st.Legend = tunedLegend
+					tuned = true
 				}
 				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
+				sr.Replicates[j], sr.Quantities[j] = e.reps, c.quantities
 			}
 			st.Rows = append(st.Rows, sr)
 		}
 	}
+	if counted {
+		legends = append(legends, "r / c (of n): r questions answered right of the c covered, of the set's n questions; accuracy is r / c.")
+	}
+	if tuned {
+		legends = append(legends, tunedLegend)
+	}
+	st.Legend = strings.Join(legends, " ")
 	return st
 }
 

@@ -18,7 +18,7 @@ import (
 func isScoreMetric(k string) bool {
 	switch records.ParseMetric(k).Kind {
 	case records.ScoreMetric, records.CoverageMetric, records.PairsMetric,
-		records.PearsonMetric, records.AnalogyMetric, records.AnalogyCoverageMetric: // the analogy tables: reports/analogy.go
+		records.PearsonMetric, records.AnalogyMetric, records.AnalogyCoverageMetric, records.AnalogyCountMetric: // the analogy tables: reports/analogy.go
 		return true
 	}
 	return false

@@ -103,20 +103,35 @@ const gensimTopN = 5
 //
 // It returns the total and one score per section, in order of appearance.
 func Analogies(vs *vectors.Set, qs []wordsim.Question, opts AnalogyOptions) (AnalogyScore, []AnalogyScore, error) {
+	total, secs, _, err := AnswerAnalogies(vs, qs, opts)
+	return total, secs, err
+}
+
+// AnalogyAnswer is the outcome of one question.
+type AnalogyAnswer struct {
+	Covered    bool // its four words are candidates (else it is not asked)
+	Correct    bool // 3CosAdd answered it right
+	CorrectMul bool // 3CosMul answered it right
+}
+
+// AnswerAnalogies is Analogies with the outcome of each question besides,
+// answers[i] of qs[i]: the counts are the answers' sums.
+func AnswerAnalogies(vs *vectors.Set, qs []wordsim.Question, opts AnalogyOptions) (AnalogyScore, []AnalogyScore, []AnalogyAnswer, error) {
 	if vs == nil || vs.M == nil {
-		return AnalogyScore{}, nil, fmt.Errorf("analogy: no word vectors")
+		return AnalogyScore{}, nil, nil, fmt.Errorf("analogy: no word vectors")
 	}
 	restrict := opts.Restrict
 	if restrict < 0 {
-		return AnalogyScore{}, nil, fmt.Errorf("analogy: restrict %d: want ≥ 0 (0 = whole vocabulary)", restrict)
+		return AnalogyScore{}, nil, nil, fmt.Errorf("analogy: restrict %d: want ≥ 0 (0 = whole vocabulary)", restrict)
 	}
 	eps := opts.Epsilon
 	if eps == 0 {
 		eps = CosMulEpsilon
 	}
 	if eps < 0 || math.IsNaN(eps) || math.IsInf(eps, 0) {
-		return AnalogyScore{}, nil, fmt.Errorf("analogy: 3CosMul epsilon %g: want > 0", eps)
+		return AnalogyScore{}, nil, nil, fmt.Errorf("analogy: 3CosMul epsilon %g: want > 0", eps)
 	}
+	answers := make([]AnalogyAnswer, len(qs))
 	n := vs.Len()
 	if restrict == 0 || restrict > n {
 		restrict = n
@@ -230,17 +245,47 @@ func Analogies(vs *vectors.Set, qs []wordsim.Question, opts AnalogyOptions) (Ana
 			si := secIndex[qs[t.q].Section]
 			sections[si].Covered++
 			total.Covered++
+			answers[t.q].Covered = true
 			if add.answer(folded, t.words) {
 				sections[si].Correct++
 				total.Correct++
+				answers[t.q].Correct = true
 			}
 			if mul.answer(folded, t.words) {
 				sections[si].CorrectMul++
 				total.CorrectMul++
+				answers[t.q].CorrectMul = true
 			}
 		}
 	}
-	return total, sections, nil
+	return total, sections, answers, nil
+}
+
+// BootstrapAnalogies is the accuracy of each resample of the questions
+// (indices into answers, drawn by ResampleIndices), by 3CosAdd and by
+// 3CosMul, as the whole set's is defined: correct over covered among the
+// resampled questions, an uncovered question neither right nor wrong. A
+// resample with no covered question gives NaN.
+func BootstrapAnalogies(answers []AnalogyAnswer, resamples [][]int) (add, mul []float64) {
+	add, mul = make([]float64, len(resamples)), make([]float64, len(resamples))
+	for r, idx := range resamples {
+		covered, right, rightMul := 0, 0, 0
+		for _, i := range idx {
+			a := answers[i]
+			if !a.Covered {
+				continue
+			}
+			covered++
+			if a.Correct {
+				right++
+			}
+			if a.CorrectMul {
+				rightMul++
+			}
+		}
+		add[r], mul[r] = ratio(right, covered), ratio(rightMul, covered)
+	}
+	return add, mul
 }
 
 // topN keeps the gensimTopN best candidates offered, best first; an equal

@@ -201,3 +201,33 @@ func ExampleAnalogy() {
 	fmt.Printf("%d of %d covered, accuracy %.2f\n", total.Covered, total.Questions, total.Accuracy())
 	// Output: 1 of 2 covered, accuracy 1.00
 }
+
+// Each question's outcome, in the order asked, sums to the counts; a
+// bootstrap replicate is the accuracy of its resample, uncovered questions
+// neither right nor wrong, NaN with none covered.
+func TestAnswerAnalogies(t *testing.T) {
+	vs := analogyToy(t)
+	qs := questions(t, toyQuestions)
+	total, _, answers, err := AnswerAnalogies(vs, qs, AnalogyOptions{})
+	require.NoError(t, err)
+	require.Len(t, answers, len(qs))
+	covered, right, rightMul := 0, 0, 0
+	for _, a := range answers {
+		covered += map[bool]int{true: 1}[a.Covered]
+		right += map[bool]int{true: 1}[a.Correct]
+		rightMul += map[bool]int{true: 1}[a.CorrectMul]
+		assert.False(t, !a.Covered && (a.Correct || a.CorrectMul), "an unasked question is not answered")
+	}
+	assert.Equal(t, [3]int{total.Covered, total.Correct, total.CorrectMul}, [3]int{covered, right, rightMul})
+	assert.Equal(t, AnalogyAnswer{Covered: true, Correct: false, CorrectMul: answers[3].CorrectMul}, answers[3], "royal: asked, wrong by 3CosAdd")
+	assert.Equal(t, AnalogyAnswer{}, answers[5], "berlin is unknown: not asked")
+
+	fixed := []AnalogyAnswer{{Covered: true, Correct: true}, {Covered: true, CorrectMul: true}, {}, {Covered: true, Correct: true, CorrectMul: true}}
+	add, mul := BootstrapAnalogies(fixed, [][]int{{0, 1, 2, 3}, {0, 0, 2, 2}, {2, 2, 2, 2}, {1, 2, 3, 3}})
+	require.Len(t, add, 4)
+	assert.Equal(t, []float64{2.0 / 3, 1}, add[:2], "the whole set: 2 of 3 covered right; then question 0 twice")
+	assert.Equal(t, 2.0/3, add[3], "questions 1, 3, 3: two right of three covered, the uncovered one left out")
+	assert.Equal(t, []float64{2.0 / 3, 0}, mul[:2])
+	assert.Equal(t, 1.0, mul[3])
+	assert.True(t, math.IsNaN(add[2]) && math.IsNaN(mul[2]), "nothing covered: no accuracy")
+}
