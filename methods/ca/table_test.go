@@ -38,9 +38,10 @@ func fileTable(t *testing.T, n *sparse.CSR, block int64) *sparse.FileCSR {
 // count and the residuals, for every kernel (CDS too) and backend (the
 // dense ones materialise it from its rows, so they read it once, in
 // blocks of one row), at ranks 5 and 70 (dssvd's products are then 80
-// columns wide: the wide sparse kernel, not the narrow one), with blocks of one row, of odd sizes and larger than the
-// table, and GOMAXPROCS 1 and 2. The reference is the in-memory
-// decomposition at GOMAXPROCS 2, the path of every committed record.
+// columns wide: the wide sparse kernel, not the narrow one), with blocks
+// of one row, of odd sizes and larger than the table, and GOMAXPROCS 1
+// and 2. The reference is the in-memory decomposition at GOMAXPROCS 2,
+// the path of every committed record.
 func TestDecomposeFromFile(t *testing.T) {
 	o := synth.TableOptions{Groups: 8, RowsPerGroup: 40, ColsPerGroup: 50, Total: 400000, Noise: 0.3, Seed: 3}
 	tab, err := synth.Table(o)
