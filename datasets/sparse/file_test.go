@@ -33,8 +33,9 @@ func openPair(t *testing.T, m *CSR, block, transposeMem int64) *FileCSR {
 
 // A file-backed matrix gives the in-memory matrix's products bit for bit,
 // for any block size (one row at a time, a few rows, all at once), with
-// and without scalings, whatever GOMAXPROCS; its out-of-core transpose is
-// the same bytes as T(), however many column bands it takes.
+// and without scalings, through the narrow kernel (mulRows, k ≤ 64) and
+// the wide one (mul, k > 64), whatever GOMAXPROCS; its out-of-core
+// transpose is the same bytes as T(), however many column bands it takes.
 func TestFileCSRBitIdentical(t *testing.T) {
 	empty, err := New(5, 4, make([]int64, 6), nil, nil)
 	require.NoError(t, err)
@@ -48,59 +49,65 @@ func TestFileCSRBitIdentical(t *testing.T) {
 		{"no values", empty},
 	} {
 		r, c := tc.m.Dims()
-		x, xt := randomDense(4, c, 7), randomDense(5, r, 7)
-		s, sc := make([]float64, r), make([]float64, c)
-		for i := range s {
-			s[i] = 1 + float64(i%5)/3
-		}
-		for j := range sc {
-			sc[j] = 0.5 + float64(j%7)/11
-		}
-		var want, wantS, wantT, wantTS mat.Dense
-		tc.m.MulDense(&want, x)
-		tc.m.MulDenseScaled(&wantS, x, s, sc)
-		tc.m.MulTDense(&wantT, xt)
-		tc.m.MulTDenseScaled(&wantTS, xt, sc, s)
-		var tbytes bytes.Buffer
-		_, err := tc.m.T().WriteTo(&tbytes)
-		require.NoError(t, err)
-		for _, block := range []int64{1, 12 * 7, 1 << 20} {
-			for _, procs := range []int{1, 2, 4} {
-				t.Run(fmt.Sprintf("%s/block=%d/procs=%d", tc.name, block, procs), func(t *testing.T) {
-					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-					f := openPair(t, tc.m, block, block)
-					tb, err := os.ReadFile(f.t.Path())
-					require.NoError(t, err)
-					assert.True(t, bytes.Equal(tbytes.Bytes(), tb), "transpose file = T().WriteTo")
-					for _, p := range []struct {
-						name string
-						want *mat.Dense
-						mul  func(dst *mat.Dense)
-					}{
-						{"m·x", &want, func(d *mat.Dense) { f.MulDenseScaled(d, x, nil, nil) }},
-						{"D·m·D·x", &wantS, func(d *mat.Dense) { f.MulDenseScaled(d, x, s, sc) }},
-						{"mᵀ·x", &wantT, func(d *mat.Dense) { f.MulTDenseScaled(d, xt, nil, nil) }},
-						{"D·mᵀ·D·x", &wantTS, func(d *mat.Dense) { f.MulTDenseScaled(d, xt, sc, s) }},
-					} {
-						var got mat.Dense
-						p.mul(&got)
-						assert.True(t, mat.Equal(p.want, &got), p.name)
-					}
-					require.NoError(t, f.Err())
-					var rows int
-					require.NoError(t, f.EachRow(func(i int, cols []int32, vals []float64) error {
-						wc, wv := tc.m.Row(i)
-						assert.Equal(t, wc, cols)
-						assert.Equal(t, wv, vals)
-						rows++
-						return nil
-					}))
-					assert.Equal(t, r, rows)
-				})
+		for _, k := range []int{7, rowKernelMaxK + 1} {
+			x, xt := randomDense(4, c, k), randomDense(5, r, k)
+			s, sc := make([]float64, r), make([]float64, c)
+			for i := range s {
+				s[i] = 1 + float64(i%5)/3
+			}
+			for j := range sc {
+				sc[j] = 0.5 + float64(j%7)/11
+			}
+			var want, wantS, wantT, wantTS mat.Dense
+			tc.m.MulDense(&want, x)
+			tc.m.MulDenseScaled(&wantS, x, s, sc)
+			tc.m.MulTDense(&wantT, xt)
+			tc.m.MulTDenseScaled(&wantTS, xt, sc, s)
+			var tbytes bytes.Buffer
+			_, err := tc.m.T().WriteTo(&tbytes)
+			require.NoError(t, err)
+			for _, block := range []int64{1, 12 * 7, 1 << 20} {
+				for _, procs := range []int{1, 2, 4} {
+					t.Run(fmt.Sprintf("%s/k=%d/block=%d/procs=%d", tc.name, k, block, procs), func(t *testing.T) {
+						defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+						f := openPair(t, tc.m, block, block)
+						tb, err := os.ReadFile(f.t.Path())
+						require.NoError(t, err)
+						assert.True(t, bytes.Equal(tbytes.Bytes(), tb), "transpose file = T().WriteTo")
+						for _, p := range []struct {
+							name string
+							want *mat.Dense
+							mul  func(dst *mat.Dense)
+						}{
+							{"m·x", &want, func(d *mat.Dense) { f.MulDenseScaled(d, x, nil, nil) }},
+							{"D·m·D·x", &wantS, func(d *mat.Dense) { f.MulDenseScaled(d, x, s, sc) }},
+							{"mᵀ·x", &wantT, func(d *mat.Dense) { f.MulTDenseScaled(d, xt, nil, nil) }},
+							{"D·mᵀ·D·x", &wantTS, func(d *mat.Dense) { f.MulTDenseScaled(d, xt, sc, s) }},
+						} {
+							var got mat.Dense
+							p.mul(&got)
+							assert.Equal(t, denseBits(p.want), denseBits(&got), p.name)
+						}
+						require.NoError(t, f.Err())
+						var rows int
+						require.NoError(t, f.EachRow(func(i int, cols []int32, vals []float64) error {
+							wc, wv := tc.m.Row(i)
+							assert.Equal(t, wc, cols)
+							assert.Equal(t, wv, vals)
+							rows++
+							return nil
+						}))
+						assert.Equal(t, r, rows)
+					})
+				}
 			}
 		}
 	}
 }
+
+// denseBits returns the bits of d's elements, row by row: equal bits, not
+// equal values (+0 and −0 differ).
+func denseBits(d *mat.Dense) []uint64 { return bitsOf(mat.DenseCopyOf(d).RawMatrix().Data) }
 
 // Damaged files are refused at open, naming the file; a file shortened
 // after opening fails the product, which Err reports.

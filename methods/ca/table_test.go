@@ -2,12 +2,14 @@ package ca
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"gonum.org/v1/gonum/mat"
 
 	"kcalab/datasets/sparse"
 	"kcalab/datasets/synth"
@@ -32,31 +34,96 @@ func fileTable(t *testing.T, n *sparse.CSR, block int64) *sparse.FileCSR {
 }
 
 // A table read from a file in row blocks decomposes to the same bits as
-// the table in memory, for every kernel and backend (the dense ones
-// materialise it from its rows), masses and total inertia included.
+// the table in memory: S, U, V, the masses, the total inertia, the product
+// count and the residuals, for every kernel (CDS too) and backend (the
+// dense ones materialise it from its rows, so they read it once, in
+// blocks of one row), at ranks 5 and 70 (dssvd's products are then 80
+// columns wide: the wide sparse kernel, not the narrow one), with blocks
+// of one row, of odd sizes and larger than the table, and GOMAXPROCS 1
+// and 2. The reference is the in-memory decomposition at GOMAXPROCS 2,
+// the path of every committed record.
 func TestDecomposeFromFile(t *testing.T) {
-	o := synth.TableOptions{Groups: 6, RowsPerGroup: 40, ColsPerGroup: 50, Total: 200000, Noise: 0.3, Seed: 3}
+	o := synth.TableOptions{Groups: 8, RowsPerGroup: 40, ColsPerGroup: 50, Total: 400000, Noise: 0.3, Seed: 3}
 	tab, err := synth.Table(o)
 	require.NoError(t, err)
 	n := tab.N
-	r, _ := n.Dims()
-	require.Greater(t, n.NNZ(), 1000)
-	for _, kernel := range []Kernel{KernelCA, KernelGini, KernelPlain} {
+	r, c := n.Dims()
+	require.Greater(t, n.NNZ(), 20000, "enough values that a product splits its rows between workers")
+	tableBytes := 12 * int64(n.NNZ())
+	blocks := []int64{
+		1,                       // one row a block
+		12*int64(n.NNZ()/r) + 5, // about a row, an odd size
+		12*1009 + 7,             // a few dozen rows, odd
+		tableBytes - 1,          // all rows but the last
+		4 * tableBytes,          // one block larger than the table
+	}
+	files := make([]*sparse.FileCSR, len(blocks))
+	for q, block := range blocks {
+		files[q] = fileTable(t, n, block)
+	}
+	for _, tc := range []struct {
+		kernel Kernel
+		cds    float64
+	}{{KernelCA, 0}, {KernelCA, 0.75}, {KernelGini, 0}, {KernelPlain, 0}} {
 		for _, b := range backends() {
-			t.Run(string(kernel)+"/"+b.Name(), func(t *testing.T) {
-				opt := svd.DefaultOptions(4)
+			for _, rank := range []int{5, 70} {
+				name := fmt.Sprintf("%s/cds=%v/%s/k=%d", tc.kernel, tc.cds, b.Name(), rank)
+				opt := svd.DefaultOptions(rank)
 				opt.Seed = 9
-				want, err := Decompose(context.Background(), n, kernel, b, opt)
-				require.NoError(t, err)
-				f := fileTable(t, n, 12*int64(n.NNZ()/r+1)) // about a row a block
-				got, err := Decompose(context.Background(), f, kernel, b, opt)
-				require.NoError(t, err)
-				assert.Equal(t, want.S, got.S)
-				assert.True(t, mat.Equal(want.U, got.U), "U")
-				assert.Equal(t, want.RowMass, got.RowMass)
-				assert.Equal(t, want.TotalInertia, got.TotalInertia)
-				assert.Equal(t, want.Products, got.Products)
-			})
+				do := DecomposeOptions{CDS: tc.cds, KeepV: true}
+				want := decomposeAt(t, 2, n, tc.kernel, b, opt, do)
+				require.Len(t, want.S, rank, name)
+				bs := blocks
+				if b.Name() == "dense" || b.Name() == "randomized" {
+					bs = blocks[:1]
+				}
+				for q, block := range bs {
+					f := files[q]
+					for _, procs := range []int{1, 2} {
+						t.Run(fmt.Sprintf("%s/block=%d/procs=%d", name, block, procs), func(t *testing.T) {
+							got := decomposeAt(t, procs, f, tc.kernel, b, opt, do)
+							require.NoError(t, f.Err())
+							assertSameBits(t, want.S, got.S, "S")
+							assertSameBits(t, want.U.RawMatrix().Data, got.U.RawMatrix().Data, "U (%d×%d)", r, rank)
+							assertSameBits(t, want.V.RawMatrix().Data, got.V.RawMatrix().Data, "V (%d×%d)", c, rank)
+							assertSameBits(t, want.RowMass, got.RowMass, "row masses")
+							assertSameBits(t, want.ColMass, got.ColMass, "column masses")
+							assertSameBits(t, []float64{want.TotalInertia}, []float64{got.TotalInertia}, "total inertia")
+							assert.Equal(t, want.Products, got.Products, "products")
+							if want.Accuracy != nil {
+								require.NotNil(t, got.Accuracy)
+								assertSameBits(t, want.Accuracy.Residuals, got.Accuracy.Residuals, "residuals")
+							}
+						})
+					}
+				}
+			}
+		}
+	}
+}
+
+// decomposeAt runs DecomposeWith with GOMAXPROCS set to procs.
+func decomposeAt(t *testing.T, procs int, n Table, kernel Kernel, b svd.Backend, opt svd.Options, do DecomposeOptions) *Decomposition {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	dec, err := DecomposeWith(context.Background(), n, kernel, b, opt, do)
+	require.NoError(t, err)
+	return dec
+}
+
+// assertSameBits asserts equal lengths and every element the same bits
+// (so +0 and −0 differ, and a NaN equals only its own bits).
+func assertSameBits(t *testing.T, want, got []float64, msg string, args ...any) {
+	t.Helper()
+	what := fmt.Sprintf(msg, args...)
+	if !assert.Len(t, got, len(want), what) {
+		return
+	}
+	for i := range want {
+		if math.Float64bits(want[i]) != math.Float64bits(got[i]) {
+			assert.Failf(t, "not the same bits", "%s: element %d: want %v (%#x), got %v (%#x)",
+				what, i, want[i], math.Float64bits(want[i]), got[i], math.Float64bits(got[i]))
+			return
 		}
 	}
 }
