@@ -126,3 +126,25 @@ svd: {rank: 5}
 	assert.Equal(t, res.Records[1].Metrics["nnz"], res.Records[0].Metrics["nnz"])
 	assert.NotEqual(t, res.Records[0].ID, res.Records[1].ID)
 }
+
+// Two variants that differ only in budget.table_mb are one trial (the
+// setting is not part of the id: the numbers do not depend on it); the run
+// says so instead of dropping the second without a word.
+func TestRunNamesMergedVariants(t *testing.T) {
+	body := `name: merged
+data: {source: synthetic, window: 2}
+synthetic: {tokens: 20000}
+eval: {sets: [synthetic]}
+method: lca
+svd: {rank: 3}
+variants:
+  - {}
+  - {budget: {table_mb: 0.5}}
+`
+	var log bytes.Buffer
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, body), t.TempDir()))
+	require.NoError(t, err, log.String())
+	require.Len(t, res.Records, 1)
+	assert.Contains(t, log.String(), "kcalab: note: merged: variant 2 (budget.table_mb=0.5) runs as trial "+res.Records[0].ID+
+		", the first: it differs only in budget.table_mb, which a trial id leaves out")
+}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -97,6 +98,7 @@ type Run struct {
 func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	r.runID = newRunID()
 	trials := spec.Trials()
+	r.noteMerged(spec)
 	dir := spec.Output
 	path := filepath.Join(dir, records.FileName)
 	if !holdsOutput(ctx, dir) {
@@ -516,5 +518,18 @@ func (r *Runner) noteUntraced(recs []records.Record, logf func(format string, ar
 	if n > 0 {
 		logf("kcalab: note: %d trial(s) computed by this run cannot be traced to code a reader can rebuild (%s); "+
 			"to commit them as reference results, commit the code first, then run the spec from the clean tree (-fresh)", n, why)
+	}
+}
+
+// noteMerged says which grid points run as an earlier trial although their
+// settings differ (schema.Spec.Merged): the settings they differ in do not
+// enter a trial id, so the run would otherwise drop them without a word.
+func (r *Runner) noteMerged(spec *schema.Spec) {
+	if r.Log == nil {
+		return
+	}
+	for _, m := range spec.Merged() {
+		fmt.Fprintf(r.Log, "kcalab: note: %s: %s runs as trial %s, %s: it differs only in %s, which a trial id leaves out because the numbers do not depend on it; to compare the values, run the spec once with each\n",
+			termsafe.Text(spec.Name), termsafe.Text(m.String()), m.Into.ID, termsafe.Text(cmp.Or(m.Into.Title, "the first")), strings.Join(m.Keys, ", "))
 	}
 }

@@ -34,21 +34,69 @@ type Trial struct {
 // sets is no longer a shared axis for it. Trials whose settings coincide
 // (say, two variants that resolve to the same settings) run once.
 func (s *Spec) Trials() []Trial {
+	trials, _ := s.expandGrid()
+	return trials
+}
+
+// Merged is a grid point that runs as an earlier trial of the grid: its
+// settings differ from that trial's only in settings that are not part of
+// a trial id (they do not change its numbers: budget.table_mb,
+// replicates, tuned_on, …), so it is that trial.
+type Merged struct {
+	Title   string   // the grid point's label and axis values ("" for a variant without either)
+	Variant int      // its variant, from 1 in file order (0: the spec has none)
+	Into    Trial    // the trial it runs as
+	Keys    []string // the settings it differs in, sorted
+	Values  []string // its value of each key, as "key=value"
+}
+
+// String names the grid point: its title, else its variant and values.
+func (m Merged) String() string {
+	if m.Title != "" {
+		return m.Title
+	}
+	if m.Variant > 0 {
+		return fmt.Sprintf("variant %d (%s)", m.Variant, strings.Join(m.Values, " "))
+	}
+	return strings.Join(m.Values, " ")
+}
+
+// Merged lists the grid points that run as an earlier trial although their
+// settings differ (see Merged), so that a run can say so: a user who made
+// two variants to compare, say, a table in memory with one on disk, gets
+// one trial and should hear why. Points whose settings coincide exactly
+// are not listed.
+func (s *Spec) Merged() []Merged {
+	_, merged := s.expandGrid()
+	return merged
+}
+
+func (s *Spec) expandGrid() ([]Trial, []Merged) {
 	variants := s.variants
 	if len(variants) == 0 {
 		variants = []variant{{}}
 	}
 	var trials []Trial
-	seen := map[string]bool{}
+	var merged []Merged
+	seen := map[string]int{}
+	variant := 0 // the variant being expanded, from 1 (0: none)
 	// add completes a trial (id, seed, index, typed settings) and appends
 	// it unless a trial with its settings is already there.
 	add := func(t Trial) bool {
 		tuneInSample(t.Values)
 		t.ID = TrialID(t.Values)
-		if seen[t.ID] {
+		if i, ok := seen[t.ID]; ok {
+			if keys := differingKeys(trials[i].Values, t.Values); len(keys) > 0 {
+				m := Merged{Title: strings.TrimSpace(t.Title), Variant: variant, Into: trials[i], Keys: keys}
+				for _, k := range keys {
+					b, _ := json.Marshal(t.Values[k])
+					m.Values = append(m.Values, k+"="+string(b))
+				}
+				merged = append(merged, m)
+			}
 			return false
 		}
-		seen[t.ID] = true
+		seen[t.ID] = len(trials)
 		t.Seed = TrialSeed(s.Seed, t.ID)
 		t.Index = len(trials)
 		t.Settings = typedSettings(t.Values)
@@ -56,7 +104,10 @@ func (s *Spec) Trials() []Trial {
 		trials = append(trials, t)
 		return true
 	}
-	for _, v := range variants {
+	for vi, v := range variants {
+		if len(s.variants) > 0 {
+			variant = vi + 1
+		}
 		values := make(map[string][]any, len(s.values))
 		for k, vals := range s.values {
 			values[k] = vals
@@ -91,7 +142,24 @@ func (s *Spec) Trials() []Trial {
 			}
 		}
 	}
-	return trials
+	return trials, merged
+}
+
+// differingKeys are the keys whose values differ between a and b, sorted.
+func differingKeys(a, b map[string]any) []string {
+	var keys []string
+	for k, v := range a {
+		if w, ok := b[k]; !ok || !reflect.DeepEqual(records.Normalize(v), records.Normalize(w)) {
+			keys = append(keys, k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // expand is the cartesian product of the axes over values.

@@ -109,3 +109,35 @@ func TestGridSizeLimit(t *testing.T) {
 	require.NoError(t, err, "exactly the limit is allowed")
 	assert.Len(t, s.Trials(), schema.MaxTrials)
 }
+
+// A grid point whose settings differ from an earlier trial's only in
+// settings outside the trial id runs as that trial, and Merged says so;
+// points whose settings coincide, or that differ in a setting of the id
+// (a label), are not listed.
+func TestMergedGridPoints(t *testing.T) {
+	for _, c := range []struct {
+		name, spec string
+		trials     int
+		merged     []string // "title → kept title: keys"
+	}{
+		{"table_mb only", "variants:\n  - {}\n  - {budget: {table_mb: 0.5}}\n", 1,
+			[]string{"variant 2 (budget.table_mb=0.5) → : budget.table_mb"}},
+		{"an axis of table_mb", "budget: {table_mb: [0, 1, 2]}\n", 1,
+			[]string{"budget.table_mb=1 → budget.table_mb=0: budget.table_mb", "budget.table_mb=2 → budget.table_mb=0: budget.table_mb"}},
+		{"identical variants", "variants:\n  - {svd: {rank: 3}}\n  - {svd: {rank: 3}}\n", 1, nil},
+		{"labelled", "variants:\n  - {label: a}\n  - {label: b, budget: {table_mb: 0.5}}\n", 2, nil},
+		{"rank differs", "svd: {rank: [2, 3]}\nbudget: {table_mb: 1}\n", 2, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := schema.DecodeSpec([]byte("name: m\n"+c.spec), "m.yaml")
+			require.NoError(t, err)
+			assert.Len(t, s.Trials(), c.trials)
+			var got []string
+			for _, m := range s.Merged() {
+				assert.Contains(t, s.Trials(), m.Into)
+				got = append(got, m.String()+" → "+m.Into.Title+": "+strings.Join(m.Keys, ", "))
+			}
+			assert.Equal(t, c.merged, got)
+		})
+	}
+}
