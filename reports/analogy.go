@@ -172,7 +172,7 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 			st.Rows = append(st.Rows, sr)
 		}
 	}
-	return st
+	return RankTable(st, nil)
 }
 
 // htmlID makes a set key usable in an element id ("my.q.txt" → "my-q-txt").

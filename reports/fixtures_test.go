@@ -82,7 +82,7 @@ func blocksReport(s Script) Report {
 				},
 			}},
 			{ID: "scores", Title: "Word similarity", Blocks: []Block{
-				ScoreTable{ID: "scores-table", Caption: "Spearman ρ per word-similarity set", RowHeader: "Method",
+				RankTable(ScoreTable{ID: "scores-table", Caption: "Spearman ρ per word-similarity set", RowHeader: "Method",
 					Columns: []string{"WS353", "MEN", "SimLex"},
 					Rows: []ScoreRow{
 						{Name: "CA (K = D⁻¹)", Scores: []float64{0.712, 0.70, 0.31}},
@@ -92,7 +92,7 @@ func blocksReport(s Script) Report {
 					},
 					ReferenceTitle: "Published (paper, Table 2)",
 					Reference:      []ScoreRow{{Name: "SGNS (paper)", Scores: []float64{0.733, 0.75, 0.40}}},
-				},
+				}, nil),
 				Row{
 					LineChart{ID: "by-window", Title: "ρ against window size", XName: "Window W", YName: "Spearman ρ",
 						Series: []LineSeries{{Name: "WS353", Points: []XY{{X: 2, Y: 0.61}, {X: 5, Y: 0.66}, {X: 10, Y: 0.7}}}, {Name: "MEN", Points: []XY{{X: 2, Y: 0.6}, {X: 5, Y: 0.68}, {X: 10, Y: 0.71}}}}},

@@ -275,26 +275,12 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 	var groups []scoreGroup
 	used := map[Mark]bool{}
 	for _, g := range rowGroups(t.Rows) {
-		col := make([]float64, len(g))
-		reps := make([][]float64, len(g))
-		for j := range t.Columns {
-			for k, i := range g {
-				row := t.Rows[i]
-				col[k], reps[k] = row.Scores[j], nil
-				if row.Replicates != nil {
-					reps[k] = row.Replicates[j]
-				}
-				if row.Unranked != nil && row.Unranked[j] {
-					col[k], reps[k] = math.NaN(), nil // shown, never marked
-				}
-			}
-			for k, m := range RankSignificant(col, reps, digits, t.LowerIsBetter) {
-				cells[g[k]][j].Class = markClass[m]
-				used[m] = true
-			}
-		}
 		sg := scoreGroup{Name: t.Rows[g[0]].Group}
 		for _, i := range g {
+			for j, m := range t.Rows[i].Marks {
+				cells[i][j].Class = markClass[m]
+				used[m] = true
+			}
 			sg.Rows, sg.Cells = append(sg.Rows, t.Rows[i]), append(sg.Cells, cells[i])
 		}
 		groups = append(groups, sg)
@@ -342,10 +328,8 @@ func scoreCells(rows []ScoreRow, digits int) [][]scoreCell {
 		cells[i] = make([]scoreCell, len(row.Scores))
 		for j, v := range row.Scores {
 			cells[i][j].Text = formatScore(v, digits)
-			if row.Replicates != nil {
-				if hw := (estimate{value: v, reps: row.Replicates[j]}).halfWidth(); finite(hw) {
-					cells[i][j].CI = "±" + strconv.FormatFloat(hw, 'f', digits, 64)
-				}
+			if row.HalfWidths != nil && finite(row.HalfWidths[j]) {
+				cells[i][j].CI = "±" + strconv.FormatFloat(row.HalfWidths[j], 'f', digits, 64)
 			}
 			if row.Notes != nil {
 				cells[i][j].Note = row.Notes[j]

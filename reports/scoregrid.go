@@ -113,10 +113,12 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 		st.Footer = []TextRow{{Name: "pairs covered", Cells: footer}}
 	}
 	tuned, few := false, false
+	var reps [][][]float64 // per row and set, the score's bootstrap replicates
 	for gi, gg := range g.groups {
 		for i, r := range gg.rows {
 			sr := ScoreRow{Name: r.label, Group: gg.label, Scores: make([]float64, len(g.sets)), Notes: make([]string, len(g.sets)),
-				Unranked: make([]bool, len(g.sets)), Replicates: make([][]float64, len(g.sets)), Quantities: make([][]Quantity, len(g.sets))}
+				Unranked: make([]bool, len(g.sets)), Quantities: make([][]Quantity, len(g.sets))}
+			rowReps := make([][]float64, len(g.sets))
 			for j := range g.sets {
 				gc := gg.cells[i][j]
 				c := cell{value: gc.value, n: r.n}
@@ -157,9 +159,10 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 					decorate(gi, i, j, &c)
 				}
 				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
-				sr.Replicates[j], sr.Quantities[j] = gc.reps, c.quantities
+				rowReps[j], sr.Quantities[j] = gc.reps, c.quantities
 			}
 			st.Rows = append(st.Rows, sr)
+			reps = append(reps, rowReps)
 		}
 	}
 	var legends []string
@@ -170,7 +173,7 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 		legends = append(legends, fewPairsLegend)
 	}
 	st.Legend = strings.Join(legends, " ")
-	return st
+	return RankTable(st, reps)
 }
 
 // tunedLegend says what † means wherever a table has one.

@@ -19,12 +19,13 @@ type ScoreRow struct {
 	// shown but never take a mark, e.g. a score on the set a trial was
 	// tuned on: it is not comparable with held-out scores.
 	Unranked []bool
-	// Replicates, when not nil, holds per score its bootstrap replicates
-	// over resamples every row of the column shares (records.Bootstrap),
-	// or nil for a score that has none. A score with replicates shows its
-	// 95% interval and is ranked by RankSignificant; one without is never
-	// marked best or second, only "not tested".
-	Replicates [][]float64
+	// Marks, when not nil, holds per score its highlight, decided before
+	// the table is printed (RankTable: benchstat's rule over bootstrap
+	// replicates); the printer only shows it. Nil shows none.
+	Marks []Mark
+	// HalfWidths, when not nil, holds per score the half-width of its 95%
+	// interval, shown as "±" after it; NaN shows none.
+	HalfWidths []float64
 	// Group names the row's ranking group: a score is ranked only against
 	// the scores of rows of its group (e.g. vectors of one dimension d),
 	// and the table names each group above its rows. Rows of one group
@@ -49,11 +50,11 @@ type TextRow struct {
 }
 
 // ScoreTable is a methods × columns table of scores (e.g. Spearman ρ per
-// word-similarity set) in which, per column and group of rows, the best
-// scores are red and the second best magenta by RankSignificant: a score
-// wins only where a paired bootstrap says so. Reference rows (e.g.
-// published numbers) follow in a group of their own and take no part in
-// the ranking.
+// word-similarity set) in which the best scores of a column and group of
+// rows are red and the second best magenta, as their rows' Marks say: the
+// marks are decided before printing (RankTable), never by the printer.
+// Reference rows (e.g. published numbers) follow in a group of their own
+// and take no mark.
 type ScoreTable struct {
 	ID             string // optional; unique in the page when set
 	Caption        string
@@ -107,8 +108,11 @@ func (t ScoreTable) check() error {
 			if r.Notes != nil && len(r.Notes) != len(r.Scores) {
 				return fmt.Errorf("score table %q: row %q has %d notes for %d scores", t.Caption, r.Name, len(r.Notes), len(r.Scores))
 			}
-			if r.Replicates != nil && len(r.Replicates) != len(r.Scores) {
-				return fmt.Errorf("score table %q: row %q has %d replicate lists for %d scores", t.Caption, r.Name, len(r.Replicates), len(r.Scores))
+			if r.Marks != nil && len(r.Marks) != len(r.Scores) {
+				return fmt.Errorf("score table %q: row %q has %d marks for %d scores", t.Caption, r.Name, len(r.Marks), len(r.Scores))
+			}
+			if r.HalfWidths != nil && len(r.HalfWidths) != len(r.Scores) {
+				return fmt.Errorf("score table %q: row %q has %d interval half-widths for %d scores", t.Caption, r.Name, len(r.HalfWidths), len(r.Scores))
 			}
 		}
 	}

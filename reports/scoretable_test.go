@@ -58,18 +58,18 @@ func TestRankOrderFree(t *testing.T) {
 func TestScoreTableHTML(t *testing.T) {
 	var buf bytes.Buffer
 	err := Write(&buf, Report{Methods: testMethods, Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
-		ScoreTable{ID: "st", RowHeader: "Method", Columns: []string{"A", "B"}, Digits: 2,
+		RankTable(ScoreTable{ID: "st", RowHeader: "Method", Columns: []string{"A", "B"}, Digits: 2,
 			Rows: []ScoreRow{
 				{Name: "m1", Scores: []float64{0.5, 0.1}},
 				{Name: "m2", Scores: []float64{0.6, math.NaN()}},
 				{Name: "m3", Scores: []float64{0.4, 0.3}},
 			},
-			ReferenceTitle: "Published", Reference: []ScoreRow{{Name: "ref", Scores: []float64{0.9, 0.9}}}},
+			ReferenceTitle: "Published", Reference: []ScoreRow{{Name: "ref", Scores: []float64{0.9, 0.9}}}}, nil),
 	}}}})
 	require.NoError(t, err)
 	page := buf.String()
 	// Without replicates nothing is tested: the two highest are shown as
-	// such, never as wins.
+	// such, never as wins; the printer shows the marks RankTable decided.
 	assert.Contains(t, page, `<tr><th>m1</th><td class="num untested">0.50</td><td class="num untested">0.10</td></tr>`)
 	assert.Contains(t, page, `<tr><th>m2</th><td class="num untested">0.60</td><td class="num">—</td></tr>`)
 	assert.Contains(t, page, `<tr><th>m3</th><td class="num">0.40</td><td class="num untested">0.30</td></tr>`)
@@ -84,13 +84,13 @@ func TestScoreTableHTML(t *testing.T) {
 	buf.Reset()
 	rep := func(v, noise float64) []float64 { return replicatesFor("x", "s", v, noise) }
 	err = Write(&buf, Report{Methods: testMethods, Title: "t", ECharts: CDNScript(), Sections: []Section{{Title: "s", Blocks: []Block{
-		ScoreTable{ID: "sig", RowHeader: "Method", Columns: []string{"A"},
+		RankTable(ScoreTable{ID: "sig", RowHeader: "Method", Columns: []string{"A"},
 			Rows: []ScoreRow{
-				{Name: "a", Group: "d = 300", Scores: []float64{0.6}, Replicates: [][]float64{rep(0.6, 0.01)}},
-				{Name: "b", Group: "d = 300", Scores: []float64{0.5}, Replicates: [][]float64{rep(0.5, 0.01)}},
-				{Name: "c", Group: "d = 1000", Scores: []float64{0.9}, Replicates: [][]float64{rep(0.9, 0.01)}},
-				{Name: "e", Group: "d = 1000", Scores: []float64{0.89}, Replicates: [][]float64{rep(0.89, 0.01)}},
-			}},
+				{Name: "a", Group: "d = 300", Scores: []float64{0.6}},
+				{Name: "b", Group: "d = 300", Scores: []float64{0.5}},
+				{Name: "c", Group: "d = 1000", Scores: []float64{0.9}},
+				{Name: "e", Group: "d = 1000", Scores: []float64{0.89}},
+			}}, [][][]float64{{rep(0.6, 0.01)}, {rep(0.5, 0.01)}, {rep(0.9, 0.01)}, {rep(0.89, 0.01)}}),
 	}}}})
 	require.NoError(t, err)
 	page = buf.String()

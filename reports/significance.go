@@ -200,3 +200,51 @@ func meanReplicates(lists [][]float64) []float64 {
 	}
 	return out
 }
+
+// RankTable decides what t's rows show besides their scores, so that the
+// page only prints it: per group of rows and column, the marks of
+// RankSignificant over the rows' scores with their bootstrap replicates
+// (reps[i][j] for row i, column j; reps or any part nil for none), a score
+// flagged Unranked shown but never marked; and per score with replicates
+// the half-width of its 95% interval. Reference rows take no mark. The
+// rows are copied; t is not changed.
+func RankTable(t ScoreTable, reps [][][]float64) ScoreTable {
+	digits := orDefault(t.Digits, 3)
+	repsAt := func(i, j int) []float64 {
+		if i < len(reps) && j < len(reps[i]) {
+			return reps[i][j]
+		}
+		return nil
+	}
+	rows := slices.Clone(t.Rows)
+	for i := range rows {
+		rows[i].Marks = make([]Mark, len(rows[i].Scores))
+		rows[i].HalfWidths = make([]float64, len(rows[i].Scores))
+		for j, v := range rows[i].Scores {
+			rows[i].HalfWidths[j] = estimate{value: v, reps: repsAt(i, j)}.halfWidth()
+		}
+	}
+	for _, g := range rowGroups(rows) {
+		col := make([]float64, len(g))
+		rs := make([][]float64, len(g))
+		for j := range t.Columns {
+			for k, i := range g {
+				row := rows[i]
+				col[k], rs[k] = math.NaN(), nil
+				if j < len(row.Scores) {
+					col[k], rs[k] = row.Scores[j], repsAt(i, j)
+				}
+				if j < len(row.Unranked) && row.Unranked[j] {
+					col[k], rs[k] = math.NaN(), nil // shown, never marked
+				}
+			}
+			for k, m := range RankSignificant(col, rs, digits, t.LowerIsBetter) {
+				if i := g[k]; j < len(rows[i].Marks) {
+					rows[i].Marks[j] = m
+				}
+			}
+		}
+	}
+	t.Rows = rows
+	return t
+}
