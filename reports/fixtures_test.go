@@ -104,7 +104,7 @@ func blocksReport(s Script) Report {
 				Bar{ID: "bars", Title: "Bars", XName: "Axis", YName: "Inertia", Categories: []string{"1", "2", "3"},
 					Series: []BarSeries{{Name: "a", Values: []float64{3, 2, 1}}, {Name: "b", Values: []float64{2.5, 1, 0.5}, Labels: []string{"x", "y", "z"}}}},
 				ScatterMap{ID: "free-map", Title: "Free-scale map", XName: "x", YName: "y",
-					Series: []ScatterSeries{{Name: "points", Points: []Labeled{{"p", 1, 2}, {"q", -3, 0.5}, {"r", 2, -1}}}}},
+					Series: []ScatterSeries{{Name: "points", Points: []Labeled{{Label: "p", X: 1, Y: 2}, {Label: "q", X: -3, Y: 0.5}, {Label: "r", X: 2, Y: -1}}}}},
 				Table{Caption: "A table", Header: []string{"name", "value"}, Rows: [][]string{{"a", "1"}, {"b", "22"}}, Numeric: []bool{false, true}},
 				List{"one", "two"},
 			}, Subsections: []Section{{Title: "A subsection", Blocks: []Block{Paragraph("Nested.")}}}},

@@ -7,14 +7,6 @@ import (
 	"kcalab/records"
 )
 
-// Headline is what a comparison's numbers say, one sentence each, at the
-// top of its section. Its sentences are computed from the records (see
-// groupHeadline and pairRows), never written by hand, so they say
-// what the run measured whichever way it fell.
-type Headline []string
-
-func (Headline) block() {}
-
 // The rules a headline states, for one ranking group of a score grid
 // (vectors of one d from one data, one statistic under one rule, each row
 // at its ranked similarity), over the group's ranked cells (in-sample

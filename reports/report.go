@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"math"
-	"path"
-	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +14,7 @@ import (
 	"kcalab/schema"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/reports/page"
 )
 
 // Defaults for the zero values of Report's limits.
@@ -104,8 +101,7 @@ func WriteFile(path string, r Report) error {
 // Write renders the page to w. Nothing is written when the report is
 // invalid.
 func Write(w io.Writer, r Report) error {
-	sri, err := validate(r)
-	if err != nil {
+	if err := validate(r); err != nil {
 		return err
 	}
 	p := newBuilder(r)
@@ -113,102 +109,45 @@ func Write(w io.Writer, r Report) error {
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	rd := newRenderer()
+	var intro []Block
 	if r.Description != "" {
-		if err := rd.block(Paragraph(r.Description)); err != nil {
-			return fmt.Errorf("reports: %w", err)
-		}
+		intro = append(intro, Paragraph(r.Description))
 	}
 	if len(r.Notes) > 0 {
-		if err := rd.block(List(r.Notes)); err != nil {
-			return fmt.Errorf("reports: %w", err)
-		}
-	}
-	intro := rd.buf.String()
-	rd.buf.Reset()
-	rd.reserve(sections)
-	toc, err := rd.sections(sections, 0, "s")
-	if err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	var tocHTML bytes.Buffer
-	if err := tplTOC.Execute(&tocHTML, toc); err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	script, err := rd.script()
-	if err != nil {
-		return fmt.Errorf("reports: %w", err)
+		intro = append(intro, List(r.Notes))
 	}
 	_, warn := provenanceLines(r.Records)
-	pg := page{
-		Title:  r.Title,
-		Meta:   p.meta(r),
-		Warn:   warn,
-		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
-		About:  r.ECharts.about,
-		Inline: template.JS(r.ECharts.inline),
-		Src:    r.ECharts.src,
-		SRI:    sri,
-		Charts: script,
-		Tables: template.JS(tableScript),
-	}
-	if r.ResultsFile != "" {
-		l := Link{Path: r.ResultsFile}
-		pg.Results = map[string]string{"Path": l.Path, "Href": l.href()}
-	}
-	if r.IndexFile != "" {
-		pg.Index = Link{Path: r.IndexFile}.href()
-	}
-	if r.SpecFile != "" {
-		// The link shows the file's name only: the path between the page
-		// and the spec says where this copy of the site lies, nothing of
-		// the experiment.
-		pg.Spec = map[string]string{"Name": path.Base(filepath.ToSlash(r.SpecFile)), "Href": Link{Path: r.SpecFile}.href()}
-	}
-	for _, l := range r.Related {
-		pg.Related = append(pg.Related, map[string]string{"Text": l.Text, "Href": l.href()})
-	}
-	var out bytes.Buffer
-	if err := tplPage.Execute(&out, pg); err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	if _, err := w.Write(out.Bytes()); err != nil {
+	pg := page.Page{Title: r.Title, Meta: p.meta(r), Warn: warn, Intro: intro, Sections: sections, Script: r.ECharts,
+		ResultsFile: r.ResultsFile, IndexFile: r.IndexFile, SpecFile: r.SpecFile, Related: r.Related}
+	if err := page.Write(w, pg); err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
 	return nil
 }
 
-// validate refuses an invalid report and returns the integrity attribute of
-// its ECharts script ("" when inlined or without a hash).
-func validate(r Report) (template.HTMLAttr, error) {
+// validate refuses an invalid report, saying which field is wrong.
+func validate(r Report) error {
 	if strings.TrimSpace(r.Title) == "" {
-		return "", errors.New("reports: Report.Title is empty")
+		return errors.New("reports: Report.Title is empty")
 	}
-	if !r.ECharts.valid() {
-		return "", errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
+	if !r.ECharts.Valid() {
+		return errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
 	}
-	// The hash goes into the attribute unescaped (html/template would write
-	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
-	// with), so it must be nothing but an SRI value.
-	var sri template.HTMLAttr
-	if h := r.ECharts.sri; h != "" {
-		if !sriPattern.MatchString(h) {
-			return "", fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
-		}
-		sri = template.HTMLAttr(`integrity="` + h + `"`)
+	if h := r.ECharts.SRI(); h != "" && !page.ValidSRI(h) {
+		return fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
 	}
 	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
-		return "", fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
+		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
 	}
 	switch r.Similarity {
 	case "", SimilarityDeclared, SimilarityDot, SimilarityCosine:
 	default:
-		return "", fmt.Errorf("reports: Report.Similarity %q: want %s, %s or %s", r.Similarity, SimilarityDeclared, SimilarityDot, SimilarityCosine)
+		return fmt.Errorf("reports: Report.Similarity %q: want %s, %s or %s", r.Similarity, SimilarityDeclared, SimilarityDot, SimilarityCosine)
 	}
 	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
-		return "", fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
+		return fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
 	}
-	return sri, nil
+	return nil
 }
 
 // sections are the page's built-in sections in the order of what the run
@@ -252,8 +191,6 @@ func (l leads) with(p *builder, r Report, scored projection) leads {
 	l.analogies = scored.len() > 0 && scored.where(hasMetric(records.AnalogyCoverageMetric)).len() == scored.len()
 	return l
 }
-
-var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
 
 // statusOrder fixes where the usual statuses appear in counts; others follow
 // alphabetically.

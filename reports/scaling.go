@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/page"
 	"kcalab/schema"
 )
 
@@ -356,7 +357,7 @@ func settingColor(key, value string) string {
 		return ""
 	}
 	if i := indexOf(s.Allowed(), value); i >= 0 {
-		return palette[i%len(palette)]
+		return page.Palette[i%len(page.Palette)]
 	}
 	return ""
 }

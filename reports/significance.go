@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"kcalab/records"
+	"kcalab/reports/page"
 )
 
 // The comparison rule of every ranked score on a page is benchstat's: two
@@ -224,7 +225,7 @@ func RankTable(t ScoreTable, reps [][][]float64) ScoreTable {
 			rows[i].HalfWidths[j] = estimate{value: v, reps: repsAt(i, j)}.halfWidth()
 		}
 	}
-	for _, g := range rowGroups(rows) {
+	for _, g := range page.RowGroups(rows) {
 		col := make([]float64, len(g))
 		rs := make([][]float64, len(g))
 		for j := range t.Columns {
@@ -247,4 +248,39 @@ func RankTable(t ScoreTable, reps [][][]float64) ScoreTable {
 	}
 	t.Rows = rows
 	return t
+}
+
+// Rank marks the best and second-best of scores at the given number of
+// decimals. Scores that round to the same shown value tie and share a mark:
+// every score equal to the best shown value is Best, and every score equal
+// to the next distinct shown value is Second (dense ranking), so the marks
+// never depend on the order of the rows. NaN and ±Inf are never marked.
+func Rank(scores []float64, digits int, lowerIsBetter bool) []Mark {
+	shown := make([]float64, len(scores))
+	var distinct []float64
+	for i, s := range scores {
+		if !finite(s) {
+			continue
+		}
+		shown[i] = roundTo(s, digits)
+		distinct = append(distinct, shown[i])
+	}
+	slices.Sort(distinct)
+	distinct = slices.Compact(distinct)
+	if !lowerIsBetter {
+		slices.Reverse(distinct)
+	}
+	marks := make([]Mark, len(scores))
+	for i, s := range scores {
+		if !finite(s) {
+			continue
+		}
+		switch {
+		case shown[i] == distinct[0]:
+			marks[i] = Best
+		case len(distinct) > 1 && shown[i] == distinct[1]:
+			marks[i] = Second
+		}
+	}
+	return marks
 }

@@ -1,9 +1,8 @@
-package reports
+package page
 
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -133,44 +132,10 @@ func (t ScoreTable) check() error {
 	return nil
 }
 
-// Rank marks the best and second-best of scores at the given number of
-// decimals. Scores that round to the same shown value tie and share a mark:
-// every score equal to the best shown value is Best, and every score equal
-// to the next distinct shown value is Second (dense ranking), so the marks
-// never depend on the order of the rows. NaN and ±Inf are never marked.
-func Rank(scores []float64, digits int, lowerIsBetter bool) []Mark {
-	shown := make([]float64, len(scores))
-	var distinct []float64
-	for i, s := range scores {
-		if !finite(s) {
-			continue
-		}
-		shown[i] = roundTo(s, digits)
-		distinct = append(distinct, shown[i])
-	}
-	slices.Sort(distinct)
-	distinct = slices.Compact(distinct)
-	if !lowerIsBetter {
-		slices.Reverse(distinct)
-	}
-	marks := make([]Mark, len(scores))
-	for i, s := range scores {
-		if !finite(s) {
-			continue
-		}
-		switch {
-		case shown[i] == distinct[0]:
-			marks[i] = Best
-		case len(distinct) > 1 && shown[i] == distinct[1]:
-			marks[i] = Second
-		}
-	}
-	return marks
-}
-
-// roundTo rounds v to the value printed with the given decimals, via the
-// same formatting the table uses.
-func roundTo(v float64, digits int) float64 {
+// RoundTo rounds v to the value printed with the given decimals, via the
+// same formatting a ScoreTable uses: a mark decided on rounded scores
+// matches what the page prints.
+func RoundTo(v float64, digits int) float64 {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', digits, 64), 64)
 	if r == 0 {
 		return 0 // -0.000 and 0.000 tie
@@ -178,9 +143,11 @@ func roundTo(v float64, digits int) float64 {
 	return r
 }
 
-func formatScore(v float64, digits int) string {
+// FormatScore prints a score with the given decimals as a ScoreTable does,
+// "—" for NaN.
+func FormatScore(v float64, digits int) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	return strconv.FormatFloat(roundTo(v, digits), 'f', digits, 64)
+	return strconv.FormatFloat(RoundTo(v, digits), 'f', digits, 64)
 }
