@@ -39,12 +39,12 @@ func analogySets(recs []records.Record) ([]string, map[string][]string) {
 // per set with its coverage, then per section (collapsed); nil when no
 // record has analogy metrics. Each trial is a row of its own.
 func (p *builder) analogySection(recs []records.Record) *Section {
-	scored := p.project(recs, hasMetric(records.AnalogyCoverageMetric))
-	if scored.len() == 0 {
+	scored := p.project(recs, HasMetric(records.AnalogyCoverageMetric))
+	if scored.Len() == 0 {
 		return nil
 	}
-	sets, sections := analogySets(scored.records())
-	groups := p.groupByDim(scored.rows(false))
+	sets, sections := analogySets(scored.Records())
+	groups := p.groupByDim(scored.Rows(false))
 	var rows []row
 	for _, g := range groups {
 		rows = append(rows, g.rows...)
@@ -52,8 +52,8 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 	var cols []column
 	for _, s := range sets {
 		cover := records.AnalogyCoverage(s, "").Key()
-		cols = append(cols, column{name: s + " 3CosAdd", metric: records.Analogy(s, false, "").Key(), coverage: cover},
-			column{name: s + " 3CosMul", metric: records.Analogy(s, true, "").Key(), coverage: cover})
+		cols = append(cols, column{Name: s + " 3CosAdd", Metric: records.Analogy(s, false, "").Key(), Coverage: cover},
+			column{Name: s + " 3CosMul", Metric: records.Analogy(s, true, "").Key(), Coverage: cover})
 	}
 	sec := &Section{ID: "analogies", Title: "Analogies"}
 	intro := fmt.Sprintf("“a is to a* as b is to ?”, %d trial(s) × %d set(s), answered as gensim's evaluate_word_analogies does: "+
@@ -78,7 +78,7 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 			}
 			var cols []column
 			for _, name := range sections[s] {
-				cols = append(cols, column{name: name, metric: records.Analogy(s, mul, name).Key(), coverage: records.AnalogyCoverage(s, name).Key()})
+				cols = append(cols, column{Name: name, Metric: records.Analogy(s, mul, name).Key(), Coverage: records.AnalogyCoverage(s, name).Key()})
 			}
 			blocks = append(blocks, p.analogyTable(groups, cols, fmt.Sprintf("analogy-%s-%s", htmlID(s), how), fmt.Sprintf("%s: %s accuracy per section", s, how)))
 		}
@@ -108,7 +108,7 @@ func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
 					if !ok || !finite(v) || p.tunedOn(r.Record, set) {
 						continue
 					}
-					accs = append(accs, acc{r.label, v})
+					accs = append(accs, acc{r.Label, v})
 					if c, ok := r.Metrics[records.AnalogyCoverage(set, "").Key()]; ok && math.IsNaN(cover) {
 						cover = c
 					}
@@ -151,23 +151,23 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 		rows = append(rows, g.rows...)
 	}
 	t := table{rows, cols}
-	covered, perCell := t.coverage()
-	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.header(), Caption: caption,
+	covered, perCell := t.Coverage()
+	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.Header(), Caption: caption,
 		Footer: []TextRow{{Name: "questions covered", Cells: covered}}}
 	for _, g := range groups {
 		for _, r := range g.rows {
-			sr := ScoreRow{Name: r.label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)), Unranked: make([]bool, len(cols))}
+			sr := ScoreRow{Name: r.Label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)), Unranked: make([]bool, len(cols))}
 			for j, col := range cols {
-				c := r.cell(col.metric)
-				if v, ok := r.Metrics[col.coverage]; ok && perCell[j] {
-					c.note(percent(v, 1))
+				c := r.Cell(col.Metric)
+				if v, ok := r.Metrics[col.Coverage]; ok && perCell[j] {
+					c.Note(percent(v, 1))
 				}
-				if p.tunedOn(r.Record, records.ParseMetric(col.metric).Set) {
-					c.note("†")
-					c.unranked = true
+				if p.tunedOn(r.Record, records.ParseMetric(col.Metric).Set) {
+					c.Note("†")
+					c.Unranked = true
 					st.Legend = tunedLegend
 				}
-				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
+				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.Value, strings.Join(c.Notes, " "), c.Unranked
 			}
 			st.Rows = append(st.Rows, sr)
 		}

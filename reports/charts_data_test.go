@@ -8,10 +8,10 @@ import (
 )
 
 func TestMeanPoints(t *testing.T) {
-	pts, many := meanPoints(map[float64][]float64{3: {1, 3}, 1: {5}})
+	pts, many := MeanPoints(map[float64][]float64{3: {1, 3}, 1: {5}})
 	assert.True(t, many)
 	assert.Equal(t, []XY{{X: 1, Y: 5}, {X: 3, Y: 2, Err: math.Sqrt2}}, pts)
-	pts, many = meanPoints(map[float64][]float64{2: {1}})
+	pts, many = MeanPoints(map[float64][]float64{2: {1}})
 	assert.False(t, many)
 	assert.Equal(t, []XY{{X: 2, Y: 1}}, pts)
 }

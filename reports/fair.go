@@ -91,8 +91,8 @@ func dimOf(rec records.Record) float64 {
 	if v, ok := rec.Metrics[records.MetricDim]; ok && v > 0 {
 		return v
 	}
-	rank, hasRank := number(rec.Settings["svd.rank"])
-	if dim, trained := number(rec.Settings["train.dim"]); trained {
+	rank, hasRank := Number(rec.Settings["svd.rank"])
+	if dim, trained := Number(rec.Settings["train.dim"]); trained {
 		switch {
 		case dim > 0:
 			return dim
@@ -148,13 +148,13 @@ func (p *builder) isCAFamily(rec records.Record) bool {
 	return m.Axes && m.Similarity == records.SimDot
 }
 
-// estimate is the row's score under key: its value (for folded seed
+// Estimate is the row's score under key: its value (for folded seed
 // replicates, their mean) and the replicates of every trial folded into
 // it that has the value, averaged per resample; not tested when any of
 // them lacks replicates.
-func (r row) estimate(key string) estimate {
-	e := estimate{value: metric(r.Record, key)}
-	members := r.members
+func (r row) Estimate(key string) estimate {
+	e := estimate{Value: Metric(r.Record, key)}
+	members := r.Members
 	if len(members) == 0 {
 		members = []records.Record{r.Record}
 	}
@@ -170,7 +170,7 @@ func (r row) estimate(key string) estimate {
 		}
 		lists = append(lists, reps)
 	}
-	e.reps = meanReplicates(lists)
+	e.Reps = MeanReplicates(lists)
 	return e
 }
 
@@ -191,7 +191,7 @@ type rowGroup struct {
 // just after the in-sample row of its method whose settings are nearest
 // its own (SCA in-sample on the same set), so the two read side by side.
 func (p *builder) groupByDim(rows []row) []rowGroup {
-	recs := rowRecords(rows)
+	recs := RowRecords(rows)
 	_, varying := settingsSplit(recs)
 	var dataKeys []string
 	for _, k := range varying {

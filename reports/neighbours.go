@@ -15,14 +15,14 @@ import (
 // both shows the one it has and says so. The CA family's dot-product
 // lists get a note on why they hold rare words.
 func (p *builder) neighbourBlocks(all projection) []Block {
-	keys := groupKeys(all.records())
-	withNeighbours := all.where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, not(isMeasuredTrial))
+	keys := groupKeys(all.Records())
+	withNeighbours := all.Where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, Not(isMeasuredTrial))
 	better := representativeOrder(withNeighbours)
 	var tables []Block
 	caDot, caCosine, older, anyOther := false, false, false, false
-	for gi, g := range withNeighbours.groupBy(func(_ int, t trial) string { return keys[t.Num-1] }) {
-		t := g.trials[0]
-		for _, c := range g.trials[1:] {
+	for gi, g := range withNeighbours.GroupBy(func(_ int, t trial) string { return keys[t.Num-1] }) {
+		t := g.Trials[0]
+		for _, c := range g.Trials[1:] {
 			if better(c, t) {
 				t = c
 			}

@@ -38,7 +38,7 @@ func orderSections(lead string, secs map[string]*Section, scored projection, l l
 	base := sectionOrder
 	if lead == "" || lead == "auto" {
 		base = autoOrder
-		ranked := scored.where(not(isMeasuredTrial)).len()
+		ranked := scored.Where(Not(isMeasuredTrial)).Len()
 		front := []string{"check"}
 		if l.tuning {
 			front = append(front, "tuning")

@@ -19,8 +19,8 @@ import (
 // when the two were measured alike (timesCompare); a headline says per
 // pair on which sets they differ. nil when no such pair exists.
 func (b *builder) pairsSection(recs []records.Record) *Section {
-	scored := b.project(recs, hasMetric(records.ScoreMetric))
-	sets := wordSets(scored.records())
+	scored := b.project(recs, HasMetric(records.ScoreMetric))
+	sets := wordSets(scored.Records())
 	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
 		Header: []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Δρ 95% interval", "Difference",
 			"Coverage Go / reference", "Training s Go", "Training s reference", "Go's training time against the reference's"},
@@ -30,11 +30,11 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			"train_time_go_over_reference"}}}
 	var alone []string
 	var head Headline
-	named := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" })
-	for _, g := range named.groupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
+	named := scored.Where(func(rec records.Record) bool { return pairBase(rec) != "" })
+	for _, g := range named.GroupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
 		// Seeds of one trainer are one row (their mean, with their
 		// replicates averaged), as the score tables show them.
-		goRow, refs := b.splitReference(projection{b: b, trials: g.trials}.rows(true))
+		goRow, refs := b.splitReference(projection{b: b, Trials: g.Trials}.Rows(true))
 		if goRow == nil || len(refs) == 0 {
 			for _, r := range append(refs, goRow) {
 				if r != nil {
@@ -44,7 +44,7 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			continue
 		}
 		for _, ref := range refs {
-			rows, csv, h := b.pairRows(g.key, *goRow, *ref, sets)
+			rows, csv, h := b.pairRows(g.Key, *goRow, *ref, sets)
 			t.Rows = append(t.Rows, rows...)
 			t.CSV = append(t.CSV, csv...)
 			head = append(head, h)
@@ -137,9 +137,9 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 	vs := map[string]verdictSets{}
 	for _, set := range sets {
 		m := records.Score(records.RuleZero, set)
-		g := goRow.estimate(m.At(simG, ownSim(goRec)).Key())
-		r := refRow.estimate(m.At(simR, ownSim(ref)).Key())
-		if !finite(g.value) && !finite(r.value) {
+		g := goRow.Estimate(m.At(simG, ownSim(goRec)).Key())
+		r := refRow.Estimate(m.At(simR, ownSim(ref)).Key())
+		if !finite(g.Value) && !finite(r.Value) {
 			continue // neither scored this set (or part): no row of dashes
 		}
 		_, part := records.SplitSetPart(set)
@@ -149,31 +149,31 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 		if f := fewPairs(ref, set); f > 0 && (few == 0 || f < few) {
 			few = f
 		}
-		if why == "" && few > 0 && finite(g.value) && finite(r.value) {
+		if why == "" && few > 0 && finite(g.Value) && finite(r.Value) {
 			verdictText = fmt.Sprintf("not compared: ‡ %d pairs, too few (< %d)", few, records.MinRankedPairs)
 		} else if why == "" {
-			v := compare(g, r, 3)
-			if finite(g.value) && finite(r.value) {
+			v := Compare(g, r, 3)
+			if finite(g.Value) && finite(r.Value) {
 				if vs[part] == nil {
 					vs[part] = verdictSets{}
 				}
 				vs[part][v] = append(vs[part][v], setDisplay(set))
 			}
-			if l, h, _ := records.Difference(g.value, r.value, g.reps, r.reps); v != notTested && finite(l) && finite(h) {
+			if l, h, _ := records.Difference(g.Value, r.Value, g.Reps, r.Reps); v != NotTested && finite(l) && finite(h) {
 				lo, hi = l, h
 				interval = "[" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
 			}
-			verdictText = map[verdict]string{above: "Go higher", below: "reference higher", tie: "tie", notTested: "not tested"}[v]
-			if !finite(g.value) || !finite(r.value) {
+			verdictText = map[verdict]string{Above: "Go higher", Below: "reference higher", Tie: "tie", NotTested: "not tested"}[v]
+			if !finite(g.Value) || !finite(r.Value) {
 				verdictText = "—"
 			}
 		}
-		covG, covR := metric(goRec, records.Coverage(set).Key()), metric(ref, records.Coverage(set).Key())
+		covG, covR := Metric(goRec, records.Coverage(set).Key()), Metric(ref, records.Coverage(set).Key())
 		rows = append(rows, []string{name, setDisplay(set), goName, refName,
-			formatScore(g.value, 3), formatScore(r.value, 3), signed(g.value-r.value, 3), interval, verdictText,
-			coverageText(covG, 0, false) + " / " + coverageText(covR, 0, false),
+			formatScore(g.Value, 3), formatScore(r.Value, 3), signed(g.Value-r.Value, 3), interval, verdictText,
+			CoverageText(covG, 0, false) + " / " + CoverageText(covR, 0, false),
 			goTime, refTime, ratio})
-		line := []string{name, set, givenName(goRec), givenName(ref), csvNumber(g.value), csvNumber(r.value), csvNumber(g.value - r.value),
+		line := []string{name, set, givenName(goRec), givenName(ref), csvNumber(g.Value), csvNumber(r.Value), csvNumber(g.Value - r.Value),
 			csvNumber(lo), csvNumber(hi), verdictText, csvNumber(covG), csvNumber(covR)}
 		line = append(line, timeCSV(goMembers, gt, gok)...)
 		line = append(line, timeCSV(refMembers, rt, rok)...)
@@ -214,10 +214,10 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 // time and which trials that time comes from: a row folding seeds is
 // "X (mean of 3 seeds)", its time their mean and range.
 func pairSide(r row, stage string) (name, time string, members []records.Record) {
-	if r.n <= 1 {
+	if r.N <= 1 {
 		return givenName(r.Record), timing(r.Record, stage), []records.Record{r.Record}
 	}
-	return fmt.Sprintf("%s (mean of %d seeds)", givenName(r.Record), r.n), seedsTiming(r.members, stage), r.members
+	return fmt.Sprintf("%s (mean of %d seeds)", givenName(r.Record), r.N), seedsTiming(r.Members, stage), r.Members
 }
 
 // meanTiming is the mean of a stage's seconds over trials that all have

@@ -30,7 +30,7 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 			target[strings.TrimSpace(row)] = strings.TrimSpace(trial)
 		}
 	}
-	finished := scored.where(hasStatus("ok"))
+	finished := scored.Where(HasStatus("ok"))
 	cands := make([][]trial, len(paperRows))
 	rowsAt := map[float64]int{}
 	for i, pr := range paperRows {
@@ -38,7 +38,7 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 		if t, ok := target[pr.Name]; ok {
 			want = t
 		}
-		cands[i] = finished.where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want }).trials
+		cands[i] = finished.Where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want }).Trials
 		seen := map[float64]bool{}
 		for _, t := range cands[i] {
 			if d := dimOf(t.Record); !seen[d] {
@@ -88,7 +88,7 @@ func largestDim(ts []trial) trial {
 // really used: a 0 that means the method's own default (train.window = 0
 // is GloVe's 15) is that default.
 func (p *builder) settingValue(rec records.Record, key string, v any) string {
-	if n, ok := number(v); ok && n == 0 {
+	if n, ok := Number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {
 			return d + " (default)"
 		}
@@ -109,7 +109,7 @@ func (p *builder) rowSettings(rec records.Record) string {
 	add("d", "svd.rank")
 	if _, trained := rec.Settings["train.epochs"]; trained {
 		if v, ok := rec.Settings["train.dim"]; ok {
-			if n, _ := number(v); n != 0 {
+			if n, _ := Number(v); n != 0 {
 				parts[len(parts)-1] = "d = " + formatValue(v)
 			}
 		}
@@ -157,10 +157,10 @@ func signed(v float64, digits int) string {
 // bootstrap says so), under a headline computed from them; the other
 // scored trials follow. nil when no trial stands for a paper row.
 func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
-	scored := p.project(recs, hasMetric(records.ScoreMetric))
+	scored := p.project(recs, HasMetric(records.ScoreMetric))
 	matches, missing := pickPaperTrials(scored, mapping)
 	var sets []string
-	for _, s := range wordSets(scored.records()) {
+	for _, s := range wordSets(scored.Records()) {
 		if isPaperSet(s) {
 			sets = append(sets, s)
 		}
@@ -184,12 +184,12 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 	for _, m := range matches {
 		used[m.ID] = true
 	}
-	rest := scored.where(func(rec records.Record) bool { return !used[rec.ID] })
-	if rest.len() > 0 {
-		rows := rest.rows(true)
+	rest := scored.Where(func(rec records.Record) bool { return !used[rec.ID] })
+	if rest.Len() > 0 {
+		rows := rest.Rows(true)
 		og := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
 		o := og.scoreTable("paper-others", "The other trials (zero rule; "+p.simText()+", the other in small type), ranked among themselves", false, nil)
-		s.Blocks = append(s.Blocks, collapse(len(o.Rows), "The other "+rowsOf(len(o.Rows), rest.len())+" (dimension sweep, folds, …)", o)...)
+		s.Blocks = append(s.Blocks, collapse(len(o.Rows), "The other "+rowsOf(len(o.Rows), rest.Len())+" (dimension sweep, folds, …)", o)...)
 	}
 	return s
 }
@@ -210,17 +210,17 @@ func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, Sc
 		if label == "" {
 			label = m.ID
 		}
-		rows[i] = row{trial: m.trial, label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", n: 1}
-		short[i] = row{trial: m.trial, label: m.row.Name, n: 1}
+		rows[i] = row{trial: m.trial, Label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", N: 1}
+		short[i] = row{trial: m.trial, Label: m.row.Name, N: 1}
 		pub[m.ID] = published[m.row.Name]
 	}
 	g := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
 	t := g.scoreTable("paper-table", "The paper's Table 3: our Spearman ρ (zero rule; "+p.simText()+", the other in small type), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published", false,
 		func(gi, i, j int, c *cell) {
 			v := pub[g.groups[gi].rows[i].ID].Scores[j]
-			c.note("paper " + formatScore(v, 3) + " · Δ " + signed(c.value-v, 3))
-			c.quantity("paper", v)
-			c.quantity("delta", c.value-v)
+			c.Note("paper " + formatScore(v, 3) + " · Δ " + signed(c.Value-v, 3))
+			c.Quantity("paper", v)
+			c.Quantity("delta", c.Value-v)
 		})
 	t.RowHeader = "Paper method: our trial (its settings)"
 	return p.grid(p.groupByDim(short), sets, scoreOf(records.RuleZero)), t
@@ -232,7 +232,7 @@ func paperIntro(first records.Record) string {
 	corpus := "our corpus"
 	if c, ok := first.Settings["data.corpus"]; ok {
 		corpus = formatValue(c)
-		if f, ok := number(first.Settings["data.fraction"]); ok && f != 1 {
+		if f, ok := Number(first.Settings["data.fraction"]); ok && f != 1 {
 			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
 		}
 	}

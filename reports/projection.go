@@ -29,8 +29,8 @@ type trial struct {
 // filter is a rule a record keeps to take part in a section.
 type filter func(records.Record) bool
 
-// hasMetric keeps the records with a metric of one of the kinds.
-func hasMetric(kinds ...records.Kind) filter {
+// HasMetric keeps the records with a metric of one of the kinds.
+func HasMetric(kinds ...records.Kind) filter {
 	return func(rec records.Record) bool {
 		for k := range rec.Metrics {
 			kind := records.ParseMetric(k).Kind
@@ -44,21 +44,21 @@ func hasMetric(kinds ...records.Kind) filter {
 	}
 }
 
-// hasStatus keeps the records of one status ("ok": the trial finished).
-func hasStatus(status string) filter {
+// HasStatus keeps the records of one status ("ok": the trial finished).
+func HasStatus(status string) filter {
 	return func(rec records.Record) bool { return rec.Status == status }
 }
 
-// numericSetting keeps the records whose setting key is a finite number.
-func numericSetting(key string) filter {
+// NumericSetting keeps the records whose setting key is a finite number.
+func NumericSetting(key string) filter {
 	return func(rec records.Record) bool {
-		x, ok := number(rec.Settings[key])
+		x, ok := Number(rec.Settings[key])
 		return ok && finite(x)
 	}
 }
 
-// not keeps the records f drops.
-func not(f filter) filter { return func(rec records.Record) bool { return !f(rec) } }
+// Not keeps the records f drops.
+func Not(f filter) filter { return func(rec records.Record) bool { return !f(rec) } }
 
 // projection is the trials a section is built from: the records every
 // filter kept, in page order. Its views group them: groupBy into ordered
@@ -67,7 +67,7 @@ func not(f filter) filter { return func(rec records.Record) bool { return !f(rec
 // values at one x fold into one point.
 type projection struct {
 	b      *builder
-	trials []trial
+	Trials []trial
 }
 
 // project selects the records that keep every filter.
@@ -75,18 +75,18 @@ func (b *builder) project(recs []records.Record, keep ...filter) projection {
 	pr := projection{b: b}
 	for i, rec := range recs {
 		if keeps(rec, keep) {
-			pr.trials = append(pr.trials, trial{Record: rec, Num: i + 1})
+			pr.Trials = append(pr.Trials, trial{Record: rec, Num: i + 1})
 		}
 	}
 	return pr
 }
 
-// where narrows the projection to the trials that also keep every filter.
-func (pr projection) where(keep ...filter) projection {
+// Where narrows the projection to the trials that also keep every filter.
+func (pr projection) Where(keep ...filter) projection {
 	out := projection{b: pr.b}
-	for _, t := range pr.trials {
+	for _, t := range pr.Trials {
 		if keeps(t.Record, keep) {
-			out.trials = append(out.trials, t)
+			out.Trials = append(out.Trials, t)
 		}
 	}
 	return out
@@ -101,12 +101,12 @@ func keeps(rec records.Record, keep []filter) bool {
 	return true
 }
 
-func (pr projection) len() int { return len(pr.trials) }
+func (pr projection) Len() int { return len(pr.Trials) }
 
-// records returns the selected records, in page order.
-func (pr projection) records() []records.Record {
-	out := make([]records.Record, len(pr.trials))
-	for i, t := range pr.trials {
+// Records returns the selected Records, in page order.
+func (pr projection) Records() []records.Record {
+	out := make([]records.Record, len(pr.Trials))
+	for i, t := range pr.Trials {
 		out[i] = t.Record
 	}
 	return out
@@ -114,36 +114,36 @@ func (pr projection) records() []records.Record {
 
 // group is the trials a projection puts together under one key.
 type group struct {
-	key    string
-	trials []trial
-	at     []int // each trial's index in the projection
+	Key    string
+	Trials []trial
+	At     []int // each trial's index in the projection
 }
 
-// groupBy puts the trials with equal keys together. Groups come in the
+// GroupBy puts the trials with equal keys together. Groups come in the
 // order their keys first appear and keep the trials' order, so that no
 // page depends on map order. key gets the trial's index in the projection
 // as well, for keys computed over all of its trials at once.
-func (pr projection) groupBy(key func(i int, t trial) string) []group {
+func (pr projection) GroupBy(key func(i int, t trial) string) []group {
 	var out []group
 	index := map[string]int{}
-	for i, t := range pr.trials {
+	for i, t := range pr.Trials {
 		k := key(i, t)
 		g, ok := index[k]
 		if !ok {
 			g = len(out)
 			index[k] = g
-			out = append(out, group{key: k})
+			out = append(out, group{Key: k})
 		}
-		out[g].trials = append(out[g].trials, t)
-		out[g].at = append(out[g].at, i)
+		out[g].Trials = append(out[g].Trials, t)
+		out[g].At = append(out[g].At, i)
 	}
 	return out
 }
 
-// byKey sorts groups by their keys, for text that lists them (e.g.
+// ByKey sorts groups by their keys, for text that lists them (e.g.
 // statuses).
-func byKey(gs []group) []group {
-	slices.SortFunc(gs, func(a, b group) int { return strings.Compare(a.key, b.key) })
+func ByKey(gs []group) []group {
+	slices.SortFunc(gs, func(a, b group) int { return strings.Compare(a.Key, b.Key) })
 	return gs
 }
 
@@ -154,34 +154,34 @@ func byKey(gs []group) []group {
 // replicate's.
 type row struct {
 	trial
-	label   string
-	n       int                // trials folded into the row (1: none)
-	sd      map[string]float64 // sample SD per metric, where ≥ 2 replicates had it
-	members []records.Record   // the trials folded into the row, when n ≥ 2
+	Label   string
+	N       int                // trials folded into the row (1: none)
+	SD      map[string]float64 // sample SD per metric, where ≥ 2 replicates had it
+	Members []records.Record   // the trials folded into the row, when n ≥ 2
 }
 
-// rows lays the trials out as table rows, one per trial or, when fold is
+// Rows lays the trials out as table Rows, one per trial or, when fold is
 // set, per group of replicates; each labelled by trialLabels among the
-// rows. A folded row finds its number by its first replicate's id, which
+// Rows. A folded row finds its number by its first replicate's id, which
 // a results file never repeats.
-func (pr projection) rows(fold bool) []row {
-	out := make([]row, 0, len(pr.trials))
+func (pr projection) Rows(fold bool) []row {
+	out := make([]row, 0, len(pr.Trials))
 	if !fold {
-		for _, t := range pr.trials {
-			out = append(out, row{trial: t, n: 1})
+		for _, t := range pr.Trials {
+			out = append(out, row{trial: t, N: 1})
 		}
 	} else {
 		first := map[string]int{}
-		for _, t := range pr.trials {
+		for _, t := range pr.Trials {
 			if _, ok := first[t.ID]; !ok {
 				first[t.ID] = t.Num
 			}
 		}
-		members := replicateGroups(pr.records())
-		for i, m := range records.MergeReplicates(pr.records()) {
-			r := row{trial: trial{Record: m.Record, Num: first[m.Record.ID]}, n: m.N, sd: m.SD}
+		members := ReplicateGroups(pr.Records())
+		for i, m := range records.MergeReplicates(pr.Records()) {
+			r := row{trial: trial{Record: m.Record, Num: first[m.Record.ID]}, N: m.N, SD: m.SD}
 			if m.N > 1 {
-				r.members = members[i]
+				r.Members = members[i]
 			}
 			out = append(out, r)
 		}
@@ -191,15 +191,15 @@ func (pr projection) rows(fold bool) []row {
 		recs[i], nums[i] = r.Record, r.Num
 	}
 	for i, l := range pr.b.trialLabels(recs, nums) {
-		out[i].label = l
+		out[i].Label = l
 	}
 	return out
 }
 
-// replicateGroups groups records as records.MergeReplicates does (by
+// ReplicateGroups groups records as records.MergeReplicates does (by
 // spec and settings, the replicate number aside), in the order its groups
 // first appear, so group i holds the trials folded into its result i.
-func replicateGroups(recs []records.Record) [][]records.Record {
+func ReplicateGroups(recs []records.Record) [][]records.Record {
 	var out [][]records.Record
 	index := map[string]int{}
 	for _, rec := range recs {
@@ -222,8 +222,8 @@ func replicateGroups(recs []records.Record) [][]records.Record {
 	return out
 }
 
-// rowRecords returns the rows' records (for replicates, their means).
-func rowRecords(rows []row) []records.Record {
+// RowRecords returns the rows' records (for replicates, their means).
+func RowRecords(rows []row) []records.Record {
 	out := make([]records.Record, len(rows))
 	for i, r := range rows {
 		out[i] = r.Record
@@ -235,49 +235,49 @@ func rowRecords(rows []row) []records.Record {
 // the replicates folded into it, notes in small type after it, and
 // whether it takes part in the ranking.
 type cell struct {
-	value    float64 // NaN: none
-	sd       float64 // sample SD over the replicates, when hasSD
-	hasSD    bool
-	n        int // trials folded into the cell
-	notes    []string
-	unranked bool // shown, never marked best (e.g. an in-sample score)
-	// quantities are the numbers the notes print, for the CSV.
-	quantities []Quantity
+	Value    float64 // NaN: none
+	SD       float64 // sample SD over the replicates, when hasSD
+	HasSD    bool
+	N        int // trials folded into the cell
+	Notes    []string
+	Unranked bool // shown, never marked best (e.g. an in-sample score)
+	// Quantities are the numbers the notes print, for the CSV.
+	Quantities []Quantity
 }
 
-// quantity records a number the cell's notes print, for the CSV; NaN
+// Quantity records a number the cell's notes print, for the CSV; NaN
 // records nothing.
-func (c *cell) quantity(name string, v float64) {
+func (c *cell) Quantity(name string, v float64) {
 	if finite(v) {
-		c.quantities = append(c.quantities, Quantity{Name: name, Value: v})
+		c.Quantities = append(c.Quantities, Quantity{Name: name, Value: v})
 	}
 }
 
-// cell is the row's value of a metric key.
-func (r row) cell(key string) cell {
-	c := cell{value: metric(r.Record, key), n: r.n}
-	c.sd, c.hasSD = r.sd[key]
+// Cell is the row's value of a metric key.
+func (r row) Cell(key string) cell {
+	c := cell{Value: Metric(r.Record, key), N: r.N}
+	c.SD, c.HasSD = r.SD[key]
 	return c
 }
 
-// spread is what a cell says of its replicates (trials differing only in
+// Spread is what a cell says of its replicates (trials differing only in
 // their seed): "sd 0.02 over 3 seeds", or "3 seeds" when the value has no
-// spread; "" for a single trial. (A ± in a score table is the bootstrap
-// interval over the set's pairs, a different spread.)
-func (c cell) spread() string {
+// Spread; "" for a single trial. (A ± in a score table is the bootstrap
+// interval over the set's pairs, a different Spread.)
+func (c cell) Spread() string {
 	switch {
-	case c.n < 2:
+	case c.N < 2:
 		return ""
-	case c.hasSD:
-		return fmt.Sprintf("sd %s over %d seeds", sig(c.sd, 2), c.n)
+	case c.HasSD:
+		return fmt.Sprintf("sd %s over %d seeds", sig(c.SD, 2), c.N)
 	}
-	return fmt.Sprintf("%d seeds", c.n)
+	return fmt.Sprintf("%d seeds", c.N)
 }
 
-// note adds a note after the cell's others; "" adds nothing.
-func (c *cell) note(s string) {
+// Note adds a Note after the cell's others; "" adds nothing.
+func (c *cell) Note(s string) {
 	if s != "" {
-		c.notes = append(c.notes, s)
+		c.Notes = append(c.Notes, s)
 	}
 }
 
@@ -285,38 +285,38 @@ func (c *cell) note(s string) {
 // show; for a column of scores on a set, the metrics of the share of the
 // set its rows cover and of the set's size ("" for none).
 type column struct {
-	name, metric    string
-	coverage, pairs string
+	Name, Metric    string
+	Coverage, Pairs string
 }
 
 // table is rows by columns: cell (i, j) is row i's value of column j's
 // metric.
 type table struct {
-	rows []row
-	cols []column
+	Rows []row
+	Cols []column
 }
 
-// header is the columns' names.
-func (t table) header() []string {
-	out := make([]string, len(t.cols))
-	for j, c := range t.cols {
-		out[j] = c.name
+// Header is the columns' names.
+func (t table) Header() []string {
+	out := make([]string, len(t.Cols))
+	for j, c := range t.Cols {
+		out[j] = c.Name
 	}
 	return out
 }
 
-// coverage is a footer row's cells: per column the share its rows cover,
+// Coverage is a footer row's cells: per column the share its rows cover,
 // once when every row covers the same, else "varies: see cells" and
 // perCell set, for each cell notes its own.
-func (t table) coverage() (cells []string, perCell []bool) {
-	cells, perCell = make([]string, len(t.cols)), make([]bool, len(t.cols))
-	for j, col := range t.cols {
+func (t table) Coverage() (cells []string, perCell []bool) {
+	cells, perCell = make([]string, len(t.Cols)), make([]bool, len(t.Cols))
+	for j, col := range t.Cols {
 		shown := map[string]bool{}
 		pairs := math.NaN()
-		for _, r := range t.rows {
-			if c, ok := r.Metrics[col.coverage]; ok && col.coverage != "" {
-				shown[coverageText(c, metric(r.Record, col.pairs), true)] = true
-				if p := metric(r.Record, col.pairs); finite(p) {
+		for _, r := range t.Rows {
+			if c, ok := r.Metrics[col.Coverage]; ok && col.Coverage != "" {
+				shown[CoverageText(c, Metric(r.Record, col.Pairs), true)] = true
+				if p := Metric(r.Record, col.Pairs); finite(p) {
 					pairs = p
 				}
 			}
@@ -337,33 +337,33 @@ func (t table) coverage() (cells []string, perCell []bool) {
 	return cells, perCell
 }
 
-// scoreRows lays the table out as ScoreTable rows: the rows' labels and
+// ScoreRows lays the table out as ScoreTable rows: the rows' labels and
 // cells, a cell's coverage noted first where the column's coverage varies,
 // then whatever decorate adds (it may also unrank the cell).
-func (t table) scoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
-	_, perCell := t.coverage()
-	out := make([]ScoreRow, len(t.rows))
-	for i, r := range t.rows {
-		sr := ScoreRow{Name: r.label, Scores: make([]float64, len(t.cols)), Notes: make([]string, len(t.cols)), Unranked: make([]bool, len(t.cols)),
-			Quantities: make([][]Quantity, len(t.cols))}
-		for j, col := range t.cols {
-			c := r.cell(col.metric)
-			if c.hasSD {
-				c.quantity("sd", c.sd)
+func (t table) ScoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
+	_, perCell := t.Coverage()
+	out := make([]ScoreRow, len(t.Rows))
+	for i, r := range t.Rows {
+		sr := ScoreRow{Name: r.Label, Scores: make([]float64, len(t.Cols)), Notes: make([]string, len(t.Cols)), Unranked: make([]bool, len(t.Cols)),
+			Quantities: make([][]Quantity, len(t.Cols))}
+		for j, col := range t.Cols {
+			c := r.Cell(col.Metric)
+			if c.HasSD {
+				c.Quantity("sd", c.SD)
 			}
-			if c.n > 1 {
-				c.quantity("n", float64(c.n))
+			if c.N > 1 {
+				c.Quantity("n", float64(c.N))
 			}
-			if v, ok := r.Metrics[col.coverage]; ok {
-				c.quantity("coverage", v)
+			if v, ok := r.Metrics[col.Coverage]; ok {
+				c.Quantity("coverage", v)
 				if perCell[j] {
-					c.note(percent(v, 1))
+					c.Note(percent(v, 1))
 				}
 			}
 			if decorate != nil {
 				decorate(i, j, &c)
 			}
-			sr.Scores[j], sr.Notes[j], sr.Unranked[j], sr.Quantities[j] = c.value, strings.Join(c.notes, " "), c.unranked, c.quantities
+			sr.Scores[j], sr.Notes[j], sr.Unranked[j], sr.Quantities[j] = c.Value, strings.Join(c.Notes, " "), c.Unranked, c.Quantities
 		}
 		out[i] = sr
 	}
@@ -372,70 +372,70 @@ func (t table) scoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
 
 // line is the trials a chart draws as one series, each at its x.
 type line struct {
-	name   string
-	trials []trial
-	xs     []float64
-	color  string // "" = the chart's next palette colour
+	Name   string
+	Trials []trial
+	Xs     []float64
+	Color  string // "" = the chart's next palette colour
 }
 
-// lines groups the trials into chart lines by name (groupBy), each trial
+// Lines groups the trials into chart Lines by name (groupBy), each trial
 // at x.
-func (pr projection) lines(name func(i int, t trial) string, x func(i int, t trial) float64) []line {
-	groups := pr.groupBy(name)
+func (pr projection) Lines(name func(i int, t trial) string, x func(i int, t trial) float64) []line {
+	groups := pr.GroupBy(name)
 	out := make([]line, len(groups))
 	for l, g := range groups {
-		out[l] = line{name: g.key, trials: g.trials, xs: make([]float64, len(g.trials))}
-		for k, i := range g.at {
-			out[l].xs[k] = x(i, g.trials[k])
+		out[l] = line{Name: g.Key, Trials: g.Trials, Xs: make([]float64, len(g.Trials))}
+		for k, i := range g.At {
+			out[l].Xs[k] = x(i, g.Trials[k])
 		}
 	}
 	return out
 }
 
-// distinctX counts the x values of the line.
-func (l line) distinctX() int {
+// DistinctX counts the x values of the line.
+func (l line) DistinctX() int {
 	seen := map[float64]bool{}
-	for _, x := range l.xs {
+	for _, x := range l.Xs {
 		seen[x] = true
 	}
 	return len(seen)
 }
 
-// points folds the line's values at each x into one point (meanPoints: the
+// Points folds the line's values at each x into one point (meanPoints: the
 // mean, ± the sample SD where there are two or more), sorted by x; value
 // gives a trial's value at its x, or false when it has none. A value at an
 // unknown (NaN) x is a point of its own, after the others in the trials'
 // order: no chart can draw it, and the chart counts what it leaves out.
 // many reports whether a point folds more than one value.
-func (l line) points(value func(t trial, x float64) (float64, bool)) (pts []XY, many bool) {
+func (l line) Points(value func(t trial, x float64) (float64, bool)) (pts []XY, many bool) {
 	vals := map[float64][]float64{}
 	var unknown []XY
-	for k, t := range l.trials {
-		v, ok := value(t, l.xs[k])
+	for k, t := range l.Trials {
+		v, ok := value(t, l.Xs[k])
 		switch {
 		case !ok:
-		case math.IsNaN(l.xs[k]):
-			unknown = append(unknown, XY{X: l.xs[k], Y: v})
+		case math.IsNaN(l.Xs[k]):
+			unknown = append(unknown, XY{X: l.Xs[k], Y: v})
 		default:
-			vals[l.xs[k]] = append(vals[l.xs[k]], v)
+			vals[l.Xs[k]] = append(vals[l.Xs[k]], v)
 		}
 	}
-	pts, many = meanPoints(vals)
+	pts, many = MeanPoints(vals)
 	return append(pts, unknown...), many
 }
 
-// metricAt is a points value: the trial's metric key, when it has it.
-func metricAt(key string) func(trial, float64) (float64, bool) {
+// MetricAt is a points value: the trial's metric key, when it has it.
+func MetricAt(key string) func(trial, float64) (float64, bool) {
 	return func(t trial, _ float64) (float64, bool) {
 		v, ok := t.Metrics[key]
 		return v, ok
 	}
 }
 
-// meanPoints turns the values observed at each x into points at their mean,
+// MeanPoints turns the values observed at each x into points at their mean,
 // with the sample standard deviation as the error bar where there are two or
 // more, sorted by x. It reports whether any x had more than one value.
-func meanPoints(vals map[float64][]float64) ([]XY, bool) {
+func MeanPoints(vals map[float64][]float64) ([]XY, bool) {
 	pts := make([]XY, 0, len(vals))
 	many := false
 	for x, vs := range vals {

@@ -161,7 +161,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 	// Of each tuning group only the chosen design is compared (tuning.go).
 	cs := p.choices(r.Records)
 	compared := withoutLosers(r.Records, cs)
-	scored := p.project(compared, hasMetric(records.ScoreMetric))
+	scored := p.project(compared, HasMetric(records.ScoreMetric))
 	sections := orderSections(r.Lead, map[string]*Section{
 		"tuning":      p.tuningSection(r.Records, cs),
 		"paper":       p.paperSection(compared, r.PaperRows),
@@ -184,11 +184,11 @@ func (p *builder) sections(r Report) ([]Section, error) {
 // with decides which of the paper's table, the reference pairs and the
 // analogies answer the page's question (see leads).
 func (l leads) with(p *builder, r Report, scored projection) leads {
-	matched, _ := pickPaperTrials(scored.where(not(isMeasuredTrial)), r.PaperRows)
+	matched, _ := pickPaperTrials(scored.Where(Not(isMeasuredTrial)), r.PaperRows)
 	l.paper = len(r.PaperRows) > 0 || 3*len(matched) >= len(paperRows)
-	paired := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })
-	l.pairs = scored.len() > 0 && 2*paired.len() >= scored.len()
-	l.analogies = scored.len() > 0 && scored.where(hasMetric(records.AnalogyCoverageMetric)).len() == scored.len()
+	paired := scored.Where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })
+	l.pairs = scored.Len() > 0 && 2*paired.Len() >= scored.Len()
+	l.analogies = scored.Len() > 0 && scored.Where(HasMetric(records.AnalogyCoverageMetric)).Len() == scored.Len()
 	return l
 }
 
@@ -199,10 +199,10 @@ var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "skipped": 2, "error
 // meta is the page header's lines: the spec, and how many trials ended in
 // each status.
 func (p *builder) meta(r Report) []string {
-	statuses := byKey(p.project(r.Records).groupBy(func(_ int, t trial) string { return t.Status }))
+	statuses := ByKey(p.project(r.Records).GroupBy(func(_ int, t trial) string { return t.Status }))
 	sort.SliceStable(statuses, func(i, j int) bool {
-		oi, iok := statusOrder[statuses[i].key]
-		oj, jok := statusOrder[statuses[j].key]
+		oi, iok := statusOrder[statuses[i].Key]
+		oj, jok := statusOrder[statuses[j].Key]
 		switch {
 		case iok && jok:
 			return oi < oj
@@ -213,11 +213,11 @@ func (p *builder) meta(r Report) []string {
 	})
 	var parts []string
 	for _, g := range statuses {
-		name := g.key
+		name := g.Key
 		if name == "" {
 			name = "(no status)"
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", len(g.trials), name))
+		parts = append(parts, fmt.Sprintf("%d %s", len(g.Trials), name))
 	}
 	line := fmt.Sprintf("%d trial(s)", len(r.Records))
 	if len(parts) > 0 {
@@ -386,7 +386,7 @@ func (p *builder) settingShown(rec records.Record, key string, v any) string {
 	if v == "" {
 		return `""`
 	}
-	if n, ok := number(v); ok && n == 0 {
+	if n, ok := Number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {
 			return "default (" + d + ")"
 		}
@@ -479,8 +479,8 @@ func (p *builder) trialsTable(pr projection, varying, mkeys, tkeys []string) Tab
 	}
 	t.Header = append(t.Header, "Ran (UTC)", "Code", "Machine", "Ran alone?")
 	t.Numeric = append(t.Numeric, false, false, false, false)
-	prov := provenances(pr.records())
-	for i, tr := range pr.trials {
+	prov := provenances(pr.Records())
+	for i, tr := range pr.Trials {
 		row := []string{strconv.Itoa(tr.Num), tr.ID}
 		for _, k := range varying {
 			if v, ok := tr.Settings[k]; ok {

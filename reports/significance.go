@@ -21,30 +21,30 @@ import (
 // estimate is a score as a comparison sees it: its value and its
 // bootstrap replicates over the set's shared resamples (nil: not tested).
 type estimate struct {
-	value float64
-	reps  []float64
+	Value float64
+	Reps  []float64
 }
 
-// tested says the estimate has a value and replicates to test it with.
-func (e estimate) tested() bool { return finite(e.value) && len(e.reps) > 0 }
+// Tested says the estimate has a value and replicates to test it with.
+func (e estimate) Tested() bool { return finite(e.Value) && len(e.Reps) > 0 }
 
-// interval is the estimate's 95% normal bootstrap interval
+// Interval is the estimate's 95% normal bootstrap Interval
 // (records.Interval); false when it is not tested.
-func (e estimate) interval() (lo, hi float64, ok bool) {
-	if !e.tested() {
+func (e estimate) Interval() (lo, hi float64, ok bool) {
+	if !e.Tested() {
 		return math.NaN(), math.NaN(), false
 	}
-	lo, hi, _ = records.Interval(e.value, e.reps)
+	lo, hi, _ = records.Interval(e.Value, e.Reps)
 	return lo, hi, finite(lo) && finite(hi)
 }
 
-// halfWidth is the half-width of the estimate's 95% normal bootstrap
+// HalfWidth is the half-width of the estimate's 95% normal bootstrap
 // interval (records.Interval), NaN when it is not tested.
-func (e estimate) halfWidth() float64 {
-	if !e.tested() {
+func (e estimate) HalfWidth() float64 {
+	if !e.Tested() {
 		return math.NaN()
 	}
-	lo, hi, _ := records.Interval(e.value, e.reps)
+	lo, hi, _ := records.Interval(e.Value, e.Reps)
 	return (hi - lo) / 2
 }
 
@@ -52,33 +52,33 @@ func (e estimate) halfWidth() float64 {
 type verdict int
 
 const (
-	notTested verdict = iota // either has no replicates (or they do not pair)
-	tie                      // the difference's interval holds 0, or they print the same
-	above                    // a is significantly higher
-	below                    // a is significantly lower
+	NotTested verdict = iota // either has no replicates (or they do not pair)
+	Tie                      // the difference's interval holds 0, or they print the same
+	Above                    // a is significantly higher
+	Below                    // a is significantly lower
 )
 
-// compare tests a against b: equal as printed with digits decimals they
+// Compare tests a against b: equal as printed with digits decimals they
 // tie (a table could not show the difference); else both need replicates
 // of one length (the same resamples), and the difference counts only when
 // its 95% interval excludes 0.
-func compare(a, b estimate, digits int) verdict {
-	if !finite(a.value) || !finite(b.value) {
-		return notTested
+func Compare(a, b estimate, digits int) verdict {
+	if !finite(a.Value) || !finite(b.Value) {
+		return NotTested
 	}
-	if roundTo(a.value, digits) == roundTo(b.value, digits) {
-		return tie
+	if roundTo(a.Value, digits) == roundTo(b.Value, digits) {
+		return Tie
 	}
-	if !a.tested() || !b.tested() || len(a.reps) != len(b.reps) {
-		return notTested
+	if !a.Tested() || !b.Tested() || len(a.Reps) != len(b.Reps) {
+		return NotTested
 	}
-	switch _, _, sign := records.Difference(a.value, b.value, a.reps, b.reps); sign {
+	switch _, _, sign := records.Difference(a.Value, b.Value, a.Reps, b.Reps); sign {
 	case 1:
-		return above
+		return Above
 	case -1:
-		return below
+		return Below
 	}
-	return tie
+	return Tie
 }
 
 // RankSignificant marks a column of scores by benchstat's rule. replicates
@@ -104,21 +104,21 @@ func RankSignificant(scores []float64, replicates [][]float64, digits int, lower
 	est := make([]estimate, len(scores))
 	var tested []int
 	for i, s := range scores {
-		est[i].value = sign * s
+		est[i].Value = sign * s
 		if i < len(replicates) && len(replicates[i]) > 0 {
-			est[i].reps = make([]float64, len(replicates[i]))
+			est[i].Reps = make([]float64, len(replicates[i]))
 			for b, x := range replicates[i] {
-				est[i].reps[b] = sign * x
+				est[i].Reps[b] = sign * x
 			}
 		}
-		if est[i].tested() {
+		if est[i].Tested() {
 			tested = append(tested, i)
 		}
 	}
 	// Replicates pair only when they have one length: the top's decides,
 	// and a score whose replicates differ is not tested.
 	if top := topOf(est, tested, digits); top >= 0 {
-		tested = slices.DeleteFunc(tested, func(i int) bool { return len(est[i].reps) != len(est[top].reps) })
+		tested = slices.DeleteFunc(tested, func(i int) bool { return len(est[i].Reps) != len(est[top].Reps) })
 	}
 	marks := make([]Mark, len(scores))
 	finiteN := 0
@@ -157,7 +157,7 @@ func RankSignificant(scores []float64, replicates [][]float64, digits int, lower
 func topOf(est []estimate, cands []int, digits int) int {
 	top := -1
 	for _, i := range cands {
-		if top < 0 || roundTo(est[i].value, digits) > roundTo(est[top].value, digits) {
+		if top < 0 || roundTo(est[i].Value, digits) > roundTo(est[top].Value, digits) {
 			top = i
 		}
 	}
@@ -173,17 +173,17 @@ func tier(est []estimate, cands []int, digits int) []int {
 	}
 	var out []int
 	for _, i := range cands {
-		if i == top || compare(est[top], est[i], digits) != above {
+		if i == top || Compare(est[top], est[i], digits) != Above {
 			out = append(out, i)
 		}
 	}
 	return out
 }
 
-// meanReplicates averages replicate lists per resample (the bootstrap of a
+// MeanReplicates averages replicate lists per resample (the bootstrap of a
 // mean over seed replicates, each scored on the same resamples); nil when
 // any list is missing or their lengths differ.
-func meanReplicates(lists [][]float64) []float64 {
+func MeanReplicates(lists [][]float64) []float64 {
 	if len(lists) == 0 {
 		return nil
 	}
@@ -222,7 +222,7 @@ func RankTable(t ScoreTable, reps [][][]float64) ScoreTable {
 		rows[i].Marks = make([]Mark, len(rows[i].Scores))
 		rows[i].HalfWidths = make([]float64, len(rows[i].Scores))
 		for j, v := range rows[i].Scores {
-			rows[i].HalfWidths[j] = estimate{value: v, reps: repsAt(i, j)}.halfWidth()
+			rows[i].HalfWidths[j] = estimate{Value: v, Reps: repsAt(i, j)}.HalfWidth()
 		}
 	}
 	for _, g := range page.RowGroups(rows) {

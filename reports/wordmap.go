@@ -55,20 +55,20 @@ func (p *builder) wordViewsSection(recs []records.Record) *Section {
 // (mapTrial). A map whose words fall on a few points says so instead of
 // drawing a dot.
 func (p *builder) wordMapBlocks(all projection) []Block {
-	withMap := all.where(func(rec records.Record) bool {
+	withMap := all.Where(func(rec records.Record) bool {
 		wm := rec.WordsMap
 		return wm != nil && len(wm.Words) > 0 && len(wm.X) == len(wm.Words) && len(wm.Y) == len(wm.Words)
 	})
-	if withMap.len() == 0 {
+	if withMap.Len() == 0 {
 		return nil
 	}
 	t, degenerate := mapTrial(withMap)
 	// Labelled as a row among the trials with a map, so that the label
 	// says what sets it apart (its table and window in a sweep).
 	wm, label := t.WordsMap, p.soloLabel(t)
-	for _, r := range withMap.rows(false) {
+	for _, r := range withMap.Rows(false) {
 		if r.Num == t.Num {
-			label = r.label
+			label = r.Label
 		}
 	}
 	pts, far := framePoints(wm)
@@ -105,12 +105,12 @@ const mapWhy = "of the finished trials, the one on the most data with the most e
 // set when every candidate's map is; the trial is then the one the rule
 // picks among them all.
 func mapTrial(pr projection) (t trial, degenerate bool) {
-	finished := pr.where(hasStatus("ok"))
-	if finished.len() == 0 {
+	finished := pr.Where(HasStatus("ok"))
+	if finished.Len() == 0 {
 		finished = pr
 	}
 	var good []trial
-	for _, c := range finished.trials {
+	for _, c := range finished.Trials {
 		pts, _ := framePoints(c.WordsMap)
 		if !isDegenerate(pts) {
 			good = append(good, c)
@@ -118,7 +118,7 @@ func mapTrial(pr projection) (t trial, degenerate bool) {
 	}
 	cands := good
 	if len(cands) == 0 {
-		cands, degenerate = finished.trials, true
+		cands, degenerate = finished.Trials, true
 	}
 	better := representativeOrder(pr)
 	best := cands[0]
@@ -134,19 +134,19 @@ func mapTrial(pr projection) (t trial, degenerate bool) {
 // better(a, b) when a stands for the page before b.
 func representativeOrder(pr projection) func(a, b trial) bool {
 	num := func(c trial, key string, missing float64) float64 {
-		if v, ok := number(c.Settings[key]); ok {
+		if v, ok := Number(c.Settings[key]); ok {
 			return v
 		}
 		return missing
 	}
-	keys := groupKeys(pr.records())
+	keys := groupKeys(pr.Records())
 	group := map[string]string{}
-	for i, c := range pr.trials {
+	for i, c := range pr.Trials {
 		group[c.ID] = keys[i]
 	}
 	firstGroup := ""
-	if pr.len() > 0 {
-		firstGroup = group[pr.trials[0].ID]
+	if pr.Len() > 0 {
+		firstGroup = group[pr.Trials[0].ID]
 	}
 	return func(a, b trial) bool { // a before b
 		if x, y := num(a, "data.fraction", 1), num(b, "data.fraction", 1); x != y {

@@ -87,7 +87,7 @@ func TestScoreMarks(t *testing.T) {
 				}
 				top := ""
 				for _, c := range cands {
-					if v, _ := est(c); top == "" || roundTo(v, 3) > roundTo(metric(byName[top], key), 3) {
+					if v, _ := est(c); top == "" || roundTo(v, 3) > roundTo(Metric(byName[top], key), 3) {
 						top = c
 					}
 				}
@@ -515,8 +515,8 @@ func TestLargestAnswer(t *testing.T) {
 		return trial{Record: records.Record{Status: "ok", Metrics: map[string]float64{metricWall: wall, metricRSS: rss}}}
 	}
 	lines := []line{
-		{name: "dense", trials: []trial{{Record: records.Record{Status: "over_budget"}}}, xs: []float64{1000}},
-		{name: "dssvd", trials: []trial{ok(10, 100), ok(140, 4900), ok(154, 5008)}, xs: []float64{1000, 235625, 235625}},
+		{Name: "dense", Trials: []trial{{Record: records.Record{Status: "over_budget"}}}, Xs: []float64{1000}},
+		{Name: "dssvd", Trials: []trial{ok(10, 100), ok(140, 4900), ok(154, 5008)}, Xs: []float64{1000, 235625, 235625}},
 	}
 	assert.Equal(t, []string{"dense finished at no size", "dssvd at V = 235,625, its largest: 147 s, peak memory 4,954 MiB"},
 		largestAnswer(lines, scalingAxis{allV: true}))
