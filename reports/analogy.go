@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // analogySets returns the analogy sets the records were scored on and,
@@ -39,7 +40,7 @@ func analogySets(recs []records.Record) ([]string, map[string][]string) {
 // per set with its coverage, then per section (collapsed); nil when no
 // record has analogy metrics. Each trial is a row of its own.
 func (p *builder) analogySection(recs []records.Record) *Section {
-	scored := p.project(recs, HasMetric(records.AnalogyCoverageMetric))
+	scored := p.project(recs, compare.HasMetric(records.AnalogyCoverageMetric))
 	if scored.Len() == 0 {
 		return nil
 	}
@@ -150,7 +151,7 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 	for _, g := range groups {
 		rows = append(rows, g.rows...)
 	}
-	t := table{rows, cols}
+	t := table{Rows: rows, Cols: cols}
 	covered, perCell := t.Coverage()
 	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.Header(), Caption: caption,
 		Footer: []TextRow{{Name: "questions covered", Cells: covered}}}

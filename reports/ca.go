@@ -52,15 +52,15 @@ func chooseCATrials(withCA projection, ids []string) (projection, error) {
 			byID[t.ID] = t
 		}
 	}
-	chosen := projection{b: withCA.b}
+	var chosen []trial
 	for _, id := range ids {
 		t, ok := byID[id]
 		if !ok {
 			return projection{}, fmt.Errorf("Report.CATrials: no trial %q with a CA result", id)
 		}
-		chosen.Trials = append(chosen.Trials, t)
+		chosen = append(chosen, t)
 	}
-	return chosen, nil
+	return withCA.With(chosen), nil
 }
 
 // backendGroup puts together the trials that analyse the same table with

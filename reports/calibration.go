@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // calibrationSection overlays what method corpusstats measured of each
@@ -16,7 +17,7 @@ import (
 // tail-cut CA, with the fitted growth exponents in a table. nil when no
 // record carries corpus statistics.
 func (p *builder) calibrationSection(recs []records.Record) *Section {
-	pr := p.project(recs, HasStatus("ok"), func(rec records.Record) bool { return rec.Corpus != nil && len(rec.Corpus.Points) > 0 })
+	pr := p.project(recs, compare.HasStatus("ok"), func(rec records.Record) bool { return rec.Corpus != nil && len(rec.Corpus.Points) > 0 })
 	if pr.Len() == 0 {
 		return nil
 	}

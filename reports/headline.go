@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // The rules a headline states, for one ranking group of a score grid
@@ -80,7 +81,7 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 			if a < 0 || b < 0 {
 				continue
 			}
-			v := Compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
+			v := compare.Compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
 			vs[v] = append(vs[v], setDisplay(set))
 		}
 		clauses = append(clauses, orderingClause(vs))
@@ -205,7 +206,7 @@ func comparePerSet(sets []string, a, b []gridCell) verdictSets {
 	vs := verdictSets{}
 	for j, set := range sets {
 		if a[j].ranked() && b[j].ranked() {
-			v := Compare(a[j].estimate, b[j].estimate, 3)
+			v := compare.Compare(a[j].estimate, b[j].estimate, 3)
 			vs[v] = append(vs[v], setDisplay(set))
 		}
 	}
@@ -214,19 +215,19 @@ func comparePerSet(sets []string, a, b []gridCell) verdictSets {
 
 // orderingClause says on how many sets the paper's ordering holds.
 func orderingClause(vs verdictSets) string {
-	n := len(vs[Above]) + len(vs[Below]) + len(vs[Tie]) + len(vs[NotTested])
-	if n == len(vs[NotTested]) {
+	n := len(vs[compare.Above]) + len(vs[compare.Below]) + len(vs[compare.Tie]) + len(vs[compare.NotTested])
+	if n == len(vs[compare.NotTested]) {
 		return "the paper's ordering (its CA rows above the neural baselines) is not tested on any set (the best rows have no bootstrap replicates)"
 	}
-	s := fmt.Sprintf("the paper's ordering (the best CA row significantly above the best baseline) holds on %d of %d sets%s", len(vs[Above]), n, setList(vs[Above]))
-	if len(vs[Below]) > 0 {
-		s += fmt.Sprintf(", is reversed on %d%s", len(vs[Below]), setList(vs[Below]))
+	s := fmt.Sprintf("the paper's ordering (the best CA row significantly above the best baseline) holds on %d of %d sets%s", len(vs[compare.Above]), n, setList(vs[compare.Above]))
+	if len(vs[compare.Below]) > 0 {
+		s += fmt.Sprintf(", is reversed on %d%s", len(vs[compare.Below]), setList(vs[compare.Below]))
 	}
-	if len(vs[Tie]) > 0 {
-		s += fmt.Sprintf(", ties on %d%s", len(vs[Tie]), setList(vs[Tie]))
+	if len(vs[compare.Tie]) > 0 {
+		s += fmt.Sprintf(", ties on %d%s", len(vs[compare.Tie]), setList(vs[compare.Tie]))
 	}
-	if len(vs[NotTested]) > 0 {
-		s += fmt.Sprintf(", is not tested on %d%s", len(vs[NotTested]), setList(vs[NotTested]))
+	if len(vs[compare.NotTested]) > 0 {
+		s += fmt.Sprintf(", is not tested on %d%s", len(vs[compare.NotTested]), setList(vs[compare.NotTested]))
 	}
 	return s
 }
@@ -242,35 +243,35 @@ func setList(sets []string) string {
 // pairClause says how two rows compare set by set, the one above on more
 // sets first.
 func pairClause(a, b string, vs verdictSets) string {
-	if len(vs[Below]) > len(vs[Above]) {
+	if len(vs[compare.Below]) > len(vs[compare.Above]) {
 		a, b = b, a
-		vs[Above], vs[Below] = vs[Below], vs[Above]
+		vs[compare.Above], vs[compare.Below] = vs[compare.Below], vs[compare.Above]
 	}
-	tested := len(vs[Above]) + len(vs[Below]) + len(vs[Tie])
+	tested := len(vs[compare.Above]) + len(vs[compare.Below]) + len(vs[compare.Tie])
 	switch {
-	case tested == 0 && len(vs[NotTested]) == 0:
+	case tested == 0 && len(vs[compare.NotTested]) == 0:
 		return a + " and " + b + " share no ranked set"
 	case tested == 0:
 		return a + " against " + b + ": not tested (no bootstrap replicates)"
-	case len(vs[Above]) == 0 && len(vs[Below]) == 0:
-		s := a + " and " + b + " tie on " + strings.Join(vs[Tie], ", ")
-		if len(vs[NotTested]) > 0 {
-			s += "; not tested on " + strings.Join(vs[NotTested], ", ")
+	case len(vs[compare.Above]) == 0 && len(vs[compare.Below]) == 0:
+		s := a + " and " + b + " tie on " + strings.Join(vs[compare.Tie], ", ")
+		if len(vs[compare.NotTested]) > 0 {
+			s += "; not tested on " + strings.Join(vs[compare.NotTested], ", ")
 		}
 		return s
 	}
 	var parts []string
-	if len(vs[Above]) > 0 {
-		parts = append(parts, a+" is significantly above "+b+" on "+strings.Join(vs[Above], ", "))
+	if len(vs[compare.Above]) > 0 {
+		parts = append(parts, a+" is significantly above "+b+" on "+strings.Join(vs[compare.Above], ", "))
 	}
-	if len(vs[Below]) > 0 {
-		parts = append(parts, b+" above "+a+" on "+strings.Join(vs[Below], ", "))
+	if len(vs[compare.Below]) > 0 {
+		parts = append(parts, b+" above "+a+" on "+strings.Join(vs[compare.Below], ", "))
 	}
-	if len(vs[Tie]) > 0 {
-		parts = append(parts, "ties on "+strings.Join(vs[Tie], ", "))
+	if len(vs[compare.Tie]) > 0 {
+		parts = append(parts, "ties on "+strings.Join(vs[compare.Tie], ", "))
 	}
-	if len(vs[NotTested]) > 0 {
-		parts = append(parts, "not tested on "+strings.Join(vs[NotTested], ", "))
+	if len(vs[compare.NotTested]) > 0 {
+		parts = append(parts, "not tested on "+strings.Join(vs[compare.NotTested], ", "))
 	}
 	return strings.Join(parts, "; ")
 }

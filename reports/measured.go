@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 )
 
@@ -69,7 +70,7 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	if scalingAxisOf(p.project(recs, scalingTrial)).distinct() >= 2 {
 		return nil
 	}
-	finished := p.project(recs, HasStatus("ok"))
+	finished := p.project(recs, compare.HasStatus("ok"))
 	pr := finished.Where(isMeasured)
 	if pr.Len() == 0 || pr.Len() != finished.Len() || pr.Len() > maxMeasured {
 		return nil
@@ -107,9 +108,9 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	first := rows[0]
 	var lead []string
 	for i, r := range rows {
-		wall, rss := Metric(r.Record, metricWall), Metric(r.Record, metricRSS)
-		row := []string{fmt.Sprintf("%s (#%d)", r.Label, r.Num), seconds(wall), seconds(Metric(r.Record, records.MetricCPU)), megabytes(rss)}
-		fw, frss := Metric(first.Record, metricWall), Metric(first.Record, metricRSS)
+		wall, rss := compare.Metric(r.Record, metricWall), compare.Metric(r.Record, metricRSS)
+		row := []string{fmt.Sprintf("%s (#%d)", r.Label, r.Num), seconds(wall), seconds(compare.Metric(r.Record, records.MetricCPU)), megabytes(rss)}
+		fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 		if len(rows) > 1 {
 			if i == 0 {
 				row = append(row, "—", "—")
@@ -118,7 +119,7 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 			}
 		}
 		if plan {
-			pl := Metric(r.Record, records.MetricSVDPlan)
+			pl := compare.Metric(r.Record, records.MetricSVDPlan)
 			cell := "— (not recorded)"
 			if finite(pl) {
 				cell = megabytes(pl) + " (peak " + relChange(rss, pl) + ")"
@@ -167,8 +168,8 @@ func measuredCSV(rows []row) [][]string {
 		"sigma_1", "sigma_last", "k", "rel_residual", "products", "max_abs_dsigma_over_sigma1_vs_first"}}
 	for _, r := range rows {
 		b := schema.RecordSettings(r.Settings).Budget.MemoryMB
-		line := []string{r.Label, strconv.Itoa(r.Num), csvNumber(Metric(r.Record, metricWall)), csvNumber(Metric(r.Record, records.MetricCPU)),
-			csvNumber(Metric(r.Record, metricRSS)), csvNumber(Metric(r.Record, records.MetricSVDPlan)), csvNumber(b)}
+		line := []string{r.Label, strconv.Itoa(r.Num), csvNumber(compare.Metric(r.Record, metricWall)), csvNumber(compare.Metric(r.Record, records.MetricCPU)),
+			csvNumber(compare.Metric(r.Record, metricRSS)), csvNumber(compare.Metric(r.Record, records.MetricSVDPlan)), csvNumber(b)}
 		if r.TableFile != nil {
 			line = append(line, strconv.FormatInt(r.TableFile.FileBytes, 10), strconv.FormatInt(r.TableFile.BlockBytes, 10))
 		} else {
@@ -188,15 +189,15 @@ func measuredCSV(rows []row) [][]string {
 // measuredSentence says what one measured trial cost, against the first
 // when it is not the first.
 func measuredSentence(r, first row, i int, gap float64) string {
-	wall, rss := Metric(r.Record, metricWall), Metric(r.Record, metricRSS)
+	wall, rss := compare.Metric(r.Record, metricWall), compare.Metric(r.Record, metricRSS)
 	var parts []string
 	if i == 0 {
 		what := r.Label + ": " + seconds(wall) + " wall time"
-		if cpu := Metric(r.Record, records.MetricCPU); finite(cpu) {
+		if cpu := compare.Metric(r.Record, records.MetricCPU); finite(cpu) {
 			what += ", " + seconds(cpu) + " CPU time"
 		}
 		parts = append(parts, what+", peak memory "+megabytes(rss))
-		if pl := Metric(r.Record, records.MetricSVDPlan); finite(pl) {
+		if pl := compare.Metric(r.Record, records.MetricSVDPlan); finite(pl) {
 			parts[0] += fmt.Sprintf(" against the SVD's %s of planned buffers", megabytes(pl))
 		}
 		if b := schema.RecordSettings(r.Settings).Budget.MemoryMB; b > 0 {
@@ -214,7 +215,7 @@ func measuredSentence(r, first row, i int, gap float64) string {
 		}
 		return strings.Join(parts, "; ") + "."
 	}
-	fw, frss := Metric(first.Record, metricWall), Metric(first.Record, metricRSS)
+	fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 	parts = append(parts, fmt.Sprintf("%s: %s against %s for %s (%s), peak memory %s against %s (%s)",
 		r.Label, seconds(wall), seconds(fw), first.Label, timesText(wall/fw), megabytes(rss), megabytes(frss), relChange(rss, frss)))
 	if finite(gap) {
@@ -259,7 +260,7 @@ const maxSpectra = 8
 // with more than maxSpectra lines, or when no two trials differ in their
 // backend alone on a page that is not about measured trials.
 func (p *builder) spectraSection(recs []records.Record) *Section {
-	pr := p.project(recs, HasStatus("ok"), func(rec records.Record) bool { return rec.SVD != nil && len(rec.SVD.S) >= 2 })
+	pr := p.project(recs, compare.HasStatus("ok"), func(rec records.Record) bool { return rec.SVD != nil && len(rec.SVD.S) >= 2 })
 	if pr.Len() == 0 {
 		return nil
 	}
@@ -279,7 +280,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 			}
 			resid[i] += t.SVD.RelResidual / float64(len(g.Trials))
 		}
-		spectra[i], _ = MeanPoints(vals)
+		spectra[i], _ = compare.MeanPoints(vals)
 	}
 	sigma := LineChart{ID: "spectra-sigma", Title: "Singular values σ_k", XName: "k", YName: "σ_k", LogX: true, LogY: true, Width: 640, Height: 400}
 	for i, r := range rows {
@@ -344,7 +345,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 	if len(diff.Series) == 0 {
 		// A spectrum compared with none is worth its place only on a page
 		// about the measured decompositions themselves.
-		if p.project(recs, HasStatus("ok"), Not(isMeasured)).Len() > 0 {
+		if p.project(recs, compare.HasStatus("ok"), compare.Not(isMeasured)).Len() > 0 {
 			return nil
 		}
 		s.Blocks = append(s.Blocks, sigma)

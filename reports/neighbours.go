@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // neighbourBlocks are the probe words' nearest neighbours, one table per
@@ -16,7 +17,7 @@ import (
 // lists get a note on why they hold rare words.
 func (p *builder) neighbourBlocks(all projection) []Block {
 	keys := groupKeys(all.Records())
-	withNeighbours := all.Where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, Not(isMeasuredTrial))
+	withNeighbours := all.Where(func(rec records.Record) bool { return len(rec.Neighbours) > 0 }, compare.Not(isMeasuredTrial))
 	better := representativeOrder(withNeighbours)
 	var tables []Block
 	caDot, caCosine, older, anyOther := false, false, false, false

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // Section names a spec's report.lead may give, in the order sections
@@ -38,7 +39,7 @@ func orderSections(lead string, secs map[string]*Section, scored projection, l l
 	base := sectionOrder
 	if lead == "" || lead == "auto" {
 		base = autoOrder
-		ranked := scored.Where(Not(isMeasuredTrial)).Len()
+		ranked := scored.Where(compare.Not(isMeasuredTrial)).Len()
 		front := []string{"check"}
 		if l.tuning {
 			front = append(front, "tuning")

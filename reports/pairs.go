@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // pairsSection puts each Go method next to its reference implementation
@@ -19,7 +20,7 @@ import (
 // when the two were measured alike (timesCompare); a headline says per
 // pair on which sets they differ. nil when no such pair exists.
 func (b *builder) pairsSection(recs []records.Record) *Section {
-	scored := b.project(recs, HasMetric(records.ScoreMetric))
+	scored := b.project(recs, compare.HasMetric(records.ScoreMetric))
 	sets := wordSets(scored.Records())
 	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
 		Header: []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Δρ 95% interval", "Difference",
@@ -34,7 +35,7 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 	for _, g := range named.GroupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
 		// Seeds of one trainer are one row (their mean, with their
 		// replicates averaged), as the score tables show them.
-		goRow, refs := b.splitReference(projection{b: b, Trials: g.Trials}.Rows(true))
+		goRow, refs := b.splitReference(b.project(nil).With(g.Trials).Rows(true))
 		if goRow == nil || len(refs) == 0 {
 			for _, r := range append(refs, goRow) {
 				if r != nil {
@@ -152,26 +153,26 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 		if why == "" && few > 0 && finite(g.Value) && finite(r.Value) {
 			verdictText = fmt.Sprintf("not compared: ‡ %d pairs, too few (< %d)", few, records.MinRankedPairs)
 		} else if why == "" {
-			v := Compare(g, r, 3)
+			v := compare.Compare(g, r, 3)
 			if finite(g.Value) && finite(r.Value) {
 				if vs[part] == nil {
 					vs[part] = verdictSets{}
 				}
 				vs[part][v] = append(vs[part][v], setDisplay(set))
 			}
-			if l, h, _ := records.Difference(g.Value, r.Value, g.Reps, r.Reps); v != NotTested && finite(l) && finite(h) {
+			if l, h, _ := records.Difference(g.Value, r.Value, g.Reps, r.Reps); v != compare.NotTested && finite(l) && finite(h) {
 				lo, hi = l, h
 				interval = "[" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
 			}
-			verdictText = map[verdict]string{Above: "Go higher", Below: "reference higher", Tie: "tie", NotTested: "not tested"}[v]
+			verdictText = map[verdict]string{compare.Above: "Go higher", compare.Below: "reference higher", compare.Tie: "tie", compare.NotTested: "not tested"}[v]
 			if !finite(g.Value) || !finite(r.Value) {
 				verdictText = "—"
 			}
 		}
-		covG, covR := Metric(goRec, records.Coverage(set).Key()), Metric(ref, records.Coverage(set).Key())
+		covG, covR := compare.Metric(goRec, records.Coverage(set).Key()), compare.Metric(ref, records.Coverage(set).Key())
 		rows = append(rows, []string{name, setDisplay(set), goName, refName,
 			formatScore(g.Value, 3), formatScore(r.Value, 3), signed(g.Value-r.Value, 3), interval, verdictText,
-			CoverageText(covG, 0, false) + " / " + CoverageText(covR, 0, false),
+			compare.CoverageText(covG, 0, false) + " / " + compare.CoverageText(covR, 0, false),
 			goTime, refTime, ratio})
 		line := []string{name, set, givenName(goRec), givenName(ref), csvNumber(g.Value), csvNumber(r.Value), csvNumber(g.Value - r.Value),
 			csvNumber(lo), csvNumber(hi), verdictText, csvNumber(covG), csvNumber(covR)}

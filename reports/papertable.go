@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // paperMatch is the trial standing for one paper row.
@@ -30,7 +31,7 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 			target[strings.TrimSpace(row)] = strings.TrimSpace(trial)
 		}
 	}
-	finished := scored.Where(HasStatus("ok"))
+	finished := scored.Where(compare.HasStatus("ok"))
 	cands := make([][]trial, len(paperRows))
 	rowsAt := map[float64]int{}
 	for i, pr := range paperRows {
@@ -88,7 +89,7 @@ func largestDim(ts []trial) trial {
 // really used: a 0 that means the method's own default (train.window = 0
 // is GloVe's 15) is that default.
 func (p *builder) settingValue(rec records.Record, key string, v any) string {
-	if n, ok := Number(v); ok && n == 0 {
+	if n, ok := compare.Number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {
 			return d + " (default)"
 		}
@@ -109,7 +110,7 @@ func (p *builder) rowSettings(rec records.Record) string {
 	add("d", "svd.rank")
 	if _, trained := rec.Settings["train.epochs"]; trained {
 		if v, ok := rec.Settings["train.dim"]; ok {
-			if n, _ := Number(v); n != 0 {
+			if n, _ := compare.Number(v); n != 0 {
 				parts[len(parts)-1] = "d = " + formatValue(v)
 			}
 		}
@@ -157,7 +158,7 @@ func signed(v float64, digits int) string {
 // bootstrap says so), under a headline computed from them; the other
 // scored trials follow. nil when no trial stands for a paper row.
 func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
-	scored := p.project(recs, HasMetric(records.ScoreMetric))
+	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
 	matches, missing := pickPaperTrials(scored, mapping)
 	var sets []string
 	for _, s := range wordSets(scored.Records()) {
@@ -210,8 +211,8 @@ func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, Sc
 		if label == "" {
 			label = m.ID
 		}
-		rows[i] = row{trial: m.trial, Label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", N: 1}
-		short[i] = row{trial: m.trial, Label: m.row.Name, N: 1}
+		rows[i] = row{Trial: m.trial, Label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", N: 1}
+		short[i] = row{Trial: m.trial, Label: m.row.Name, N: 1}
 		pub[m.ID] = published[m.row.Name]
 	}
 	g := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
@@ -232,7 +233,7 @@ func paperIntro(first records.Record) string {
 	corpus := "our corpus"
 	if c, ok := first.Settings["data.corpus"]; ok {
 		corpus = formatValue(c)
-		if f, ok := Number(first.Settings["data.fraction"]); ok && f != 1 {
+		if f, ok := compare.Number(first.Settings["data.fraction"]); ok && f != 1 {
 			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,13 +20,13 @@ import (
 // the rows are ranked in groups of one d, and in-sample cells never are.
 func TestPaperRows(t *testing.T) {
 	recs := paperRecords()
-	m, missing := pickPaperTrials(tb().project(recs, HasMetric(records.ScoreMetric)), []string{"SCA+MEN=SCA+MEN in-sample"})
+	m, missing := pickPaperTrials(tb().project(recs, compare.HasMetric(records.ScoreMetric)), []string{"SCA+MEN=SCA+MEN in-sample"})
 	require.Len(t, m, 4)
 	assert.Equal(t, []string{"SGNS", "GloVe", "tail-cut", "SCA+MEN"}, []string{m[0].row.Name, m[1].row.Name, m[2].row.Name, m[3].row.Name})
 	assert.Equal(t, "t1", m[2].ID, "of two tail-cut trials, the one at d = 300, where SGNS and GloVe are too")
 	assert.Equal(t, "t3", m[3].ID, "SCA has no trial at d = 300: its largest")
 	assert.Contains(t, missing, "CBOW")
-	m, _ = pickPaperTrials(tb().project(recs, HasMetric(records.ScoreMetric)), []string{"tail-cut=t2"})
+	m, _ = pickPaperTrials(tb().project(recs, compare.HasMetric(records.ScoreMetric)), []string{"tail-cut=t2"})
 	assert.Equal(t, "t2", m[2].ID, "an id pins the trial")
 
 	sec := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})

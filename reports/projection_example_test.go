@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 )
 
@@ -23,7 +24,7 @@ func Example_projection() {
 	b := newBuilder(Report{Methods: []schema.MethodInfo{{Name: "ca", Label: "CA"}, {Name: "sgns", Label: "SGNS"}}})
 
 	// Select: the trials with Spearman scores.
-	scored := b.project(recs, HasMetric(records.ScoreMetric))
+	scored := b.project(recs, compare.HasMetric(records.ScoreMetric))
 
 	// Group into table rows × set columns; a cell is the row's value.
 	t := table{Rows: scored.Rows(true), Cols: setColumns([]string{"men"}, scoreOf(records.RuleZero), false)}
@@ -33,9 +34,9 @@ func Example_projection() {
 	}
 
 	// Or into chart lines against the window: one point per x.
-	x := func(_ int, t trial) float64 { w, _ := Number(t.Settings["data.window"]); return w }
+	x := func(_ int, t trial) float64 { w, _ := compare.Number(t.Settings["data.window"]); return w }
 	for _, l := range scored.Lines(func(int, trial) string { return "CA" }, x) {
-		pts, _ := l.Points(MetricAt(men))
+		pts, _ := l.Points(compare.MetricAt(men))
 		for _, p := range pts {
 			fmt.Printf("line %s at W = %g: %.2f ± %.3f\n", l.Name, p.X, p.Y, p.Err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // projRecords are six trials: CA at two ranks (the first replicated, one
@@ -45,19 +46,19 @@ func TestProjectFilters(t *testing.T) {
 		want []string
 	}{
 		{"all", nil, []string{"a#1", "b#2", "c#3", "d#4", "e#5", "f#6"}},
-		{"scored", []filter{HasMetric(records.ScoreMetric)}, []string{"a#1", "b#2", "c#3", "d#4", "f#6"}},
-		{"any of several kinds", []filter{HasMetric(records.PearsonMetric, records.MeasurementMetric)}, []string{"d#4"}},
-		{"status", []filter{HasStatus("error")}, []string{"e#5"}},
-		{"not measured", []filter{HasMetric(records.ScoreMetric), Not(isMeasuredTrial)}, []string{"a#1", "b#2", "c#3", "f#6"}},
-		{"numeric setting", []filter{NumericSetting("svd.rank")}, []string{"a#1", "b#2", "c#3", "d#4"}},
-		{"nothing", []filter{HasStatus("over_budget")}, nil},
+		{"scored", []filter{compare.HasMetric(records.ScoreMetric)}, []string{"a#1", "b#2", "c#3", "d#4", "f#6"}},
+		{"any of several kinds", []filter{compare.HasMetric(records.PearsonMetric, records.MeasurementMetric)}, []string{"d#4"}},
+		{"status", []filter{compare.HasStatus("error")}, []string{"e#5"}},
+		{"not measured", []filter{compare.HasMetric(records.ScoreMetric), compare.Not(isMeasuredTrial)}, []string{"a#1", "b#2", "c#3", "f#6"}},
+		{"numeric setting", []filter{compare.NumericSetting("svd.rank")}, []string{"a#1", "b#2", "c#3", "d#4"}},
+		{"nothing", []filter{compare.HasStatus("over_budget")}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			assert.Equal(t, c.want, ids(tb().project(projRecords(), c.keep...)))
 		})
 	}
-	pr := tb().project(projRecords(), HasMetric(records.ScoreMetric)).Where(HasStatus("ok"), Not(isMeasuredTrial))
+	pr := tb().project(projRecords(), compare.HasMetric(records.ScoreMetric)).Where(compare.HasStatus("ok"), compare.Not(isMeasuredTrial))
 	assert.Equal(t, []string{"a#1", "b#2", "c#3", "f#6"}, ids(pr), "where narrows and keeps the numbers")
 }
 
@@ -72,7 +73,7 @@ func TestGroupBy(t *testing.T) {
 	assert.Equal(t, []string{"ca/ok:4", "sgns/error:1", "sgns/ok:1"}, got)
 	assert.Equal(t, "c", groups[0].Trials[2].ID, "trials keep their order in a group")
 
-	byStatus := ByKey(pr.GroupBy(func(_ int, t trial) string { return t.Status }))
+	byStatus := compare.ByKey(pr.GroupBy(func(_ int, t trial) string { return t.Status }))
 	assert.Equal(t, "error", byStatus[0].Key)
 	assert.Equal(t, "ok", byStatus[1].Key)
 
@@ -83,7 +84,7 @@ func TestGroupBy(t *testing.T) {
 // Rows fold replicates as records.MergeReplicates does: the mean, the
 // sample SD, how many, and the first replicate's number.
 func TestRowsFold(t *testing.T) {
-	pr := tb().project(projRecords(), HasMetric(records.ScoreMetric), Not(isMeasuredTrial))
+	pr := tb().project(projRecords(), compare.HasMetric(records.ScoreMetric), compare.Not(isMeasuredTrial))
 	key := records.Score(records.RuleZero, "men").Key()
 	cases := []struct {
 		name   string
@@ -148,7 +149,7 @@ func TestTableCoverage(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tab := table{tb().project(c.recs).Rows(true), setColumns([]string{"men"}, scoreOf(records.RuleZero), true)}
+			tab := table{Rows: tb().project(c.recs).Rows(true), Cols: setColumns([]string{"men"}, scoreOf(records.RuleZero), true)}
 			footer, perCell := tab.Coverage()
 			assert.Equal(t, []string{c.footer}, footer)
 			assert.Equal(t, []bool{c.perCell}, perCell)
@@ -181,15 +182,15 @@ func TestLinesPoints(t *testing.T) {
 		}
 		return "main"
 	}
-	x := func(_ int, t trial) float64 { v, _ := Number(t.Settings["w"]); return v }
+	x := func(_ int, t trial) float64 { v, _ := compare.Number(t.Settings["w"]); return v }
 	lines := pr.Lines(name, x)
 	require.Len(t, lines, 2)
 	assert.Equal(t, "main", lines[0].Name)
 	assert.Equal(t, 2, lines[0].DistinctX())
-	pts, many := lines[0].Points(MetricAt("m"))
+	pts, many := lines[0].Points(compare.MetricAt("m"))
 	assert.True(t, many)
 	assert.Equal(t, []XY{{X: 2, Y: 3}, {X: 5, Y: 1.5, Err: math.Sqrt(0.5)}}, pts, "d has no value: b alone at x = 2")
-	pts, many = lines[1].Points(MetricAt("m"))
+	pts, many = lines[1].Points(compare.MetricAt("m"))
 	assert.False(t, many)
 	assert.Equal(t, []XY{{X: 9, Y: 4}}, pts)
 	pts, _ = lines[0].Points(func(t trial, x float64) (float64, bool) { return x, x > 3 })

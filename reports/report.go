@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 
 	"kcalab/internal/atomicfile"
@@ -161,7 +162,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 	// Of each tuning group only the chosen design is compared (tuning.go).
 	cs := p.choices(r.Records)
 	compared := withoutLosers(r.Records, cs)
-	scored := p.project(compared, HasMetric(records.ScoreMetric))
+	scored := p.project(compared, compare.HasMetric(records.ScoreMetric))
 	sections := orderSections(r.Lead, map[string]*Section{
 		"tuning":      p.tuningSection(r.Records, cs),
 		"paper":       p.paperSection(compared, r.PaperRows),
@@ -184,11 +185,11 @@ func (p *builder) sections(r Report) ([]Section, error) {
 // with decides which of the paper's table, the reference pairs and the
 // analogies answer the page's question (see leads).
 func (l leads) with(p *builder, r Report, scored projection) leads {
-	matched, _ := pickPaperTrials(scored.Where(Not(isMeasuredTrial)), r.PaperRows)
+	matched, _ := pickPaperTrials(scored.Where(compare.Not(isMeasuredTrial)), r.PaperRows)
 	l.paper = len(r.PaperRows) > 0 || 3*len(matched) >= len(paperRows)
 	paired := scored.Where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })
 	l.pairs = scored.Len() > 0 && 2*paired.Len() >= scored.Len()
-	l.analogies = scored.Len() > 0 && scored.Where(HasMetric(records.AnalogyCoverageMetric)).Len() == scored.Len()
+	l.analogies = scored.Len() > 0 && scored.Where(compare.HasMetric(records.AnalogyCoverageMetric)).Len() == scored.Len()
 	return l
 }
 
@@ -199,7 +200,7 @@ var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "skipped": 2, "error
 // meta is the page header's lines: the spec, and how many trials ended in
 // each status.
 func (p *builder) meta(r Report) []string {
-	statuses := ByKey(p.project(r.Records).GroupBy(func(_ int, t trial) string { return t.Status }))
+	statuses := compare.ByKey(p.project(r.Records).GroupBy(func(_ int, t trial) string { return t.Status }))
 	sort.SliceStable(statuses, func(i, j int) bool {
 		oi, iok := statusOrder[statuses[i].Key]
 		oj, jok := statusOrder[statuses[j].Key]
@@ -386,7 +387,7 @@ func (p *builder) settingShown(rec records.Record, key string, v any) string {
 	if v == "" {
 		return `""`
 	}
-	if n, ok := Number(v); ok && n == 0 {
+	if n, ok := compare.Number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {
 			return "default (" + d + ")"
 		}

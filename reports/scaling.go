@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/reports/page"
 	"kcalab/schema"
 )
@@ -215,7 +216,7 @@ func scalingAxisOf(pr projection) scalingAxis {
 	_, axisKey := scalingKeys()
 	vocabOf := map[string]float64{}
 	ax := scalingAxis{xs: make([]float64, pr.Len()), allV: true, name: "Vocabulary size V", symbol: "V"}
-	for _, t := range pr.Where(HasStatus("ok")).Trials {
+	for _, t := range pr.Where(compare.HasStatus("ok")).Trials {
 		v, ok := t.Metrics[metricVocab]
 		if !ok {
 			ax.allV = false
@@ -235,7 +236,7 @@ func scalingAxisOf(pr projection) scalingAxis {
 					ax.xs[i] = v
 				}
 			}
-		} else if f, ok := Number(t.Settings[axisKey]); ok {
+		} else if f, ok := compare.Number(t.Settings[axisKey]); ok {
 			ax.xs[i] = f
 		}
 	}
@@ -493,7 +494,7 @@ type ratioPoint struct {
 func finishedMeans(l line) map[float64]ratioPoint {
 	finished := func(t trial, x float64) bool { return t.Status == "ok" && finite(x) }
 	at := func(m string) []XY {
-		pts, _ := l.Points(func(t trial, x float64) (float64, bool) { return Metric(t.Record, m), finished(t, x) })
+		pts, _ := l.Points(func(t trial, x float64) (float64, bool) { return compare.Metric(t.Record, m), finished(t, x) })
 		return pts
 	}
 	out := map[float64]ratioPoint{}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // scoreGrid is one statistic under one rule (Spearman ρ under the zero
@@ -64,7 +65,7 @@ func (p *builder) grid(groups []rowGroup, sets []string, of func(set string) rec
 				gg.cells[i][j] = gridCell{
 					estimate: r.Estimate(m.At(sim, own).Key()),
 					sim:      sim,
-					other:    Metric(r.Record, m.At(otherSim(sim), own).Key()),
+					other:    compare.Metric(r.Record, m.At(otherSim(sim), own).Key()),
 					tuned:    p.tunedOn(r.Record, set),
 					few:      fewPairs(r.Record, set),
 				}
@@ -106,7 +107,7 @@ func (g scoreGrid) empty() bool {
 // whatever decorate adds (group gi, row i, set j). The footer holds the
 // coverage common to all rows.
 func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate func(gi, i, j int, c *cell)) ScoreTable {
-	all := table{g.rows(), setColumns(g.sets, g.of, withCoverage)}
+	all := table{Rows: g.rows(), Cols: setColumns(g.sets, g.of, withCoverage)}
 	footer, perCell := all.Coverage()
 	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: all.Header(), Caption: caption}
 	if withCoverage {

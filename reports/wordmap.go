@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // farOut is how many times the median distance from the origin a word may
@@ -105,7 +106,7 @@ const mapWhy = "of the finished trials, the one on the most data with the most e
 // set when every candidate's map is; the trial is then the one the rule
 // picks among them all.
 func mapTrial(pr projection) (t trial, degenerate bool) {
-	finished := pr.Where(HasStatus("ok"))
+	finished := pr.Where(compare.HasStatus("ok"))
 	if finished.Len() == 0 {
 		finished = pr
 	}
@@ -134,7 +135,7 @@ func mapTrial(pr projection) (t trial, degenerate bool) {
 // better(a, b) when a stands for the page before b.
 func representativeOrder(pr projection) func(a, b trial) bool {
 	num := func(c trial, key string, missing float64) float64 {
-		if v, ok := Number(c.Settings[key]); ok {
+		if v, ok := compare.Number(c.Settings[key]); ok {
 			return v
 		}
 		return missing

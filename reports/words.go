@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 
 	"kcalab/datasets/wordsim"
@@ -77,23 +77,6 @@ func setDisplay(name string) string {
 	return schema.SetLabel(name)
 }
 
-func Metric(rec records.Record, k string) float64 {
-	if v, ok := rec.Metrics[k]; ok {
-		return v
-	}
-	return math.NaN()
-}
-
-// CoverageText prints a coverage share ("97.5%") and, when known, the pairs
-// ("97.5% of 203").
-func CoverageText(cov, pairs float64, withPairs bool) string {
-	s := percent(cov, 1)
-	if withPairs && finite(pairs) && pairs > 0 {
-		s += " of " + strconv.FormatFloat(pairs, 'f', -1, 64)
-	}
-	return s
-}
-
 // scoreSection builds the word-similarity tables, or nil when no record has
 // Spearman metrics: a headline computed from them, then Spearman ρ under
 // the zero and under the skip rule (two tables: the rules never mix), rows
@@ -101,13 +84,13 @@ func CoverageText(cov, pairs float64, withPairs bool) string {
 // ranked similarity with the other in small type; the sets' test and dev
 // parts (eval.parts) in tables of their own; then Pearson r.
 func (p *builder) scoreSection(recs []records.Record) *Section {
-	scored := p.project(recs, HasMetric(records.ScoreMetric))
+	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
 	if scored.Len() == 0 {
 		return nil
 	}
 	rows := scored.Rows(true)
 	groups := p.groupByDim(rows)
-	sets := wordSets(RowRecords(rows))
+	sets := wordSets(compare.RowRecords(rows))
 	fams := setFamilies(sets)
 	grid := func(f setFamily, rule records.Rule) scoreGrid { return p.grid(groups, f.sets, scoreOf(rule)) }
 	s := &Section{ID: "word-scores", Title: "Word similarity"}
@@ -154,9 +137,9 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Details{Summary: "The sets' test and dev parts (eval.parts): a design tuned on a dev part is compared on the test part", Blocks: parts})
 	}
 	s.Blocks = append(s.Blocks, p.pearsonBlocks(groups, sets)...)
-	if unscored := p.project(recs, Not(HasMetric(records.ScoreMetric)), Not(HasStatus("ok"))); unscored.Len() > 0 {
+	if unscored := p.project(recs, compare.Not(compare.HasMetric(records.ScoreMetric)), compare.Not(compare.HasStatus("ok"))); unscored.Len() > 0 {
 		var parts []string
-		for _, g := range ByKey(unscored.GroupBy(func(_ int, t trial) string { return t.Status })) {
+		for _, g := range compare.ByKey(unscored.GroupBy(func(_ int, t trial) string { return t.Status })) {
 			parts = append(parts, fmt.Sprintf("%d %s", len(g.Trials), g.Key))
 		}
 		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("%d trial(s) have no scores (%s); see the trials table.", unscored.Len(), strings.Join(parts, ", "))))
@@ -267,7 +250,7 @@ func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
 		how = "as the spec's report.similarity says"
 	}
 	intro += " Each score is at the similarity it is ranked at (" + strings.Join(simParts, "; ") + ", " + how + "); the other similarity's follows it in small type."
-	common, _ := settingsSplit(RowRecords(rows))
+	common, _ := settingsSplit(compare.RowRecords(rows))
 	for _, kv := range common {
 		if set, ok := schema.LookupSetting(kv[0]); ok && set.Intro != "" && kv[0] != "eval.similarity" {
 			intro += " " + set.Intro + ": " + kv[1] + "."
@@ -324,34 +307,17 @@ func isPaperSet(s string) bool {
 	return false
 }
 
-// Number returns a setting as a float64 when it is a Number.
-func Number(v any) (float64, bool) {
-	switch t := v.(type) {
-	case float64:
-		return t, true
-	case float32:
-		return float64(t), true
-	case int:
-		return float64(t), true
-	case int64:
-		return float64(t), true
-	case uint64:
-		return float64(t), true
-	}
-	return 0, false
-}
-
 // sweepSection draws ρ (zero rule) against each numeric setting that takes
 // at least three values within one series, or returns nil.
 func (p *builder) sweepSection(recs []records.Record) *Section {
-	scored := p.project(recs, HasMetric(records.ScoreMetric))
+	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
 	if scored.Len() == 0 {
 		return nil
 	}
 	s := &Section{ID: "sweeps", Title: "Sweeps"}
 	var head Headline
 	for _, sk := range schema.SweepSettings() {
-		if sub, answer := p.sweepOf(scored.Where(NumericSetting(sk.Key)), sk); sub != nil {
+		if sub, answer := p.sweepOf(scored.Where(compare.NumericSetting(sk.Key)), sk); sub != nil {
 			s.Subsections = append(s.Subsections, *sub)
 			if answer != "" {
 				head = append(head, answer)
@@ -420,7 +386,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
 		return nil, ""
 	}
 	names := p.lineNamesOf(pr.Records(), sk.Key)
-	xOf := func(_ int, t trial) float64 { x, _ := Number(t.Settings[sk.Key]); return x }
+	xOf := func(_ int, t trial) float64 { x, _ := compare.Number(t.Settings[sk.Key]); return x }
 	var lines []line
 	for _, l := range pr.Lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf) {
 		if l.DistinctX() >= 3 {

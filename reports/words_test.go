@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,7 +88,7 @@ func TestScoreMarks(t *testing.T) {
 				}
 				top := ""
 				for _, c := range cands {
-					if v, _ := est(c); top == "" || roundTo(v, 3) > roundTo(Metric(byName[top], key), 3) {
+					if v, _ := est(c); top == "" || roundTo(v, 3) > roundTo(compare.Metric(byName[top], key), 3) {
 						top = c
 					}
 				}

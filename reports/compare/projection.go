@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"encoding/json"
@@ -10,27 +10,28 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/page"
 )
 
 // A section is built in three steps: select the records it is about
-// (project with filters), group them (groupBy, rows, table, lines) and
+// (Project with filters), group them (GroupBy, Rows, Table, Lines) and
 // draw what the groups hold (cells, XY points) into blocks. Everything
-// from the second step lives here and in labels.go, once; a section body
-// only selects and draws.
+// from the second step lives here, once (the labels rows take come from
+// the caller's Labeler); a section body only selects and draws.
 
-// trial is a record as a section sees it, with its number on the page
+// Trial is a record as a section sees it, with its number on the page
 // (1-based: the trials table's "#", which labels cite to tell repeats
 // apart).
-type trial struct {
+type Trial struct {
 	records.Record
 	Num int
 }
 
-// filter is a rule a record keeps to take part in a section.
-type filter func(records.Record) bool
+// Filter is a rule a record keeps to take part in a section.
+type Filter func(records.Record) bool
 
 // HasMetric keeps the records with a metric of one of the kinds.
-func HasMetric(kinds ...records.Kind) filter {
+func HasMetric(kinds ...records.Kind) Filter {
 	return func(rec records.Record) bool {
 		for k := range rec.Metrics {
 			kind := records.ParseMetric(k).Kind
@@ -45,12 +46,12 @@ func HasMetric(kinds ...records.Kind) filter {
 }
 
 // HasStatus keeps the records of one status ("ok": the trial finished).
-func HasStatus(status string) filter {
+func HasStatus(status string) Filter {
 	return func(rec records.Record) bool { return rec.Status == status }
 }
 
 // NumericSetting keeps the records whose setting key is a finite number.
-func NumericSetting(key string) filter {
+func NumericSetting(key string) Filter {
 	return func(rec records.Record) bool {
 		x, ok := Number(rec.Settings[key])
 		return ok && finite(x)
@@ -58,32 +59,45 @@ func NumericSetting(key string) filter {
 }
 
 // Not keeps the records f drops.
-func Not(f filter) filter { return func(rec records.Record) bool { return !f(rec) } }
+func Not(f Filter) Filter { return func(rec records.Record) bool { return !f(rec) } }
 
-// projection is the trials a section is built from: the records every
+// Projection is the trials a section is built from: the records every
 // filter kept, in page order. Its views group them: groupBy into ordered
 // groups by any key, rows into labelled table rows with replicates folded,
 // table into rows × metric columns of cells, lines into chart series whose
 // values at one x fold into one point.
-type projection struct {
-	b      *builder
-	Trials []trial
+type Projection struct {
+	// label names the rows of a table among each other (the trials'
+	// records and page numbers in, one label each out).
+	label  Labeler
+	Trials []Trial
 }
 
-// project selects the records that keep every filter.
-func (b *builder) project(recs []records.Record, keep ...filter) projection {
-	pr := projection{b: b}
+// Labeler names table rows among each other: one label per record, given
+// the records and their numbers on the page.
+type Labeler func(recs []records.Record, nums []int) []string
+
+// Project selects the records that keep every filter; label names the
+// rows the projection lays out.
+func Project(recs []records.Record, label Labeler, keep ...Filter) Projection {
+	pr := Projection{label: label}
 	for i, rec := range recs {
 		if keeps(rec, keep) {
-			pr.Trials = append(pr.Trials, trial{Record: rec, Num: i + 1})
+			pr.Trials = append(pr.Trials, Trial{Record: rec, Num: i + 1})
 		}
 	}
 	return pr
 }
 
+// With is a projection of the given trials (e.g. some of pr's, reordered)
+// that labels its rows as pr does.
+func (pr Projection) With(trials []Trial) Projection {
+	return Projection{label: pr.label, Trials: trials}
+}
+
 // Where narrows the projection to the trials that also keep every filter.
-func (pr projection) Where(keep ...filter) projection {
-	out := projection{b: pr.b}
+func (pr Projection) Where(keep ...Filter) Projection {
+	out := Projection{label: pr.label}
 	for _, t := range pr.Trials {
 		if keeps(t.Record, keep) {
 			out.Trials = append(out.Trials, t)
@@ -92,7 +106,7 @@ func (pr projection) Where(keep ...filter) projection {
 	return out
 }
 
-func keeps(rec records.Record, keep []filter) bool {
+func keeps(rec records.Record, keep []Filter) bool {
 	for _, f := range keep {
 		if !f(rec) {
 			return false
@@ -101,10 +115,10 @@ func keeps(rec records.Record, keep []filter) bool {
 	return true
 }
 
-func (pr projection) Len() int { return len(pr.Trials) }
+func (pr Projection) Len() int { return len(pr.Trials) }
 
 // Records returns the selected Records, in page order.
-func (pr projection) Records() []records.Record {
+func (pr Projection) Records() []records.Record {
 	out := make([]records.Record, len(pr.Trials))
 	for i, t := range pr.Trials {
 		out[i] = t.Record
@@ -112,10 +126,10 @@ func (pr projection) Records() []records.Record {
 	return out
 }
 
-// group is the trials a projection puts together under one key.
-type group struct {
+// Group is the trials a projection puts together under one key.
+type Group struct {
 	Key    string
-	Trials []trial
+	Trials []Trial
 	At     []int // each trial's index in the projection
 }
 
@@ -123,8 +137,8 @@ type group struct {
 // order their keys first appear and keep the trials' order, so that no
 // page depends on map order. key gets the trial's index in the projection
 // as well, for keys computed over all of its trials at once.
-func (pr projection) GroupBy(key func(i int, t trial) string) []group {
-	var out []group
+func (pr Projection) GroupBy(key func(i int, t Trial) string) []Group {
+	var out []Group
 	index := map[string]int{}
 	for i, t := range pr.Trials {
 		k := key(i, t)
@@ -132,7 +146,7 @@ func (pr projection) GroupBy(key func(i int, t trial) string) []group {
 		if !ok {
 			g = len(out)
 			index[k] = g
-			out = append(out, group{Key: k})
+			out = append(out, Group{Key: k})
 		}
 		out[g].Trials = append(out[g].Trials, t)
 		out[g].At = append(out[g].At, i)
@@ -142,18 +156,18 @@ func (pr projection) GroupBy(key func(i int, t trial) string) []group {
 
 // ByKey sorts groups by their keys, for text that lists them (e.g.
 // statuses).
-func ByKey(gs []group) []group {
-	slices.SortFunc(gs, func(a, b group) int { return strings.Compare(a.Key, b.Key) })
+func ByKey(gs []Group) []Group {
+	slices.SortFunc(gs, func(a, b Group) int { return strings.Compare(a.Key, b.Key) })
 	return gs
 }
 
-// row is one row of a table: a trial, or a group of replicates (trials
+// Row is one Row of a table: a trial, or a group of replicates (trials
 // that differ only in the replicate setting) folded as
 // records.MergeReplicates folds them: its record is the first replicate's
 // with every metric the replicates' mean, and its number the first
 // replicate's.
-type row struct {
-	trial
+type Row struct {
+	Trial
 	Label   string
 	N       int                // trials folded into the row (1: none)
 	SD      map[string]float64 // sample SD per metric, where ≥ 2 replicates had it
@@ -164,11 +178,11 @@ type row struct {
 // set, per group of replicates; each labelled by trialLabels among the
 // Rows. A folded row finds its number by its first replicate's id, which
 // a results file never repeats.
-func (pr projection) Rows(fold bool) []row {
-	out := make([]row, 0, len(pr.Trials))
+func (pr Projection) Rows(fold bool) []Row {
+	out := make([]Row, 0, len(pr.Trials))
 	if !fold {
 		for _, t := range pr.Trials {
-			out = append(out, row{trial: t, N: 1})
+			out = append(out, Row{Trial: t, N: 1})
 		}
 	} else {
 		first := map[string]int{}
@@ -179,7 +193,7 @@ func (pr projection) Rows(fold bool) []row {
 		}
 		members := ReplicateGroups(pr.Records())
 		for i, m := range records.MergeReplicates(pr.Records()) {
-			r := row{trial: trial{Record: m.Record, Num: first[m.Record.ID]}, N: m.N, SD: m.SD}
+			r := Row{Trial: Trial{Record: m.Record, Num: first[m.Record.ID]}, N: m.N, SD: m.SD}
 			if m.N > 1 {
 				r.Members = members[i]
 			}
@@ -190,7 +204,7 @@ func (pr projection) Rows(fold bool) []row {
 	for i, r := range out {
 		recs[i], nums[i] = r.Record, r.Num
 	}
-	for i, l := range pr.b.trialLabels(recs, nums) {
+	for i, l := range pr.label(recs, nums) {
 		out[i].Label = l
 	}
 	return out
@@ -223,7 +237,7 @@ func ReplicateGroups(recs []records.Record) [][]records.Record {
 }
 
 // RowRecords returns the rows' records (for replicates, their means).
-func RowRecords(rows []row) []records.Record {
+func RowRecords(rows []Row) []records.Record {
 	out := make([]records.Record, len(rows))
 	for i, r := range rows {
 		out[i] = r.Record
@@ -231,10 +245,10 @@ func RowRecords(rows []row) []records.Record {
 	return out
 }
 
-// cell is one number a table shows and what qualifies it: its spread over
+// Cell is one number a table shows and what qualifies it: its spread over
 // the replicates folded into it, notes in small type after it, and
 // whether it takes part in the ranking.
-type cell struct {
+type Cell struct {
 	Value    float64 // NaN: none
 	SD       float64 // sample SD over the replicates, when hasSD
 	HasSD    bool
@@ -242,20 +256,20 @@ type cell struct {
 	Notes    []string
 	Unranked bool // shown, never marked best (e.g. an in-sample score)
 	// Quantities are the numbers the notes print, for the CSV.
-	Quantities []Quantity
+	Quantities []page.Quantity
 }
 
 // Quantity records a number the cell's notes print, for the CSV; NaN
 // records nothing.
-func (c *cell) Quantity(name string, v float64) {
+func (c *Cell) Quantity(name string, v float64) {
 	if finite(v) {
-		c.Quantities = append(c.Quantities, Quantity{Name: name, Value: v})
+		c.Quantities = append(c.Quantities, page.Quantity{Name: name, Value: v})
 	}
 }
 
 // Cell is the row's value of a metric key.
-func (r row) Cell(key string) cell {
-	c := cell{Value: Metric(r.Record, key), N: r.N}
+func (r Row) Cell(key string) Cell {
+	c := Cell{Value: Metric(r.Record, key), N: r.N}
 	c.SD, c.HasSD = r.SD[key]
 	return c
 }
@@ -264,7 +278,7 @@ func (r row) Cell(key string) cell {
 // their seed): "sd 0.02 over 3 seeds", or "3 seeds" when the value has no
 // Spread; "" for a single trial. (A ± in a score table is the bootstrap
 // interval over the set's pairs, a different Spread.)
-func (c cell) Spread() string {
+func (c Cell) Spread() string {
 	switch {
 	case c.N < 2:
 		return ""
@@ -275,29 +289,29 @@ func (c cell) Spread() string {
 }
 
 // Note adds a Note after the cell's others; "" adds nothing.
-func (c *cell) Note(s string) {
+func (c *Cell) Note(s string) {
 	if s != "" {
 		c.Notes = append(c.Notes, s)
 	}
 }
 
-// column is one column of a table: its header and the metric its cells
-// show; for a column of scores on a set, the metrics of the share of the
+// Column is one Column of a table: its header and the metric its cells
+// show; for a Column of scores on a set, the metrics of the share of the
 // set its rows cover and of the set's size ("" for none).
-type column struct {
+type Column struct {
 	Name, Metric    string
 	Coverage, Pairs string
 }
 
-// table is rows by columns: cell (i, j) is row i's value of column j's
+// Table is rows by columns: cell (i, j) is row i's value of column j's
 // metric.
-type table struct {
-	Rows []row
-	Cols []column
+type Table struct {
+	Rows []Row
+	Cols []Column
 }
 
 // Header is the columns' names.
-func (t table) Header() []string {
+func (t Table) Header() []string {
 	out := make([]string, len(t.Cols))
 	for j, c := range t.Cols {
 		out[j] = c.Name
@@ -308,7 +322,7 @@ func (t table) Header() []string {
 // Coverage is a footer row's cells: per column the share its rows cover,
 // once when every row covers the same, else "varies: see cells" and
 // perCell set, for each cell notes its own.
-func (t table) Coverage() (cells []string, perCell []bool) {
+func (t Table) Coverage() (cells []string, perCell []bool) {
 	cells, perCell = make([]string, len(t.Cols)), make([]bool, len(t.Cols))
 	for j, col := range t.Cols {
 		shown := map[string]bool{}
@@ -340,12 +354,12 @@ func (t table) Coverage() (cells []string, perCell []bool) {
 // ScoreRows lays the table out as ScoreTable rows: the rows' labels and
 // cells, a cell's coverage noted first where the column's coverage varies,
 // then whatever decorate adds (it may also unrank the cell).
-func (t table) ScoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
+func (t Table) ScoreRows(decorate func(i, j int, c *Cell)) []page.ScoreRow {
 	_, perCell := t.Coverage()
-	out := make([]ScoreRow, len(t.Rows))
+	out := make([]page.ScoreRow, len(t.Rows))
 	for i, r := range t.Rows {
-		sr := ScoreRow{Name: r.Label, Scores: make([]float64, len(t.Cols)), Notes: make([]string, len(t.Cols)), Unranked: make([]bool, len(t.Cols)),
-			Quantities: make([][]Quantity, len(t.Cols))}
+		sr := page.ScoreRow{Name: r.Label, Scores: make([]float64, len(t.Cols)), Notes: make([]string, len(t.Cols)), Unranked: make([]bool, len(t.Cols)),
+			Quantities: make([][]page.Quantity, len(t.Cols))}
 		for j, col := range t.Cols {
 			c := r.Cell(col.Metric)
 			if c.HasSD {
@@ -370,21 +384,21 @@ func (t table) ScoreRows(decorate func(i, j int, c *cell)) []ScoreRow {
 	return out
 }
 
-// line is the trials a chart draws as one series, each at its x.
-type line struct {
+// Line is the trials a chart draws as one series, each at its x.
+type Line struct {
 	Name   string
-	Trials []trial
+	Trials []Trial
 	Xs     []float64
 	Color  string // "" = the chart's next palette colour
 }
 
 // Lines groups the trials into chart Lines by name (groupBy), each trial
 // at x.
-func (pr projection) Lines(name func(i int, t trial) string, x func(i int, t trial) float64) []line {
+func (pr Projection) Lines(name func(i int, t Trial) string, x func(i int, t Trial) float64) []Line {
 	groups := pr.GroupBy(name)
-	out := make([]line, len(groups))
+	out := make([]Line, len(groups))
 	for l, g := range groups {
-		out[l] = line{Name: g.Key, Trials: g.Trials, Xs: make([]float64, len(g.Trials))}
+		out[l] = Line{Name: g.Key, Trials: g.Trials, Xs: make([]float64, len(g.Trials))}
 		for k, i := range g.At {
 			out[l].Xs[k] = x(i, g.Trials[k])
 		}
@@ -393,7 +407,7 @@ func (pr projection) Lines(name func(i int, t trial) string, x func(i int, t tri
 }
 
 // DistinctX counts the x values of the line.
-func (l line) DistinctX() int {
+func (l Line) DistinctX() int {
 	seen := map[float64]bool{}
 	for _, x := range l.Xs {
 		seen[x] = true
@@ -407,15 +421,15 @@ func (l line) DistinctX() int {
 // unknown (NaN) x is a point of its own, after the others in the trials'
 // order: no chart can draw it, and the chart counts what it leaves out.
 // many reports whether a point folds more than one value.
-func (l line) Points(value func(t trial, x float64) (float64, bool)) (pts []XY, many bool) {
+func (l Line) Points(value func(t Trial, x float64) (float64, bool)) (pts []page.XY, many bool) {
 	vals := map[float64][]float64{}
-	var unknown []XY
+	var unknown []page.XY
 	for k, t := range l.Trials {
 		v, ok := value(t, l.Xs[k])
 		switch {
 		case !ok:
 		case math.IsNaN(l.Xs[k]):
-			unknown = append(unknown, XY{X: l.Xs[k], Y: v})
+			unknown = append(unknown, page.XY{X: l.Xs[k], Y: v})
 		default:
 			vals[l.Xs[k]] = append(vals[l.Xs[k]], v)
 		}
@@ -425,8 +439,8 @@ func (l line) Points(value func(t trial, x float64) (float64, bool)) (pts []XY, 
 }
 
 // MetricAt is a points value: the trial's metric key, when it has it.
-func MetricAt(key string) func(trial, float64) (float64, bool) {
-	return func(t trial, _ float64) (float64, bool) {
+func MetricAt(key string) func(Trial, float64) (float64, bool) {
+	return func(t Trial, _ float64) (float64, bool) {
 		v, ok := t.Metrics[key]
 		return v, ok
 	}
@@ -435,15 +449,15 @@ func MetricAt(key string) func(trial, float64) (float64, bool) {
 // MeanPoints turns the values observed at each x into points at their mean,
 // with the sample standard deviation as the error bar where there are two or
 // more, sorted by x. It reports whether any x had more than one value.
-func MeanPoints(vals map[float64][]float64) ([]XY, bool) {
-	pts := make([]XY, 0, len(vals))
+func MeanPoints(vals map[float64][]float64) ([]page.XY, bool) {
+	pts := make([]page.XY, 0, len(vals))
 	many := false
 	for x, vs := range vals {
 		var sum float64
 		for _, v := range vs {
 			sum += v
 		}
-		p := XY{X: x, Y: sum / float64(len(vs))}
+		p := page.XY{X: x, Y: sum / float64(len(vs))}
 		if len(vs) > 1 {
 			many = true
 			var ss float64
@@ -456,4 +470,65 @@ func MeanPoints(vals map[float64][]float64) ([]XY, bool) {
 	}
 	sort.Slice(pts, func(a, b int) bool { return pts[a].X < pts[b].X })
 	return pts, many
+}
+
+// Metric is the record's value of the metric key, NaN when it has none.
+func Metric(rec records.Record, k string) float64 {
+	if v, ok := rec.Metrics[k]; ok {
+		return v
+	}
+	return math.NaN()
+}
+
+// CoverageText prints a coverage share ("97.5%") and, when known, the pairs
+// ("97.5% of 203").
+func CoverageText(cov, pairs float64, withPairs bool) string {
+	s := percent(cov, 1)
+	if withPairs && finite(pairs) && pairs > 0 {
+		s += " of " + strconv.FormatFloat(pairs, 'f', -1, 64)
+	}
+	return s
+}
+
+// Number returns a setting as a float64 when it is a Number.
+func Number(v any) (float64, bool) {
+	switch t := v.(type) {
+	case float64:
+		return t, true
+	case float32:
+		return float64(t), true
+	case int:
+		return float64(t), true
+	case int64:
+		return float64(t), true
+	case uint64:
+		return float64(t), true
+	}
+	return 0, false
+}
+
+// Estimate is the row's score under key: its value (for folded seed
+// replicates, their mean) and the replicates of every trial folded into
+// it that has the value, averaged per resample; not tested when any of
+// them lacks replicates.
+func (r Row) Estimate(key string) Estimate {
+	e := Estimate{Value: Metric(r.Record, key)}
+	members := r.Members
+	if len(members) == 0 {
+		members = []records.Record{r.Record}
+	}
+	var lists [][]float64
+	for _, m := range members {
+		v, ok := m.Metrics[key]
+		if !ok || math.IsNaN(v) {
+			continue
+		}
+		reps, ok := m.Bootstrap.Replicates(key, v)
+		if !ok {
+			return e
+		}
+		lists = append(lists, reps)
+	}
+	e.Reps = MeanReplicates(lists)
+	return e
 }

@@ -1,4 +1,4 @@
-package reports
+package compare
 
 import (
 	"math"
@@ -18,19 +18,19 @@ import (
 // older than the bootstrap, a Pearson r, an analogy accuracy) cannot be
 // tested: it is shown, and never claimed to win.
 
-// estimate is a score as a comparison sees it: its value and its
+// Estimate is a score as a comparison sees it: its value and its
 // bootstrap replicates over the set's shared resamples (nil: not tested).
-type estimate struct {
+type Estimate struct {
 	Value float64
 	Reps  []float64
 }
 
 // Tested says the estimate has a value and replicates to test it with.
-func (e estimate) Tested() bool { return finite(e.Value) && len(e.Reps) > 0 }
+func (e Estimate) Tested() bool { return finite(e.Value) && len(e.Reps) > 0 }
 
 // Interval is the estimate's 95% normal bootstrap Interval
 // (records.Interval); false when it is not tested.
-func (e estimate) Interval() (lo, hi float64, ok bool) {
+func (e Estimate) Interval() (lo, hi float64, ok bool) {
 	if !e.Tested() {
 		return math.NaN(), math.NaN(), false
 	}
@@ -40,7 +40,7 @@ func (e estimate) Interval() (lo, hi float64, ok bool) {
 
 // HalfWidth is the half-width of the estimate's 95% normal bootstrap
 // interval (records.Interval), NaN when it is not tested.
-func (e estimate) HalfWidth() float64 {
+func (e Estimate) HalfWidth() float64 {
 	if !e.Tested() {
 		return math.NaN()
 	}
@@ -48,11 +48,11 @@ func (e estimate) HalfWidth() float64 {
 	return (hi - lo) / 2
 }
 
-// verdict is what a paired comparison says of a score a against b.
-type verdict int
+// Verdict is what a paired comparison says of a score a against b.
+type Verdict int
 
 const (
-	NotTested verdict = iota // either has no replicates (or they do not pair)
+	NotTested Verdict = iota // either has no replicates (or they do not pair)
 	Tie                      // the difference's interval holds 0, or they print the same
 	Above                    // a is significantly higher
 	Below                    // a is significantly lower
@@ -62,7 +62,7 @@ const (
 // tie (a table could not show the difference); else both need replicates
 // of one length (the same resamples), and the difference counts only when
 // its 95% interval excludes 0.
-func Compare(a, b estimate, digits int) verdict {
+func Compare(a, b Estimate, digits int) Verdict {
 	if !finite(a.Value) || !finite(b.Value) {
 		return NotTested
 	}
@@ -96,12 +96,12 @@ func Compare(a, b estimate, digits int) verdict {
 // without a claim that it wins. NaN and ±Inf
 // are never marked, nor is a score alone in its column (there is nothing
 // to rank it against).
-func RankSignificant(scores []float64, replicates [][]float64, digits int, lowerIsBetter bool) []Mark {
+func RankSignificant(scores []float64, replicates [][]float64, digits int, lowerIsBetter bool) []page.Mark {
 	sign := 1.0
 	if lowerIsBetter {
 		sign = -1
 	}
-	est := make([]estimate, len(scores))
+	est := make([]Estimate, len(scores))
 	var tested []int
 	for i, s := range scores {
 		est[i].Value = sign * s
@@ -120,7 +120,7 @@ func RankSignificant(scores []float64, replicates [][]float64, digits int, lower
 	if top := topOf(est, tested, digits); top >= 0 {
 		tested = slices.DeleteFunc(tested, func(i int) bool { return len(est[i].Reps) != len(est[top].Reps) })
 	}
-	marks := make([]Mark, len(scores))
+	marks := make([]page.Mark, len(scores))
 	finiteN := 0
 	for _, s := range scores {
 		if finite(s) {
@@ -132,21 +132,21 @@ func RankSignificant(scores []float64, replicates [][]float64, digits int, lower
 	}
 	best := tier(est, tested, digits)
 	for _, i := range best {
-		marks[i] = Best
+		marks[i] = page.Best
 	}
 	rest := slices.DeleteFunc(slices.Clone(tested), func(i int) bool { return slices.Contains(best, i) })
 	for _, i := range tier(est, rest, digits) {
-		marks[i] = Second
+		marks[i] = page.Second
 	}
 	// Untested scores: where they stand by value alone, when the values
 	// differ at all.
 	byValue := Rank(scores, digits, lowerIsBetter)
-	if !slices.Contains(byValue, Second) {
+	if !slices.Contains(byValue, page.Second) {
 		return marks
 	}
 	for i := range scores {
-		if !slices.Contains(tested, i) && (byValue[i] == Best || byValue[i] == Second) {
-			marks[i] = Untested
+		if !slices.Contains(tested, i) && (byValue[i] == page.Best || byValue[i] == page.Second) {
+			marks[i] = page.Untested
 		}
 	}
 	return marks
@@ -154,7 +154,7 @@ func RankSignificant(scores []float64, replicates [][]float64, digits int, lower
 
 // topOf is the index among cands of the highest value as shown, the first
 // on ties; -1 for none.
-func topOf(est []estimate, cands []int, digits int) int {
+func topOf(est []Estimate, cands []int, digits int) int {
 	top := -1
 	for _, i := range cands {
 		if top < 0 || roundTo(est[i].Value, digits) > roundTo(est[top].Value, digits) {
@@ -166,7 +166,7 @@ func topOf(est []estimate, cands []int, digits int) int {
 
 // tier is the top of cands and every candidate not significantly below
 // it.
-func tier(est []estimate, cands []int, digits int) []int {
+func tier(est []Estimate, cands []int, digits int) []int {
 	top := topOf(est, cands, digits)
 	if top < 0 {
 		return nil
@@ -209,7 +209,7 @@ func MeanReplicates(lists [][]float64) []float64 {
 // flagged Unranked shown but never marked; and per score with replicates
 // the half-width of its 95% interval. Reference rows take no mark. The
 // rows are copied; t is not changed.
-func RankTable(t ScoreTable, reps [][][]float64) ScoreTable {
+func RankTable(t page.ScoreTable, reps [][][]float64) page.ScoreTable {
 	digits := orDefault(t.Digits, 3)
 	repsAt := func(i, j int) []float64 {
 		if i < len(reps) && j < len(reps[i]) {
@@ -219,10 +219,10 @@ func RankTable(t ScoreTable, reps [][][]float64) ScoreTable {
 	}
 	rows := slices.Clone(t.Rows)
 	for i := range rows {
-		rows[i].Marks = make([]Mark, len(rows[i].Scores))
+		rows[i].Marks = make([]page.Mark, len(rows[i].Scores))
 		rows[i].HalfWidths = make([]float64, len(rows[i].Scores))
 		for j, v := range rows[i].Scores {
-			rows[i].HalfWidths[j] = estimate{Value: v, Reps: repsAt(i, j)}.HalfWidth()
+			rows[i].HalfWidths[j] = Estimate{Value: v, Reps: repsAt(i, j)}.HalfWidth()
 		}
 	}
 	for _, g := range page.RowGroups(rows) {
@@ -255,7 +255,7 @@ func RankTable(t ScoreTable, reps [][][]float64) ScoreTable {
 // every score equal to the best shown value is Best, and every score equal
 // to the next distinct shown value is Second (dense ranking), so the marks
 // never depend on the order of the rows. NaN and ±Inf are never marked.
-func Rank(scores []float64, digits int, lowerIsBetter bool) []Mark {
+func Rank(scores []float64, digits int, lowerIsBetter bool) []page.Mark {
 	shown := make([]float64, len(scores))
 	var distinct []float64
 	for i, s := range scores {
@@ -270,16 +270,16 @@ func Rank(scores []float64, digits int, lowerIsBetter bool) []Mark {
 	if !lowerIsBetter {
 		slices.Reverse(distinct)
 	}
-	marks := make([]Mark, len(scores))
+	marks := make([]page.Mark, len(scores))
 	for i, s := range scores {
 		if !finite(s) {
 			continue
 		}
 		switch {
 		case shown[i] == distinct[0]:
-			marks[i] = Best
+			marks[i] = page.Best
 		case len(distinct) > 1 && shown[i] == distinct[1]:
-			marks[i] = Second
+			marks[i] = page.Second
 		}
 	}
 	return marks
