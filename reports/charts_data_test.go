@@ -4,19 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"kcalab/reports/compare"
-
 	"github.com/stretchr/testify/assert"
 )
-
-func TestMeanPoints(t *testing.T) {
-	pts, many := compare.MeanPoints(map[float64][]float64{3: {1, 3}, 1: {5}})
-	assert.True(t, many)
-	assert.Equal(t, []XY{{X: 1, Y: 5}, {X: 3, Y: 2, Err: math.Sqrt2}}, pts)
-	pts, many = compare.MeanPoints(map[float64][]float64{2: {1}})
-	assert.False(t, many)
-	assert.Equal(t, []XY{{X: 2, Y: 1}}, pts)
-}
 
 func TestTimesText(t *testing.T) {
 	for _, c := range []struct {
