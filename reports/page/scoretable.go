@@ -14,20 +14,22 @@ type ScoreRow struct {
 	// type after it (e.g. the share of the set's pairs covered); "" shows
 	// nothing. Notes take no part in the ranking.
 	Notes []string
-	// Unranked, when not nil, marks scores (one flag per score) that are
-	// shown but never take a mark, e.g. a score on the set a trial was
-	// tuned on: it is not comparable with held-out scores.
+	// Unranked, when not nil, flags scores (one flag per score) that are
+	// shown but were never ranked, e.g. a score on the set a trial was
+	// tuned on: it is not comparable with held-out scores. The CSV says
+	// so; the ranking that honours it is the comparison layer's.
 	Unranked []bool
 	// Marks, when not nil, holds per score its highlight, decided before
-	// the table is printed (RankTable: benchstat's rule over bootstrap
-	// replicates); the printer only shows it. Nil shows none.
+	// the table is printed (kcalab/reports/compare.RankTable: benchstat's
+	// rule over bootstrap replicates); the printer only shows it. Nil
+	// shows none.
 	Marks []Mark
 	// HalfWidths, when not nil, holds per score the half-width of its 95%
 	// interval, shown as "±" after it; NaN shows none.
 	HalfWidths []float64
-	// Group names the row's ranking group: a score is ranked only against
-	// the scores of rows of its group (e.g. vectors of one dimension d),
-	// and the table names each group above its rows. Rows of one group
+	// Group names the row's ranking group: its marks were decided only
+	// against the scores of rows of its group (e.g. vectors of one
+	// dimension d), and the table names each group above its rows. Rows of one group
 	// must be contiguous; "" is a group too.
 	Group string
 	// Quantities, when not nil, holds per score the numbers its notes
@@ -51,7 +53,8 @@ type TextRow struct {
 // ScoreTable is a methods × columns table of scores (e.g. Spearman ρ per
 // word-similarity set) in which the best scores of a column and group of
 // rows are red and the second best magenta, as their rows' Marks say: the
-// marks are decided before printing (RankTable), never by the printer.
+// marks are decided before printing (kcalab/reports/compare.RankTable),
+// never by the printer.
 // Reference rows (e.g. published numbers) follow in a group of their own
 // and take no mark.
 type ScoreTable struct {
