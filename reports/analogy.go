@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // analogySets returns the analogy sets the records were scored on and,
@@ -43,12 +44,12 @@ func analogySets(recs []records.Record) ([]string, map[string][]string) {
 // has analogy metrics. It opens with a headline computed from the same
 // cells (analogyAnswer). Each trial is a row of its own.
 func (p *builder) analogySection(recs []records.Record) *Section {
-	scored := p.project(recs, hasMetric(records.AnalogyCoverageMetric))
-	if scored.len() == 0 {
+	scored := p.project(recs, compare.HasMetric(records.AnalogyCoverageMetric))
+	if scored.Len() == 0 {
 		return nil
 	}
-	sets, sections := analogySets(scored.records())
-	groups := p.groupByDim(scored.rows(false))
+	sets, sections := analogySets(scored.Records())
+	groups := p.groupByDim(scored.Rows(false))
 	var rows []row
 	for _, g := range groups {
 		rows = append(rows, g.rows...)
@@ -56,8 +57,8 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 	var cols []column
 	for _, s := range sets {
 		cover, questions := records.AnalogyCoverage(s, "").Key(), records.AnalogyCounts(s, records.CountQuestions, false).Key()
-		cols = append(cols, column{name: s + " 3CosAdd", metric: records.Analogy(s, false, "").Key(), coverage: cover, pairs: questions},
-			column{name: s + " 3CosMul", metric: records.Analogy(s, true, "").Key(), coverage: cover, pairs: questions})
+		cols = append(cols, column{Name: s + " 3CosAdd", Metric: records.Analogy(s, false, "").Key(), Coverage: cover, Pairs: questions},
+			column{Name: s + " 3CosMul", Metric: records.Analogy(s, true, "").Key(), Coverage: cover, Pairs: questions})
 	}
 	sec := &Section{ID: "analogies", Title: "Analogies"}
 	intro := fmt.Sprintf("“a is to a* as b is to ?”, %d trial(s) × %d set(s), answered as gensim's evaluate_word_analogies does: "+
@@ -66,7 +67,7 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 		"Candidates and question words are the eval.analogy_vocab most frequent words; a question with a word outside them is not covered: "+
 		"it is not asked, and counts neither right nor wrong, so accuracy is right / covered, as gensim reports it. "+
 		"Rows that cover different questions are scored on different questions. %s",
-		len(rows), len(sets), analogyBootstrapText(scored.records(), sets))
+		len(rows), len(sets), analogyBootstrapText(scored.Records(), sets))
 	if h := p.analogyAnswer(groups, sets); len(h) > 0 {
 		sec.Blocks = append(sec.Blocks, h)
 	}
@@ -84,7 +85,7 @@ func (p *builder) analogySection(recs []records.Record) *Section {
 			}
 			var cols []column
 			for _, name := range sections[s] {
-				cols = append(cols, column{name: name, metric: records.Analogy(s, mul, name).Key(), coverage: records.AnalogyCoverage(s, name).Key()})
+				cols = append(cols, column{Name: name, Metric: records.Analogy(s, mul, name).Key(), Coverage: records.AnalogyCoverage(s, name).Key()})
 			}
 			blocks = append(blocks, p.analogyTable(groups, cols, fmt.Sprintf("analogy-%s-%s", htmlID(s), how),
 				fmt.Sprintf("%s: %s accuracy per section (no bootstrap per section: not tested)", s, how)))
@@ -101,7 +102,7 @@ func analogyBootstrapText(recs []records.Record, sets []string) string {
 	b := 0
 	for _, rec := range recs {
 		for _, set := range sets {
-			if _, ok := rec.Bootstrap.Replicates(records.Analogy(set, false, "").Key(), metric(rec, records.Analogy(set, false, "").Key())); ok {
+			if _, ok := rec.Bootstrap.Replicates(records.Analogy(set, false, "").Key(), compare.Metric(rec, records.Analogy(set, false, "").Key())); ok {
 				b = rec.Bootstrap.B
 			}
 		}
@@ -125,10 +126,10 @@ type analogyCell struct {
 
 // text prints the accuracy with its interval when tested: "0.312 ± 0.009".
 func (c analogyCell) text() string {
-	if hw := c.halfWidth(); finite(hw) {
-		return formatScore(c.value, 3) + " ± " + formatScore(hw, 3)
+	if hw := c.HalfWidth(); finite(hw) {
+		return formatScore(c.Value, 3) + " ± " + formatScore(hw, 3)
 	}
-	return formatScore(c.value, 3)
+	return formatScore(c.Value, 3)
 }
 
 // The rules analogyAnswer states, per ranking group (vectors of one d from
@@ -169,16 +170,16 @@ func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
 					}
 					if p.tunedOn(r.Record, set) {
 						if !mul {
-							inSample = append(inSample, r.label)
+							inSample = append(inSample, r.Label)
 						}
 						continue
 					}
-					c := analogyCell{label: r.label, estimate: r.estimate(key), coverage: metric(r.Record, records.AnalogyCoverage(set, "").Key()),
-						covered: metric(r.Record, records.AnalogyCounts(set, records.CountCovered, false).Key())}
+					c := analogyCell{label: r.Label, estimate: r.Estimate(key), coverage: compare.Metric(r.Record, records.AnalogyCoverage(set, "").Key()),
+						covered: compare.Metric(r.Record, records.AnalogyCounts(set, records.CountCovered, false).Key())}
 					cells = append(cells, c)
-					if _, ok := cover[r.label]; !ok {
-						cover[r.label] = c
-						order = append(order, r.label)
+					if _, ok := cover[r.Label]; !ok {
+						cover[r.Label] = c
+						order = append(order, r.Label)
 					}
 				}
 				if cl := analogyClause(map[bool]string{false: "3CosAdd", true: "3CosMul"}[mul], cells); cl != "" {
@@ -197,7 +198,7 @@ func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
 			}
 			questions := math.NaN()
 			for _, r := range g.rows {
-				if q := metric(r.Record, records.AnalogyCounts(set, records.CountQuestions, false).Key()); finite(q) {
+				if q := compare.Metric(r.Record, records.AnalogyCounts(set, records.CountQuestions, false).Key()); finite(q) {
 					questions = q
 				}
 			}
@@ -218,7 +219,7 @@ func analogyClause(how string, cells []analogyCell) string {
 	}
 	top := -1
 	for i, c := range cells {
-		if c.tested() && (top < 0 || roundTo(c.value, 3) > roundTo(cells[top].value, 3)) {
+		if c.Tested() && (top < 0 || roundTo(c.Value, 3) > roundTo(cells[top].Value, 3)) {
 			top = i
 		}
 	}
@@ -226,7 +227,7 @@ func analogyClause(how string, cells []analogyCell) string {
 	for i := range byValue {
 		byValue[i] = i
 	}
-	sort.SliceStable(byValue, func(i, j int) bool { return cells[byValue[i]].value > cells[byValue[j]].value })
+	sort.SliceStable(byValue, func(i, j int) bool { return cells[byValue[i]].Value > cells[byValue[j]].Value })
 	if top < 0 {
 		var rest []string
 		for _, i := range byValue[1:] {
@@ -242,10 +243,10 @@ func analogyClause(how string, cells []analogyCell) string {
 	for _, i := range others {
 		c := cells[i]
 		item := c.label + " (" + c.text() + ")"
-		switch compare(cells[top].estimate, c.estimate, 3) {
-		case above:
+		switch compare.Compare(cells[top].estimate, c.estimate, 3) {
+		case compare.Above:
 			lower = append(lower, item)
-		case tie, below:
+		case compare.Tie, compare.Below:
 			ties = append(ties, item)
 		default:
 			untested = append(untested, item)
@@ -310,17 +311,17 @@ func joinAnd(items []string) string {
 func analogyFooter(rows []row, cols []column) (cells []string, perCell []bool) {
 	cells, perCell = make([]string, len(cols)), make([]bool, len(cols))
 	for j, col := range cols {
-		m := records.ParseMetric(col.metric)
+		m := records.ParseMetric(col.Metric)
 		shares := map[string]bool{}
 		text := ""
 		for _, r := range rows {
-			c, ok := r.Metrics[col.coverage]
+			c, ok := r.Metrics[col.Coverage]
 			if !ok {
 				continue
 			}
 			shares[percent(c, 1)] = true
-			asked := metric(r.Record, records.AnalogyCounts(m.Set, records.CountCovered, false).Key())
-			questions := metric(r.Record, records.AnalogyCounts(m.Set, records.CountQuestions, false).Key())
+			asked := compare.Metric(r.Record, records.AnalogyCounts(m.Set, records.CountCovered, false).Key())
+			questions := compare.Metric(r.Record, records.AnalogyCounts(m.Set, records.CountQuestions, false).Key())
 			if m.Section == "" && finite(asked) && finite(questions) {
 				text = fmt.Sprintf("%s of %s (%s)", thousands(asked), thousands(questions), percent(c, 1))
 			} else if text == "" {
@@ -351,46 +352,49 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 	for _, g := range groups {
 		rows = append(rows, g.rows...)
 	}
-	t := table{rows, cols}
+	t := table{Rows: rows, Cols: cols}
 	covered, perCell := analogyFooter(rows, cols)
-	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.header(), Caption: caption,
+	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.Header(), Caption: caption,
 		Footer: []TextRow{{Name: "questions covered", Cells: covered}}}
 	var legends []string
+	var reps [][][]float64 // per row and column, for RankTable
 	counted, tuned := false, false
 	for _, g := range groups {
 		for _, r := range g.rows {
-			sr := ScoreRow{Name: r.label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)),
-				Unranked: make([]bool, len(cols)), Replicates: make([][]float64, len(cols)), Quantities: make([][]Quantity, len(cols))}
+			sr := ScoreRow{Name: r.Label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)),
+				Unranked: make([]bool, len(cols)), Quantities: make([][]Quantity, len(cols))}
+			rowReps := make([][]float64, len(cols))
 			for j, col := range cols {
-				m := records.ParseMetric(col.metric)
-				e := r.estimate(col.metric)
-				c := r.cell(col.metric)
-				if lo, hi, ok := e.interval(); ok {
-					c.quantity("lo", lo)
-					c.quantity("hi", hi)
+				m := records.ParseMetric(col.Metric)
+				e := r.Estimate(col.Metric)
+				c := r.Cell(col.Metric)
+				if lo, hi, ok := e.Interval(); ok {
+					c.Quantity("lo", lo)
+					c.Quantity("hi", hi)
 				}
-				right := metric(r.Record, records.AnalogyCounts(m.Set, records.CountCorrect, m.Mul).Key())
-				asked := metric(r.Record, records.AnalogyCounts(m.Set, records.CountCovered, false).Key())
-				questions := metric(r.Record, records.AnalogyCounts(m.Set, records.CountQuestions, false).Key())
+				right := compare.Metric(r.Record, records.AnalogyCounts(m.Set, records.CountCorrect, m.Mul).Key())
+				asked := compare.Metric(r.Record, records.AnalogyCounts(m.Set, records.CountCovered, false).Key())
+				questions := compare.Metric(r.Record, records.AnalogyCounts(m.Set, records.CountQuestions, false).Key())
 				if m.Section == "" && finite(right) && finite(asked) && finite(questions) {
-					c.note(fmt.Sprintf("%s / %s (of %s)", thousands(right), thousands(asked), thousands(questions)))
-					c.quantity("right", right)
-					c.quantity("covered", asked)
-					c.quantity("questions", questions)
+					c.Note(fmt.Sprintf("%s / %s (of %s)", thousands(right), thousands(asked), thousands(questions)))
+					c.Quantity("right", right)
+					c.Quantity("covered", asked)
+					c.Quantity("questions", questions)
 					counted = true
-				} else if v, ok := r.Metrics[col.coverage]; ok && perCell[j] {
-					c.note(percent(v, 1))
+				} else if v, ok := r.Metrics[col.Coverage]; ok && perCell[j] {
+					c.Note(percent(v, 1))
 				}
-				c.quantity("coverage", metric(r.Record, col.coverage))
+				c.Quantity("coverage", compare.Metric(r.Record, col.Coverage))
 				if p.tunedOn(r.Record, m.Set) {
-					c.note("†")
-					c.unranked = true
+					c.Note("†")
+					c.Unranked = true
 					tuned = true
 				}
-				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
-				sr.Replicates[j], sr.Quantities[j] = e.reps, c.quantities
+				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.Value, strings.Join(c.Notes, " "), c.Unranked
+				rowReps[j], sr.Quantities[j] = e.Reps, c.Quantities
 			}
 			st.Rows = append(st.Rows, sr)
+			reps = append(reps, rowReps)
 		}
 	}
 	if counted {
@@ -400,7 +404,7 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 		legends = append(legends, tunedLegend)
 	}
 	st.Legend = strings.Join(legends, " ")
-	return st
+	return RankTable(st, reps)
 }
 
 // htmlID makes a set key usable in an element id ("my.q.txt" → "my-q-txt").

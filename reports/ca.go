@@ -15,7 +15,7 @@ import (
 // trial has a CA result.
 func (p *builder) caSections(r Report) (*Section, error) {
 	withCA := p.project(r.Records, func(rec records.Record) bool { return rec.CA != nil })
-	if withCA.len() == 0 && len(r.CATrials) == 0 {
+	if withCA.Len() == 0 && len(r.CATrials) == 0 {
 		return nil, nil
 	}
 	s := &Section{ID: "ca", Title: "Correspondence analysis"}
@@ -23,17 +23,17 @@ func (p *builder) caSections(r Report) (*Section, error) {
 	if err != nil {
 		return nil, err
 	}
-	if limit := orDefault(r.MaxCATrials, DefaultMaxCATrials); len(r.CATrials) == 0 && chosen.len() > limit {
-		chosen.trials = chosen.trials[:limit]
+	if limit := orDefault(r.MaxCATrials, DefaultMaxCATrials); len(r.CATrials) == 0 && chosen.Len() > limit {
+		chosen.Trials = chosen.Trials[:limit]
 		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf(
-			"Showing the first %d of %d trials with a CA result (Report.MaxCATrials); all are in the trials table.", limit, withCA.len())))
+			"Showing the first %d of %d trials with a CA result (Report.MaxCATrials); all are in the trials table.", limit, withCA.Len())))
 	}
 	_, varying := settingsSplit(r.Records)
 	maxPoints := orDefault(r.MaxMapPoints, DefaultMaxMapPoints)
-	for n, g := range chosen.groupBy(backendGroup) {
-		sub, err := caSection(g.trials, n+1, varying, maxPoints)
+	for n, g := range chosen.GroupBy(backendGroup) {
+		sub, err := caSection(g.Trials, n+1, varying, maxPoints)
 		if err != nil {
-			return nil, fmt.Errorf("trial %q: %w", g.trials[0].ID, err)
+			return nil, fmt.Errorf("trial %q: %w", g.Trials[0].ID, err)
 		}
 		s.Subsections = append(s.Subsections, sub)
 	}
@@ -47,20 +47,20 @@ func chooseCATrials(withCA projection, ids []string) (projection, error) {
 		return withCA, nil
 	}
 	byID := map[string]trial{}
-	for _, t := range withCA.trials {
+	for _, t := range withCA.Trials {
 		if _, dup := byID[t.ID]; !dup {
 			byID[t.ID] = t
 		}
 	}
-	chosen := projection{b: withCA.b}
+	var chosen []trial
 	for _, id := range ids {
 		t, ok := byID[id]
 		if !ok {
 			return projection{}, fmt.Errorf("Report.CATrials: no trial %q with a CA result", id)
 		}
-		chosen.trials = append(chosen.trials, t)
+		chosen = append(chosen, t)
 	}
-	return chosen, nil
+	return withCA.With(chosen), nil
 }
 
 // backendGroup puts together the trials that analyse the same table with

@@ -92,14 +92,14 @@ func TestCAGroupsBackends(t *testing.T) {
 	other := rec("d", "dense", 0.3)
 	other.Settings["svd.rank"] = 2
 	recs = append(recs, other)
-	groups := tb().project(recs).groupBy(backendGroup)
+	groups := tb().project(recs).GroupBy(backendGroup)
 	require.Len(t, groups, 2)
-	assert.Len(t, groups[0].trials, 3)
-	tab := svCompare(groups[0].trials, 1)
+	assert.Len(t, groups[0].Trials, 3)
+	tab := svCompare(groups[0].Trials, 1)
 	require.NotNil(t, tab)
 	assert.Equal(t, []string{"Axis", "published", "dense", "randomized", "dssvd"}, tab.Header)
 	assert.Equal(t, []string{"1", "0.4464", "0.4464000000", "0.4464000000", "0.4464000000"}, tab.Rows[0])
-	s, err := caSection(groups[0].trials, 1, []string{"svd.backend"}, 100)
+	s, err := caSection(groups[0].Trials, 1, []string{"svd.backend"}, 100)
 	require.NoError(t, err)
 	assert.Equal(t, "Trials a, b, c", s.Title)
 	assert.Contains(t, s.Blocks[0].(Headline)[0], "the singular values differ from the published ones at 4 decimals in dense, randomized, dssvd; the backends' singular values are equal to the last bit.",

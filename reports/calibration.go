@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // calibrationSection overlays what method corpusstats measured of each
@@ -16,8 +17,8 @@ import (
 // tail-cut CA, with the fitted growth exponents in a table. nil when no
 // record carries corpus statistics.
 func (p *builder) calibrationSection(recs []records.Record) *Section {
-	pr := p.project(recs, hasStatus("ok"), func(rec records.Record) bool { return rec.Corpus != nil && len(rec.Corpus.Points) > 0 })
-	if pr.len() == 0 {
+	pr := p.project(recs, compare.HasStatus("ok"), func(rec records.Record) bool { return rec.Corpus != nil && len(rec.Corpus.Points) > 0 })
+	if pr.Len() == 0 {
 		return nil
 	}
 	rows := corpusRows(pr)
@@ -33,7 +34,7 @@ func (p *builder) calibrationSection(recs []records.Record) *Section {
 	sigma := LineChart{ID: "calibration-sigma", Title: "Singular values of the tail-cut CA", XName: "k", YName: "σ_k",
 		LogX: true, LogY: true, Width: 440, Height: 320}
 	for _, r := range rows {
-		ls := LineSeries{Name: r.label}
+		ls := LineSeries{Name: r.Label}
 		for k, v := range r.Corpus.Sigma {
 			ls.Points = append(ls.Points, XY{X: float64(k + 1), Y: v})
 		}
@@ -110,14 +111,14 @@ func calibrationAnswer(t Table) string {
 // when they tell the corpora apart (what varies between two corpora is
 // their whole source, too long for a legend), else as trials are.
 func corpusRows(pr projection) []row {
-	rows := pr.rows(false)
+	rows := pr.Rows(false)
 	named := map[string]bool{}
 	for _, r := range rows {
 		named[givenName(r.Record)] = true
 	}
 	if !named[""] && len(named) == len(rows) {
 		for i := range rows {
-			rows[i].label = givenName(rows[i].Record)
+			rows[i].Label = givenName(rows[i].Record)
 		}
 	}
 	return rows
@@ -130,7 +131,7 @@ func corpusChart(rows []row, id, title, yName string, series func(records.Corpus
 	c := LineChart{ID: id, Title: title, XName: "Tokens", YName: yName, LogX: true, LogY: true, Width: 440, Height: 320}
 	for _, r := range rows {
 		for j, name := range names {
-			ls := LineSeries{Name: r.label}
+			ls := LineSeries{Name: r.Label}
 			if name != "" {
 				ls.Name += " " + name
 			}
@@ -154,7 +155,7 @@ func calibrationTable(rows []row) Table {
 	for _, r := range rows {
 		cs := r.Corpus
 		last := cs.Points[len(cs.Points)-1]
-		csv := []string{r.label, strconv.FormatInt(last.Tokens, 10), strconv.Itoa(last.Types)}
+		csv := []string{r.Label, strconv.FormatInt(last.Tokens, 10), strconv.Itoa(last.Types)}
 		fit := func(y func(records.CorpusPoint) int) string {
 			var xs, ys []float64
 			for _, cp := range cs.Points {
@@ -168,7 +169,7 @@ func calibrationTable(rows []row) Table {
 			csv = append(csv, csvNumber(b), csvNumber(r2))
 			return fmt.Sprintf("%.3f (R² %.3f)", b, r2)
 		}
-		row := []string{r.label, thousands(float64(last.Tokens)), thousands(float64(last.Types)),
+		row := []string{r.Label, thousands(float64(last.Tokens)), thousands(float64(last.Types)),
 			fit(func(cp records.CorpusPoint) int { return cp.Types }),
 			fit(func(cp records.CorpusPoint) int { return cp.Vocab }),
 			fit(func(cp records.CorpusPoint) int { return cp.NNZFlat }),

@@ -4,7 +4,7 @@
 //   - Word similarity (records with "spearman.zero.<set>" / "spearman.skip.<set>"
 //     metrics): a headline computed from them, then a trials × sets table of
 //     Spearman ρ per OOV rule, ranked by one rule for every page (fair.go,
-//     significance.go): within groups of one dimension d, each method at
+//     compare/significance.go): within groups of one dimension d, each method at
 //     its own similarity, a win only where the paired bootstrap says so,
 //     in-sample cells never; coverage per set, and the paper's published
 //     numbers as an unranked reference group in the zero-rule table.
@@ -33,40 +33,46 @@
 //     external), the -check comparison (Report.Check) and the word map and
 //     nearest neighbours (records' words_map and neighbours).
 //
-// A page is made in three layers:
+// A page is made in three layers, each a package, dependencies pointing
+// down only:
 //
-//   - Format: the records (kcalab/records: metric keys, replicates) and
-//     the settings' display metadata (kcalab/schema); methods reach the
-//     page as values (Report.Methods), so no section names a method.
-//   - Projection (projection.go, labels.go): a section selects the trials
-//     it is about with filters (status, metric kinds, measured or not),
-//     each keeping its number on the page, and groups them: into ordered
-//     groups by any key, into table rows with replicates (trials that
-//     differ only in the replicate setting) folded into mean ± SD and
-//     labelled by what varies among them, into tables of rows × metric
-//     columns whose cells carry value, SD, n and notes, or into chart
-//     lines whose values at one x fold into a point. Groups come in the
-//     order their keys first appear, never in map order.
-//   - Presentation: a section body turns cells and points into Blocks,
-//     and the renderer (render.go, charts.go) writes them as HTML and
-//     ECharts options.
+//   - Sections (this package, one file per section: words.go, analogy.go,
+//     papertable.go, pairs.go, check.go, wordmap.go, neighbours.go,
+//     scaling.go, measured.go, ca.go, tuning.go, …; order.go decides which
+//     leads): each asks the comparison layer about the records it is about
+//     and hands Blocks to the page layer. Sections learn labels and metric
+//     meaning from metadata (kcalab/schema, labels.go, fair.go); methods
+//     reach the page as values (Report.Methods), so no section names a
+//     method. Headlines are computed here from the comparison's verdicts.
+//   - Comparison (kcalab/reports/compare): records → projections, groups,
+//     rows with replicates folded into mean ± SD, tables whose cells carry
+//     value, SD, n, coverage and notes, chart lines; estimates with their
+//     bootstrap replicates, paired verdicts, and the ranking
+//     (RankSignificant, RankTable) that decides every mark and interval a
+//     score table shows.
+//   - Page (kcalab/reports/page): the Blocks, the HTML renderer, the
+//     ECharts options, the CSV downloads and the number formatting. It
+//     knows no records and ranks nothing: a ScoreTable's cells arrive with
+//     their marks decided. It depends on no package of the module but
+//     kcalab/internal/... (TestNoRecordsBelow checks go list -deps).
+//
+// This package keeps the page layer's names as type aliases (Section,
+// Block, Table, ScoreTable, LineChart, Script, Link, …) so that callers
+// build pages from reports alone.
 //
 // Sections are ordered by what the run is for (Report.Lead, or
 // orderSections' rule); long tables are collapsed, but the first
 // section's. Every chart has a toolbox (PNG, SVG, data view) and every
 // table a CSV download in a data: URL, one plain number per cell
-// (scoreCSV, csvCell, Table.CSV).
+// (the page layer's score table CSV, csvCell, Table.CSV).
 //
 // Summarize and WriteIndex (index.go) make the index of many reports: each
 // spec's question, headline, provenance and links.
 //
 // Pages are built from Sections holding Blocks (Paragraph, List, Table,
-// ScoreTable, LineChart, ScatterMap, Bar, Row); callers may add their own.
-// Charts are described with go-echarts options and drawn by ECharts in the
-// browser; the option JSON is written by this package, not by go-echarts'
-// templates, so that every string from the data is escaped for a <script>
-// element and chart ids are fixed. The same Report always renders to the
-// same bytes.
+// ScoreTable, LineChart, ScatterMap, Bar, Row); callers may add their own
+// (Report.Sections), a ScoreTable ranked with RankTable first. The same
+// Report always renders to the same bytes.
 //
 // ECharts itself is inlined so pages work offline: the build pinned by
 // package-lock.json (embedded in the program), taken from reports/node_modules

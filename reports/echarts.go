@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"kcalab/internal/inputfile"
+	"kcalab/reports/page"
 )
 
 // EChartsVersion is the ECharts version that package.json pins and the pages
@@ -26,36 +27,21 @@ const EnvECharts = "KCALAB_ECHARTS"
 // the module root.
 const EChartsRelPath = "reports/node_modules/echarts/dist/echarts.min.js"
 
-// Script says how a page loads ECharts: the library inlined in a <script>
-// element, or a <script src> that needs the network when the page is viewed.
-// The zero Script is invalid: Write refuses it, so that no page silently
-// depends on the network.
-type Script struct {
-	inline string // library source
-	src    string // URL, when not inlined
-	sri    string // its Subresource Integrity hash
-	about  string // shown in the page footer
-}
-
-// Inline reports whether the library is inlined (the page works offline).
-func (s Script) Inline() bool { return s.inline != "" }
-
-// About is the footer text: which library the page uses and how it loads it.
-func (s Script) About() string { return s.about }
-
-func (s Script) valid() bool { return s.inline != "" || s.src != "" }
+// Script says how a page loads ECharts (page.Script): the library inlined
+// in a <script> element, or a <script src> that needs the network when the
+// page is viewed. The zero Script is invalid: Write refuses it, so that no
+// page silently depends on the network.
+type Script = page.Script
 
 // InlineScript returns a Script that inlines src. about names the library in
 // the page footer (e.g. "ECharts 5.6.0, inlined"). It fails when src could
 // end the <script> element early.
 func InlineScript(src, about string) (Script, error) {
-	if strings.TrimSpace(src) == "" {
-		return Script{}, errors.New("reports: inline ECharts source is empty")
+	s, err := page.InlineScript(src, about)
+	if err != nil {
+		return Script{}, fmt.Errorf("reports: %w", err)
 	}
-	if i := unsafeInScript(src); i >= 0 {
-		return Script{}, fmt.Errorf("reports: ECharts source contains %q at byte %d, which would end the <script> element; cannot inline it", src[i:min(i+9, len(src))], i)
-	}
-	return Script{inline: src, about: about}, nil
+	return s, nil
 }
 
 // CDNScript returns a Script that loads the pinned ECharts from a CDN. The
@@ -64,22 +50,7 @@ func InlineScript(src, about string) (Script, error) {
 func CDNScript() Script { return cdnScript(Pinned()) }
 
 func cdnScript(p Pin) Script {
-	return Script{src: p.CDNURL(), sri: p.SRI, about: "ECharts " + p.Version + " loaded from " + p.CDNURL() + " (needs network)"}
-}
-
-// unsafeInScript returns the index of the first "</script" or "<!--" in s
-// (ASCII case-insensitive), or -1. Either would change how the HTML parser
-// reads the rest of a <script> element.
-func unsafeInScript(s string) int {
-	l := strings.ToLower(s)
-	i, j := strings.Index(l, "</script"), strings.Index(l, "<!--")
-	switch {
-	case i < 0:
-		return j
-	case j < 0:
-		return i
-	}
-	return min(i, j)
+	return page.SrcScript(p.CDNURL(), p.SRI, "ECharts "+p.Version+" loaded from "+p.CDNURL()+" (needs network)")
 }
 
 // FindOptions tells FindECharts where to look.

@@ -62,14 +62,15 @@ func ExampleRank() {
 }
 
 // Extra sections carry the charts and tables of later experiments. A
-// score table without bootstrap replicates tests nothing: its two highest
-// scores are shown as such ("untested"), never as wins.
+// score table is ranked before it is printed (RankTable); without
+// bootstrap replicates nothing is tested: its two highest scores are shown
+// as such ("untested"), never as wins.
 func ExampleSection() {
 	s := reports.Section{ID: "timing", Title: "Time against training size", Blocks: []reports.Block{
 		reports.LineChart{ID: "svd-time", Title: "SVD time", XName: "Tokens", YName: "Seconds", LogX: true, LogY: true,
 			Series: []reports.LineSeries{{Name: "dssvd", Points: []reports.XY{{X: 1e5, Y: 0.1}, {X: 1e6, Y: 0.6}}}}},
-		reports.ScoreTable{Caption: "Spearman ρ", RowHeader: "Method", Columns: []string{"MEN"},
-			Rows: []reports.ScoreRow{{Name: "CA", Scores: []float64{0.71}}, {Name: "SGNS", Scores: []float64{0.72}}}},
+		reports.RankTable(reports.ScoreTable{Caption: "Spearman ρ", RowHeader: "Method", Columns: []string{"MEN"},
+			Rows: []reports.ScoreRow{{Name: "CA", Scores: []float64{0.71}}, {Name: "SGNS", Scores: []float64{0.72}}}}, nil),
 	}}
 	var page bytes.Buffer
 	err := reports.Write(&page, reports.Report{Title: "Timing", Sections: []reports.Section{s}, ECharts: reports.CDNScript()})

@@ -2,11 +2,11 @@ package reports
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 )
 
@@ -91,8 +91,8 @@ func dimOf(rec records.Record) float64 {
 	if v, ok := rec.Metrics[records.MetricDim]; ok && v > 0 {
 		return v
 	}
-	rank, hasRank := number(rec.Settings["svd.rank"])
-	if dim, trained := number(rec.Settings["train.dim"]); trained {
+	rank, hasRank := compare.Number(rec.Settings["svd.rank"])
+	if dim, trained := compare.Number(rec.Settings["train.dim"]); trained {
 		switch {
 		case dim > 0:
 			return dim
@@ -148,32 +148,6 @@ func (p *builder) isCAFamily(rec records.Record) bool {
 	return m.Axes && m.Similarity == records.SimDot
 }
 
-// estimate is the row's score under key: its value (for folded seed
-// replicates, their mean) and the replicates of every trial folded into
-// it that has the value, averaged per resample; not tested when any of
-// them lacks replicates.
-func (r row) estimate(key string) estimate {
-	e := estimate{value: metric(r.Record, key)}
-	members := r.members
-	if len(members) == 0 {
-		members = []records.Record{r.Record}
-	}
-	var lists [][]float64
-	for _, m := range members {
-		v, ok := m.Metrics[key]
-		if !ok || math.IsNaN(v) {
-			continue
-		}
-		reps, ok := m.Bootstrap.Replicates(key, v)
-		if !ok {
-			return e
-		}
-		lists = append(lists, reps)
-	}
-	e.reps = meanReplicates(lists)
-	return e
-}
-
 // rowGroup is the rows of a table one ranking compares: vectors of one
 // dimension learned from one data.
 type rowGroup struct {
@@ -191,7 +165,7 @@ type rowGroup struct {
 // just after the in-sample row of its method whose settings are nearest
 // its own (SCA in-sample on the same set), so the two read side by side.
 func (p *builder) groupByDim(rows []row) []rowGroup {
-	recs := rowRecords(rows)
+	recs := compare.RowRecords(rows)
 	_, varying := settingsSplit(recs)
 	var dataKeys []string
 	for _, k := range varying {

@@ -112,7 +112,7 @@ func TestGroupByDim(t *testing.T) {
 		rec("foldsMEN", "label", "SCA+MEN folds", "method", "sca", "sca.set", "men", "sca.mode", "folds", "svd.rank", 300.0),
 		rec("half", "label", "tail-cut", "svd.rank", 300.0, "data.fraction", 0.5),
 	}
-	groups := tb().groupByDim(tb().project(recs).rows(true))
+	groups := tb().groupByDim(tb().project(recs).Rows(true))
 	var got [][]string
 	var labels []string
 	for _, g := range groups {
@@ -286,7 +286,7 @@ func TestGroupHeadline(t *testing.T) {
 			}
 		}
 		b := tb()
-		rs := b.project(recs).rows(true)
+		rs := b.project(recs).Rows(true)
 		g := b.grid(b.groupByDim(rs), []string{"sim", "men", "rare"}, scoreOf(records.RuleZero))
 		return b.groupHeadline(g, 0, records.RuleZero, "")
 	}
@@ -431,7 +431,7 @@ func TestFewPairsNeverRanked(t *testing.T) {
 		}
 		recs := harnessLike([]records.Record{rec("tail-cut", "kca", 1), rec("LCA", "lca", -1)}, 0.01)
 		bd := tb()
-		rs := bd.project(recs).rows(true)
+		rs := bd.project(recs).Rows(true)
 		g := bd.grid(bd.groupByDim(rs), []string{"tiny"}, scoreOf(records.RuleZero))
 		assert.NotContains(t, bd.groupHeadline(g, 0, records.RuleZero, ""), "significantly above")
 	})

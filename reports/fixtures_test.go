@@ -82,7 +82,7 @@ func blocksReport(s Script) Report {
 				},
 			}},
 			{ID: "scores", Title: "Word similarity", Blocks: []Block{
-				ScoreTable{ID: "scores-table", Caption: "Spearman ρ per word-similarity set", RowHeader: "Method",
+				RankTable(ScoreTable{ID: "scores-table", Caption: "Spearman ρ per word-similarity set", RowHeader: "Method",
 					Columns: []string{"WS353", "MEN", "SimLex"},
 					Rows: []ScoreRow{
 						{Name: "CA (K = D⁻¹)", Scores: []float64{0.712, 0.70, 0.31}},
@@ -92,7 +92,7 @@ func blocksReport(s Script) Report {
 					},
 					ReferenceTitle: "Published (paper, Table 2)",
 					Reference:      []ScoreRow{{Name: "SGNS (paper)", Scores: []float64{0.733, 0.75, 0.40}}},
-				},
+				}, nil),
 				Row{
 					LineChart{ID: "by-window", Title: "ρ against window size", XName: "Window W", YName: "Spearman ρ",
 						Series: []LineSeries{{Name: "WS353", Points: []XY{{X: 2, Y: 0.61}, {X: 5, Y: 0.66}, {X: 10, Y: 0.7}}}, {Name: "MEN", Points: []XY{{X: 2, Y: 0.6}, {X: 5, Y: 0.68}, {X: 10, Y: 0.71}}}}},
@@ -104,7 +104,7 @@ func blocksReport(s Script) Report {
 				Bar{ID: "bars", Title: "Bars", XName: "Axis", YName: "Inertia", Categories: []string{"1", "2", "3"},
 					Series: []BarSeries{{Name: "a", Values: []float64{3, 2, 1}}, {Name: "b", Values: []float64{2.5, 1, 0.5}, Labels: []string{"x", "y", "z"}}}},
 				ScatterMap{ID: "free-map", Title: "Free-scale map", XName: "x", YName: "y",
-					Series: []ScatterSeries{{Name: "points", Points: []Labeled{{"p", 1, 2}, {"q", -3, 0.5}, {"r", 2, -1}}}}},
+					Series: []ScatterSeries{{Name: "points", Points: []Labeled{{Label: "p", X: 1, Y: 2}, {Label: "q", X: -3, Y: 0.5}, {Label: "r", X: 2, Y: -1}}}}},
 				Table{Caption: "A table", Header: []string{"name", "value"}, Rows: [][]string{{"a", "1"}, {"b", "22"}}, Numeric: []bool{false, true}},
 				List{"one", "two"},
 			}, Subsections: []Section{{Title: "A subsection", Blocks: []Block{Paragraph("Nested.")}}}},

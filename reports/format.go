@@ -1,69 +1,30 @@
 package reports
 
 import (
-	"encoding/json"
-	"fmt"
 	"math"
 	"sort"
-	"strconv"
-	"strings"
+
+	"kcalab/reports/page"
 )
 
-// formatValue prints a setting value as the spec would write it: lists
-// and maps in YAML's flow style ("[king, france]", "{a: 1}", keys sorted).
-func formatValue(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return t
-	case bool:
-		return strconv.FormatBool(t)
-	case float64:
-		return strconv.FormatFloat(t, 'g', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(t), 'g', -1, 32)
-	case int:
-		return strconv.Itoa(t)
-	case int64:
-		return strconv.FormatInt(t, 10)
-	case uint64:
-		return strconv.FormatUint(t, 10)
-	case []string:
-		return "[" + strings.Join(t, ", ") + "]"
-	case []any:
-		parts := make([]string, len(t))
-		for i, e := range t {
-			parts[i] = formatValue(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		parts := make([]string, 0, len(t))
-		for _, k := range sortedKeys(t) {
-			parts = append(parts, k+": "+formatValue(t[k]))
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	}
-	if b, err := json.Marshal(v); err == nil {
-		return string(b)
-	}
-	return fmt.Sprint(v)
-}
+// The page layer's number formatting (kcalab/reports/page), under the
+// names the sections use, so that every page prints a number one way.
 
-// sig prints v with n significant digits ("0.4464", "8.59e-05").
-func sig(v float64, n int) string {
-	if math.IsNaN(v) {
-		return "—" // a page never prints NaN: the dash is its "none"
-	}
-	return strconv.FormatFloat(v, 'g', n, 64)
-}
+func formatValue(v any) string                   { return page.FormatValue(v) }
+func sig(v float64, n int) string                { return page.Sig(v, n) }
+func percent(share float64, decimals int) string { return page.Percent(share, decimals) }
+func csvNumber(v float64) string                 { return page.CSVNumber(v) }
+func roundTo(v float64, digits int) float64      { return page.RoundTo(v, digits) }
+func formatScore(v float64, digits int) string   { return page.FormatScore(v, digits) }
+func tidy(v float64) float64                     { return page.Tidy(v) }
 
-// percent prints a share (0.8656) as a percentage with the given decimals.
-func percent(share float64, decimals int) string {
-	if !finite(share) {
-		return "—" // never "NaN%"
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
 	}
-	return strconv.FormatFloat(100*share, 'f', decimals, 64) + "%"
+	return v
 }
 
 func sortedKeys[V any](m map[string]V) []string {

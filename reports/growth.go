@@ -65,18 +65,18 @@ func growthTable(lines []line, sizeSymbol string) *Table {
 	for _, l := range lines {
 		for _, q := range []struct{ metric, label string }{{metricWall, "wall time (s)"}, {metricRSS, "peak memory (MiB)"}} {
 			var xs, nz, ys, ysNZ []float64
-			for k, t := range l.trials {
+			for k, t := range l.Trials {
 				y, ok := t.Metrics[q.metric]
 				if t.Status != "ok" || !ok {
 					continue
 				}
-				xs, ys = append(xs, l.xs[k]), append(ys, y)
+				xs, ys = append(xs, l.Xs[k]), append(ys, y)
 				if v, ok := t.Metrics[records.MetricNNZ]; ok {
 					nz, ysNZ = append(nz, v), append(ysNZ, y)
 				}
 			}
-			row := []string{l.name, q.label, "—", "—"}
-			csv := []string{l.name, q.metric, "", "", "", "", "", "", "", ""}
+			row := []string{l.Name, q.label, "—", "—"}
+			csv := []string{l.Name, q.metric, "", "", "", "", "", "", "", ""}
 			fitted := false
 			if b, c, r2, ok := powerLaw(xs, ys); ok {
 				row[2], fitted = lawText(sizeSymbol, b, c, r2, len(xs)), true

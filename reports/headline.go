@@ -5,15 +5,8 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
-
-// Headline is what a comparison's numbers say, one sentence each, at the
-// top of its section. Its sentences are computed from the records (see
-// groupHeadline and pairRows), never written by hand, so they say
-// what the run measured whichever way it fell.
-type Headline []string
-
-func (Headline) block() {}
 
 // The rules a headline states, for one ranking group of a score grid
 // (vectors of one d from one data, one statistic under one rule, each row
@@ -59,9 +52,9 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 		if !finiteAny(gg.cells[i]) {
 			switch {
 			case tunedAny(gg.cells[i]):
-				inSample = append(inSample, r.label)
+				inSample = append(inSample, r.Label)
 			case otherAny(gg.cells[i]):
-				unscored = append(unscored, r.label)
+				unscored = append(unscored, r.Label)
 				bySim[gg.cells[i][0].sim] = true
 			}
 			continue
@@ -88,13 +81,13 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 			if a < 0 || b < 0 {
 				continue
 			}
-			v := compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
+			v := compare.Compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
 			vs[v] = append(vs[v], setDisplay(set))
 		}
 		clauses = append(clauses, orderingClause(vs))
 	}
 	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
-		clauses = append(clauses, pairClause(gg.rows[a].label, gg.rows[b].label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
+		clauses = append(clauses, pairClause(gg.rows[a].Label, gg.rows[b].Label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
 	}
 	if len(inSample) > 0 {
 		verb := "was"
@@ -132,7 +125,7 @@ func otherAny(cells []gridCell) bool {
 // tunedAny says some cell has a value that is in-sample (tuned on its set).
 func tunedAny(cells []gridCell) bool {
 	for _, c := range cells {
-		if c.tuned && finite(c.value) {
+		if c.tuned && finite(c.Value) {
 			return true
 		}
 	}
@@ -154,7 +147,7 @@ func finiteAny(cells []gridCell) bool {
 func bestAt(gg gridGroup, rows []int, j int) int {
 	best := -1
 	for _, i := range rows {
-		if c := gg.cells[i][j]; c.ranked() && (best < 0 || c.value > gg.cells[best][j].value) {
+		if c := gg.cells[i][j]; c.ranked() && (best < 0 || c.Value > gg.cells[best][j].Value) {
 			best = i
 		}
 	}
@@ -187,7 +180,7 @@ func bestMean(gg gridGroup, rows []int, skip string) int {
 // anyTested says some ranked cell has bootstrap replicates.
 func anyTested(cells []gridCell) bool {
 	for _, c := range cells {
-		if c.ranked() && c.tested() {
+		if c.ranked() && c.Tested() {
 			return true
 		}
 	}
@@ -213,7 +206,7 @@ func comparePerSet(sets []string, a, b []gridCell) verdictSets {
 	vs := verdictSets{}
 	for j, set := range sets {
 		if a[j].ranked() && b[j].ranked() {
-			v := compare(a[j].estimate, b[j].estimate, 3)
+			v := compare.Compare(a[j].estimate, b[j].estimate, 3)
 			vs[v] = append(vs[v], setDisplay(set))
 		}
 	}
@@ -222,19 +215,19 @@ func comparePerSet(sets []string, a, b []gridCell) verdictSets {
 
 // orderingClause says on how many sets the paper's ordering holds.
 func orderingClause(vs verdictSets) string {
-	n := len(vs[above]) + len(vs[below]) + len(vs[tie]) + len(vs[notTested])
-	if n == len(vs[notTested]) {
+	n := len(vs[compare.Above]) + len(vs[compare.Below]) + len(vs[compare.Tie]) + len(vs[compare.NotTested])
+	if n == len(vs[compare.NotTested]) {
 		return "the paper's ordering (its CA rows above the neural baselines) is not tested on any set (the best rows have no bootstrap replicates)"
 	}
-	s := fmt.Sprintf("the paper's ordering (the best CA row significantly above the best baseline) holds on %d of %d sets%s", len(vs[above]), n, setList(vs[above]))
-	if len(vs[below]) > 0 {
-		s += fmt.Sprintf(", is reversed on %d%s", len(vs[below]), setList(vs[below]))
+	s := fmt.Sprintf("the paper's ordering (the best CA row significantly above the best baseline) holds on %d of %d sets%s", len(vs[compare.Above]), n, setList(vs[compare.Above]))
+	if len(vs[compare.Below]) > 0 {
+		s += fmt.Sprintf(", is reversed on %d%s", len(vs[compare.Below]), setList(vs[compare.Below]))
 	}
-	if len(vs[tie]) > 0 {
-		s += fmt.Sprintf(", ties on %d%s", len(vs[tie]), setList(vs[tie]))
+	if len(vs[compare.Tie]) > 0 {
+		s += fmt.Sprintf(", ties on %d%s", len(vs[compare.Tie]), setList(vs[compare.Tie]))
 	}
-	if len(vs[notTested]) > 0 {
-		s += fmt.Sprintf(", is not tested on %d%s", len(vs[notTested]), setList(vs[notTested]))
+	if len(vs[compare.NotTested]) > 0 {
+		s += fmt.Sprintf(", is not tested on %d%s", len(vs[compare.NotTested]), setList(vs[compare.NotTested]))
 	}
 	return s
 }
@@ -250,35 +243,35 @@ func setList(sets []string) string {
 // pairClause says how two rows compare set by set, the one above on more
 // sets first.
 func pairClause(a, b string, vs verdictSets) string {
-	if len(vs[below]) > len(vs[above]) {
+	if len(vs[compare.Below]) > len(vs[compare.Above]) {
 		a, b = b, a
-		vs[above], vs[below] = vs[below], vs[above]
+		vs[compare.Above], vs[compare.Below] = vs[compare.Below], vs[compare.Above]
 	}
-	tested := len(vs[above]) + len(vs[below]) + len(vs[tie])
+	tested := len(vs[compare.Above]) + len(vs[compare.Below]) + len(vs[compare.Tie])
 	switch {
-	case tested == 0 && len(vs[notTested]) == 0:
+	case tested == 0 && len(vs[compare.NotTested]) == 0:
 		return a + " and " + b + " share no ranked set"
 	case tested == 0:
 		return a + " against " + b + ": not tested (no bootstrap replicates)"
-	case len(vs[above]) == 0 && len(vs[below]) == 0:
-		s := a + " and " + b + " tie on " + strings.Join(vs[tie], ", ")
-		if len(vs[notTested]) > 0 {
-			s += "; not tested on " + strings.Join(vs[notTested], ", ")
+	case len(vs[compare.Above]) == 0 && len(vs[compare.Below]) == 0:
+		s := a + " and " + b + " tie on " + strings.Join(vs[compare.Tie], ", ")
+		if len(vs[compare.NotTested]) > 0 {
+			s += "; not tested on " + strings.Join(vs[compare.NotTested], ", ")
 		}
 		return s
 	}
 	var parts []string
-	if len(vs[above]) > 0 {
-		parts = append(parts, a+" is significantly above "+b+" on "+strings.Join(vs[above], ", "))
+	if len(vs[compare.Above]) > 0 {
+		parts = append(parts, a+" is significantly above "+b+" on "+strings.Join(vs[compare.Above], ", "))
 	}
-	if len(vs[below]) > 0 {
-		parts = append(parts, b+" above "+a+" on "+strings.Join(vs[below], ", "))
+	if len(vs[compare.Below]) > 0 {
+		parts = append(parts, b+" above "+a+" on "+strings.Join(vs[compare.Below], ", "))
 	}
-	if len(vs[tie]) > 0 {
-		parts = append(parts, "ties on "+strings.Join(vs[tie], ", "))
+	if len(vs[compare.Tie]) > 0 {
+		parts = append(parts, "ties on "+strings.Join(vs[compare.Tie], ", "))
 	}
-	if len(vs[notTested]) > 0 {
-		parts = append(parts, "not tested on "+strings.Join(vs[notTested], ", "))
+	if len(vs[compare.NotTested]) > 0 {
+		parts = append(parts, "not tested on "+strings.Join(vs[compare.NotTested], ", "))
 	}
 	return strings.Join(parts, "; ")
 }

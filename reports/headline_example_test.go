@@ -30,7 +30,7 @@ func Example_headline() {
 		trial("LCA", "lca", 0.530, 0.470, 0.230),
 		trial("fastText (CLI)", "external", 0.525, 0.560, 0.300),
 	}, 0)
-	g := b.grid(b.groupByDim(b.project(recs).rows(true)), sets, scoreOf(records.RuleZero))
+	g := b.grid(b.groupByDim(b.project(recs).Rows(true)), sets, scoreOf(records.RuleZero))
 	fmt.Println(b.groupHeadline(g, 0, records.RuleZero, ""))
 	// Output:
 	// At d = 300, zero rule, each method at its own similarity: the paper's ordering (the best CA row significantly above the best baseline) holds on 0 of 3 sets, is reversed on 2 (MEN, Rare), ties on 1 (Sim); fastText (CLI) is significantly above tail-cut KCA on MEN, Rare; ties on Sim.

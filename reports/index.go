@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/reports/page"
 )
 
 // Summary is what the index says of one report: its question, its
@@ -177,7 +178,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 	var es []entry
 	for _, e := range ix.Entries {
 		x := entry{IndexEntry: e, Anchor: "spec-" + anchorOf(e.Name)}
-		x.ReportHref, x.SpecHref, x.ResultsHref = Link{Path: e.Report}.href(), Link{Path: e.Spec}.href(), Link{Path: e.Results}.href()
+		x.ReportHref, x.SpecHref, x.ResultsHref = Link{Path: e.Report}.Href(), Link{Path: e.Spec}.Href(), Link{Path: e.Results}.Href()
 		if e.Problem != "" {
 			// A report on disk is not of these results: not linked.
 			x.ReportHref = ""
@@ -191,7 +192,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 		es = append(es, x)
 	}
 	var out bytes.Buffer
-	if err := tplIndex.Execute(&out, map[string]any{"Title": ix.Title, "Entries": es, "Tables": template.JS(tableScript)}); err != nil {
+	if err := tplIndex.Execute(&out, map[string]any{"Title": ix.Title, "Entries": es, "Tables": template.JS(page.TableScript)}); err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
 	_, err := w.Write(out.Bytes())
@@ -212,7 +213,7 @@ func anchorOf(name string) string {
 	}, name)
 }
 
-var tplIndex = mustTpl("index", `<!DOCTYPE html>
+var tplIndex = template.Must(template.New("index").Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -261,4 +262,4 @@ code { font-size: 13px; }
 {{.Tables}}</script>
 </body>
 </html>
-`)
+`))

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 )
 
@@ -69,12 +70,12 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	if scalingAxisOf(p.project(recs, scalingTrial)).distinct() >= 2 {
 		return nil
 	}
-	finished := p.project(recs, hasStatus("ok"))
-	pr := finished.where(isMeasured)
-	if pr.len() == 0 || pr.len() != finished.len() || pr.len() > maxMeasured {
+	finished := p.project(recs, compare.HasStatus("ok"))
+	pr := finished.Where(isMeasured)
+	if pr.Len() == 0 || pr.Len() != finished.Len() || pr.Len() > maxMeasured {
 		return nil
 	}
-	rows := pr.rows(false)
+	rows := pr.Rows(false)
 	budget, onDisk, svd, plan := false, false, false, false
 	for _, r := range rows {
 		_, hasPlan := r.Metrics[records.MetricSVDPlan]
@@ -107,9 +108,9 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	first := rows[0]
 	var lead []string
 	for i, r := range rows {
-		wall, rss := metric(r.Record, metricWall), metric(r.Record, metricRSS)
-		row := []string{fmt.Sprintf("%s (#%d)", r.label, r.Num), seconds(wall), seconds(metric(r.Record, records.MetricCPU)), megabytes(rss)}
-		fw, frss := metric(first.Record, metricWall), metric(first.Record, metricRSS)
+		wall, rss := compare.Metric(r.Record, metricWall), compare.Metric(r.Record, metricRSS)
+		row := []string{fmt.Sprintf("%s (#%d)", r.Label, r.Num), seconds(wall), seconds(compare.Metric(r.Record, records.MetricCPU)), megabytes(rss)}
+		fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 		if len(rows) > 1 {
 			if i == 0 {
 				row = append(row, "—", "—")
@@ -118,7 +119,7 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 			}
 		}
 		if plan {
-			pl := metric(r.Record, records.MetricSVDPlan)
+			pl := compare.Metric(r.Record, records.MetricSVDPlan)
 			cell := "— (not recorded)"
 			if finite(pl) {
 				cell = megabytes(pl) + " (peak " + relChange(rss, pl) + ")"
@@ -167,8 +168,8 @@ func measuredCSV(rows []row) [][]string {
 		"sigma_1", "sigma_last", "k", "rel_residual", "products", "max_abs_dsigma_over_sigma1_vs_first"}}
 	for _, r := range rows {
 		b := schema.RecordSettings(r.Settings).Budget.MemoryMB
-		line := []string{r.label, strconv.Itoa(r.Num), csvNumber(metric(r.Record, metricWall)), csvNumber(metric(r.Record, records.MetricCPU)),
-			csvNumber(metric(r.Record, metricRSS)), csvNumber(metric(r.Record, records.MetricSVDPlan)), csvNumber(b)}
+		line := []string{r.Label, strconv.Itoa(r.Num), csvNumber(compare.Metric(r.Record, metricWall)), csvNumber(compare.Metric(r.Record, records.MetricCPU)),
+			csvNumber(compare.Metric(r.Record, metricRSS)), csvNumber(compare.Metric(r.Record, records.MetricSVDPlan)), csvNumber(b)}
 		if r.TableFile != nil {
 			line = append(line, strconv.FormatInt(r.TableFile.FileBytes, 10), strconv.FormatInt(r.TableFile.BlockBytes, 10))
 		} else {
@@ -188,15 +189,15 @@ func measuredCSV(rows []row) [][]string {
 // measuredSentence says what one measured trial cost, against the first
 // when it is not the first.
 func measuredSentence(r, first row, i int, gap float64) string {
-	wall, rss := metric(r.Record, metricWall), metric(r.Record, metricRSS)
+	wall, rss := compare.Metric(r.Record, metricWall), compare.Metric(r.Record, metricRSS)
 	var parts []string
 	if i == 0 {
-		what := r.label + ": " + seconds(wall) + " wall time"
-		if cpu := metric(r.Record, records.MetricCPU); finite(cpu) {
+		what := r.Label + ": " + seconds(wall) + " wall time"
+		if cpu := compare.Metric(r.Record, records.MetricCPU); finite(cpu) {
 			what += ", " + seconds(cpu) + " CPU time"
 		}
 		parts = append(parts, what+", peak memory "+megabytes(rss))
-		if pl := metric(r.Record, records.MetricSVDPlan); finite(pl) {
+		if pl := compare.Metric(r.Record, records.MetricSVDPlan); finite(pl) {
 			parts[0] += fmt.Sprintf(" against the SVD's %s of planned buffers", megabytes(pl))
 		}
 		if b := schema.RecordSettings(r.Settings).Budget.MemoryMB; b > 0 {
@@ -214,9 +215,9 @@ func measuredSentence(r, first row, i int, gap float64) string {
 		}
 		return strings.Join(parts, "; ") + "."
 	}
-	fw, frss := metric(first.Record, metricWall), metric(first.Record, metricRSS)
+	fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 	parts = append(parts, fmt.Sprintf("%s: %s against %s for %s (%s), peak memory %s against %s (%s)",
-		r.label, seconds(wall), seconds(fw), first.label, timesText(wall/fw), megabytes(rss), megabytes(frss), relChange(rss, frss)))
+		r.Label, seconds(wall), seconds(fw), first.Label, timesText(wall/fw), megabytes(rss), megabytes(frss), relChange(rss, frss)))
 	if finite(gap) {
 		parts = append(parts, fmt.Sprintf("singular values equal to %s·σ_1 (the largest difference)", sig(gap, 2)))
 	}
@@ -259,12 +260,12 @@ const maxSpectra = 8
 // with more than maxSpectra lines, or when no two trials differ in their
 // backend alone on a page that is not about measured trials.
 func (p *builder) spectraSection(recs []records.Record) *Section {
-	pr := p.project(recs, hasStatus("ok"), func(rec records.Record) bool { return rec.SVD != nil && len(rec.SVD.S) >= 2 })
-	if pr.len() == 0 {
+	pr := p.project(recs, compare.HasStatus("ok"), func(rec records.Record) bool { return rec.SVD != nil && len(rec.SVD.S) >= 2 })
+	if pr.Len() == 0 {
 		return nil
 	}
-	rows := pr.rows(true)
-	groups := pr.groupBy(func(_ int, t trial) string { return replicateKey(t.Record) })
+	rows := pr.Rows(true)
+	groups := pr.GroupBy(func(_ int, t trial) string { return replicateKey(t.Record) })
 	if len(groups) != len(rows) || len(rows) > maxSpectra {
 		return nil
 	}
@@ -273,21 +274,21 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 	resid := make([]float64, len(rows))
 	for i, g := range groups {
 		vals := map[float64][]float64{}
-		for _, t := range g.trials {
+		for _, t := range g.Trials {
 			for k, v := range t.SVD.S {
 				vals[float64(k+1)] = append(vals[float64(k+1)], v)
 			}
-			resid[i] += t.SVD.RelResidual / float64(len(g.trials))
+			resid[i] += t.SVD.RelResidual / float64(len(g.Trials))
 		}
-		spectra[i], _ = meanPoints(vals)
+		spectra[i], _ = compare.MeanPoints(vals)
 	}
 	sigma := LineChart{ID: "spectra-sigma", Title: "Singular values σ_k", XName: "k", YName: "σ_k", LogX: true, LogY: true, Width: 640, Height: 400}
 	for i, r := range rows {
-		sigma.Series = append(sigma.Series, LineSeries{Name: r.label, Points: spectra[i]})
+		sigma.Series = append(sigma.Series, LineSeries{Name: r.Label, Points: spectra[i]})
 	}
 	s := &Section{ID: "spectra", Title: "Singular value spectra"}
 	text := "The singular values each decomposition recorded, largest first"
-	if len(groups) < pr.len() {
+	if len(groups) < pr.Len() {
 		text += " (replicates: their mean, ± the standard deviation over the seeds)"
 	}
 	s.Blocks = append(s.Blocks, Paragraph(text+"."))
@@ -320,7 +321,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 			if i == ref || len(spectra[i]) != len(spectra[ref]) {
 				continue
 			}
-			ls := LineSeries{Name: rows[i].label}
+			ls := LineSeries{Name: rows[i].Label}
 			worst, worstK, sum := 0.0, 0, 0.0
 			for k, pt := range spectra[i] {
 				e := spectra[ref][k].Y
@@ -332,19 +333,19 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 				sum += rel
 			}
 			diff.Series = append(diff.Series, ls)
-			against = append(against, fmt.Sprintf("%s against %s", rows[i].label, rows[ref].label))
+			against = append(against, fmt.Sprintf("%s against %s", rows[i].Label, rows[ref].Label))
 			if worstK > 0 {
 				answer = append(answer, fmt.Sprintf("%s's σ_k against %s's (the more exact): largest difference %s (k = %d), %s on average over the %d",
-					rows[i].label, rows[ref].label, signedShare(worst), worstK, signedShare(sum/float64(len(spectra[i]))), len(spectra[i])))
+					rows[i].Label, rows[ref].Label, signedShare(worst), worstK, signedShare(sum/float64(len(spectra[i]))), len(spectra[i])))
 			} else {
-				answer = append(answer, fmt.Sprintf("%s's σ_k equal %s's", rows[i].label, rows[ref].label))
+				answer = append(answer, fmt.Sprintf("%s's σ_k equal %s's", rows[i].Label, rows[ref].Label))
 			}
 		}
 	}
 	if len(diff.Series) == 0 {
 		// A spectrum compared with none is worth its place only on a page
 		// about the measured decompositions themselves.
-		if p.project(recs, hasStatus("ok"), not(isMeasured)).len() > 0 {
+		if p.project(recs, compare.HasStatus("ok"), compare.Not(isMeasured)).Len() > 0 {
 			return nil
 		}
 		s.Blocks = append(s.Blocks, sigma)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 )
 
@@ -23,21 +24,21 @@ func Example_projection() {
 	b := newBuilder(Report{Methods: []schema.MethodInfo{{Name: "ca", Label: "CA"}, {Name: "sgns", Label: "SGNS"}}})
 
 	// Select: the trials with Spearman scores.
-	scored := b.project(recs, hasMetric(records.ScoreMetric))
+	scored := b.project(recs, compare.HasMetric(records.ScoreMetric))
 
 	// Group into table rows × set columns; a cell is the row's value.
-	t := table{rows: scored.rows(true), cols: setColumns([]string{"men"}, scoreOf(records.RuleZero), false)}
-	for _, r := range t.rows {
-		c := r.cell(t.cols[0].metric)
-		fmt.Println(strings.TrimSpace(fmt.Sprintf("row #%d %s, %s: %.2f %s", r.Num, r.label, t.cols[0].name, c.value, c.spread())))
+	t := table{Rows: scored.Rows(true), Cols: setColumns([]string{"men"}, scoreOf(records.RuleZero), false)}
+	for _, r := range t.Rows {
+		c := r.Cell(t.Cols[0].Metric)
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("row #%d %s, %s: %.2f %s", r.Num, r.Label, t.Cols[0].Name, c.Value, c.Spread())))
 	}
 
 	// Or into chart lines against the window: one point per x.
-	x := func(_ int, t trial) float64 { w, _ := number(t.Settings["data.window"]); return w }
-	for _, l := range scored.lines(func(int, trial) string { return "CA" }, x) {
-		pts, _ := l.points(metricAt(men))
+	x := func(_ int, t trial) float64 { w, _ := compare.Number(t.Settings["data.window"]); return w }
+	for _, l := range scored.Lines(func(int, trial) string { return "CA" }, x) {
+		pts, _ := l.Points(compare.MetricAt(men))
 		for _, p := range pts {
-			fmt.Printf("line %s at W = %g: %.2f ± %.3f\n", l.name, p.X, p.Y, p.Err)
+			fmt.Printf("line %s at W = %g: %.2f ± %.3f\n", l.Name, p.X, p.Y, p.Err)
 		}
 	}
 	// Output:

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // projRecords are six trials: CA at two ranks (the first replicated, one
@@ -31,7 +32,7 @@ func projRecords() []records.Record {
 
 func ids(pr projection) []string {
 	var out []string
-	for _, t := range pr.trials {
+	for _, t := range pr.Trials {
 		out = append(out, fmt.Sprintf("%s#%d", t.ID, t.Num))
 	}
 	return out
@@ -45,45 +46,45 @@ func TestProjectFilters(t *testing.T) {
 		want []string
 	}{
 		{"all", nil, []string{"a#1", "b#2", "c#3", "d#4", "e#5", "f#6"}},
-		{"scored", []filter{hasMetric(records.ScoreMetric)}, []string{"a#1", "b#2", "c#3", "d#4", "f#6"}},
-		{"any of several kinds", []filter{hasMetric(records.PearsonMetric, records.MeasurementMetric)}, []string{"d#4"}},
-		{"status", []filter{hasStatus("error")}, []string{"e#5"}},
-		{"not measured", []filter{hasMetric(records.ScoreMetric), not(isMeasuredTrial)}, []string{"a#1", "b#2", "c#3", "f#6"}},
-		{"numeric setting", []filter{numericSetting("svd.rank")}, []string{"a#1", "b#2", "c#3", "d#4"}},
-		{"nothing", []filter{hasStatus("over_budget")}, nil},
+		{"scored", []filter{compare.HasMetric(records.ScoreMetric)}, []string{"a#1", "b#2", "c#3", "d#4", "f#6"}},
+		{"any of several kinds", []filter{compare.HasMetric(records.PearsonMetric, records.MeasurementMetric)}, []string{"d#4"}},
+		{"status", []filter{compare.HasStatus("error")}, []string{"e#5"}},
+		{"not measured", []filter{compare.HasMetric(records.ScoreMetric), compare.Not(isMeasuredTrial)}, []string{"a#1", "b#2", "c#3", "f#6"}},
+		{"numeric setting", []filter{compare.NumericSetting("svd.rank")}, []string{"a#1", "b#2", "c#3", "d#4"}},
+		{"nothing", []filter{compare.HasStatus("over_budget")}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			assert.Equal(t, c.want, ids(tb().project(projRecords(), c.keep...)))
 		})
 	}
-	pr := tb().project(projRecords(), hasMetric(records.ScoreMetric)).where(hasStatus("ok"), not(isMeasuredTrial))
+	pr := tb().project(projRecords(), compare.HasMetric(records.ScoreMetric)).Where(compare.HasStatus("ok"), compare.Not(isMeasuredTrial))
 	assert.Equal(t, []string{"a#1", "b#2", "c#3", "f#6"}, ids(pr), "where narrows and keeps the numbers")
 }
 
 // Groups come in the order their keys first appear; byKey sorts them.
 func TestGroupBy(t *testing.T) {
 	pr := tb().project(projRecords())
-	groups := pr.groupBy(func(_ int, t trial) string { return formatValue(t.Settings["method"]) + "/" + t.Status })
+	groups := pr.GroupBy(func(_ int, t trial) string { return formatValue(t.Settings["method"]) + "/" + t.Status })
 	var got []string
 	for _, g := range groups {
-		got = append(got, fmt.Sprintf("%s:%d", g.key, len(g.trials)))
+		got = append(got, fmt.Sprintf("%s:%d", g.Key, len(g.Trials)))
 	}
 	assert.Equal(t, []string{"ca/ok:4", "sgns/error:1", "sgns/ok:1"}, got)
-	assert.Equal(t, "c", groups[0].trials[2].ID, "trials keep their order in a group")
+	assert.Equal(t, "c", groups[0].Trials[2].ID, "trials keep their order in a group")
 
-	byStatus := byKey(pr.groupBy(func(_ int, t trial) string { return t.Status }))
-	assert.Equal(t, "error", byStatus[0].key)
-	assert.Equal(t, "ok", byStatus[1].key)
+	byStatus := compare.ByKey(pr.GroupBy(func(_ int, t trial) string { return t.Status }))
+	assert.Equal(t, "error", byStatus[0].Key)
+	assert.Equal(t, "ok", byStatus[1].Key)
 
-	byIndex := pr.groupBy(func(i int, _ trial) string { return fmt.Sprint(i % 2) })
-	assert.Equal(t, "0", byIndex[0].key, "the key may use the trial's index")
+	byIndex := pr.GroupBy(func(i int, _ trial) string { return fmt.Sprint(i % 2) })
+	assert.Equal(t, "0", byIndex[0].Key, "the key may use the trial's index")
 }
 
 // Rows fold replicates as records.MergeReplicates does: the mean, the
 // sample SD, how many, and the first replicate's number.
 func TestRowsFold(t *testing.T) {
-	pr := tb().project(projRecords(), hasMetric(records.ScoreMetric), not(isMeasuredTrial))
+	pr := tb().project(projRecords(), compare.HasMetric(records.ScoreMetric), compare.Not(isMeasuredTrial))
 	key := records.Score(records.RuleZero, "men").Key()
 	cases := []struct {
 		name   string
@@ -97,26 +98,26 @@ func TestRowsFold(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rows := pr.rows(c.fold)
+			rows := pr.Rows(c.fold)
 			var labels []string
 			var nums, n []int
 			for _, r := range rows {
-				labels, nums, n = append(labels, r.label), append(nums, r.Num), append(n, r.n)
+				labels, nums, n = append(labels, r.Label), append(nums, r.Num), append(n, r.N)
 			}
 			assert.Equal(t, c.labels, labels)
 			assert.Equal(t, c.nums, nums)
 			assert.Equal(t, c.n, n)
 		})
 	}
-	c := pr.rows(true)[0].cell(key)
-	assert.InDelta(t, 0.61, c.value, 1e-12)
-	assert.True(t, c.hasSD)
-	assert.InDelta(t, math.Sqrt(0.0002), c.sd, 1e-12)
-	assert.Equal(t, "sd 0.014 over 2 seeds", c.spread())
-	assert.Equal(t, "", pr.rows(true)[1].cell(key).spread(), "a single trial says nothing of spread")
-	none := pr.rows(true)[0].cell("no.such.metric")
-	assert.True(t, math.IsNaN(none.value))
-	assert.Equal(t, "2 seeds", none.spread(), "folded but no value: the count alone")
+	c := pr.Rows(true)[0].Cell(key)
+	assert.InDelta(t, 0.61, c.Value, 1e-12)
+	assert.True(t, c.HasSD)
+	assert.InDelta(t, math.Sqrt(0.0002), c.SD, 1e-12)
+	assert.Equal(t, "sd 0.014 over 2 seeds", c.Spread())
+	assert.Equal(t, "", pr.Rows(true)[1].Cell(key).Spread(), "a single trial says nothing of spread")
+	none := pr.Rows(true)[0].Cell("no.such.metric")
+	assert.True(t, math.IsNaN(none.Value))
+	assert.Equal(t, "2 seeds", none.Spread(), "folded but no value: the count alone")
 }
 
 // A failed replicate still belongs to its group: folding keys on the
@@ -124,9 +125,9 @@ func TestRowsFold(t *testing.T) {
 func TestRowsFoldFailedReplicate(t *testing.T) {
 	recs := projRecords()[:2]
 	recs[1].Status = "error"
-	rows := tb().project(recs).rows(true)
+	rows := tb().project(recs).Rows(true)
 	require.Len(t, rows, 1)
-	assert.Equal(t, 2, rows[0].n)
+	assert.Equal(t, 2, rows[0].N)
 }
 
 // A table's coverage is said once in the footer when every row covers the
@@ -148,18 +149,18 @@ func TestTableCoverage(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tab := table{tb().project(c.recs).rows(true), setColumns([]string{"men"}, scoreOf(records.RuleZero), true)}
-			footer, perCell := tab.coverage()
+			tab := table{Rows: tb().project(c.recs).Rows(true), Cols: setColumns([]string{"men"}, scoreOf(records.RuleZero), true)}
+			footer, perCell := tab.Coverage()
 			assert.Equal(t, []string{c.footer}, footer)
 			assert.Equal(t, []bool{c.perCell}, perCell)
-			rows := tab.scoreRows(func(i, j int, c *cell) {
-				c.note("†")
-				c.note(c.spread())
-				c.unranked = i == 0
+			rows := tab.ScoreRows(func(i, j int, c *cell) {
+				c.Note("†")
+				c.Note(c.Spread())
+				c.Unranked = i == 0
 			})
 			assert.Equal(t, c.note, rows[0].Notes[0])
 			assert.Equal(t, []bool{true}, rows[0].Unranked)
-			assert.Equal(t, []string{"MEN"}, tab.header())
+			assert.Equal(t, []string{"MEN"}, tab.Header())
 		})
 	}
 }
@@ -181,18 +182,18 @@ func TestLinesPoints(t *testing.T) {
 		}
 		return "main"
 	}
-	x := func(_ int, t trial) float64 { v, _ := number(t.Settings["w"]); return v }
-	lines := pr.lines(name, x)
+	x := func(_ int, t trial) float64 { v, _ := compare.Number(t.Settings["w"]); return v }
+	lines := pr.Lines(name, x)
 	require.Len(t, lines, 2)
-	assert.Equal(t, "main", lines[0].name)
-	assert.Equal(t, 2, lines[0].distinctX())
-	pts, many := lines[0].points(metricAt("m"))
+	assert.Equal(t, "main", lines[0].Name)
+	assert.Equal(t, 2, lines[0].DistinctX())
+	pts, many := lines[0].Points(compare.MetricAt("m"))
 	assert.True(t, many)
 	assert.Equal(t, []XY{{X: 2, Y: 3}, {X: 5, Y: 1.5, Err: math.Sqrt(0.5)}}, pts, "d has no value: b alone at x = 2")
-	pts, many = lines[1].points(metricAt("m"))
+	pts, many = lines[1].Points(compare.MetricAt("m"))
 	assert.False(t, many)
 	assert.Equal(t, []XY{{X: 9, Y: 4}}, pts)
-	pts, _ = lines[0].points(func(t trial, x float64) (float64, bool) { return x, x > 3 })
+	pts, _ = lines[0].Points(func(t trial, x float64) (float64, bool) { return x, x > 3 })
 	assert.Equal(t, []XY{{X: 5, Y: 5}}, pts, "value sees the x and may skip a trial")
 
 	// Values at an unknown x stay points of their own, after the others,
@@ -204,7 +205,7 @@ func TestLinesPoints(t *testing.T) {
 		return x(0, t)
 	}
 	for range 20 {
-		pts, _ = pr.lines(func(int, trial) string { return "all" }, unknown)[0].points(func(t trial, _ float64) (float64, bool) { return float64(len(t.ID)), true })
+		pts, _ = pr.Lines(func(int, trial) string { return "all" }, unknown)[0].Points(func(t trial, _ float64) (float64, bool) { return float64(len(t.ID)), true })
 		require.Len(t, pts, 4)
 		assert.Equal(t, []float64{5, 9}, []float64{pts[0].X, pts[1].X})
 		assert.True(t, math.IsNaN(pts[2].X) && math.IsNaN(pts[3].X))

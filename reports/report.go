@@ -4,20 +4,18 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"math"
-	"path"
-	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 
 	"kcalab/internal/atomicfile"
+	"kcalab/reports/page"
 )
 
 // Defaults for the zero values of Report's limits.
@@ -104,8 +102,7 @@ func WriteFile(path string, r Report) error {
 // Write renders the page to w. Nothing is written when the report is
 // invalid.
 func Write(w io.Writer, r Report) error {
-	sri, err := validate(r)
-	if err != nil {
+	if err := validate(r); err != nil {
 		return err
 	}
 	p := newBuilder(r)
@@ -113,102 +110,45 @@ func Write(w io.Writer, r Report) error {
 	if err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
-	rd := newRenderer()
+	var intro []Block
 	if r.Description != "" {
-		if err := rd.block(Paragraph(r.Description)); err != nil {
-			return fmt.Errorf("reports: %w", err)
-		}
+		intro = append(intro, Paragraph(r.Description))
 	}
 	if len(r.Notes) > 0 {
-		if err := rd.block(List(r.Notes)); err != nil {
-			return fmt.Errorf("reports: %w", err)
-		}
-	}
-	intro := rd.buf.String()
-	rd.buf.Reset()
-	rd.reserve(sections)
-	toc, err := rd.sections(sections, 0, "s")
-	if err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	var tocHTML bytes.Buffer
-	if err := tplTOC.Execute(&tocHTML, toc); err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	script, err := rd.script()
-	if err != nil {
-		return fmt.Errorf("reports: %w", err)
+		intro = append(intro, List(r.Notes))
 	}
 	_, warn := provenanceLines(r.Records)
-	pg := page{
-		Title:  r.Title,
-		Meta:   p.meta(r),
-		Warn:   warn,
-		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
-		About:  r.ECharts.about,
-		Inline: template.JS(r.ECharts.inline),
-		Src:    r.ECharts.src,
-		SRI:    sri,
-		Charts: script,
-		Tables: template.JS(tableScript),
-	}
-	if r.ResultsFile != "" {
-		l := Link{Path: r.ResultsFile}
-		pg.Results = map[string]string{"Path": l.Path, "Href": l.href()}
-	}
-	if r.IndexFile != "" {
-		pg.Index = Link{Path: r.IndexFile}.href()
-	}
-	if r.SpecFile != "" {
-		// The link shows the file's name only: the path between the page
-		// and the spec says where this copy of the site lies, nothing of
-		// the experiment.
-		pg.Spec = map[string]string{"Name": path.Base(filepath.ToSlash(r.SpecFile)), "Href": Link{Path: r.SpecFile}.href()}
-	}
-	for _, l := range r.Related {
-		pg.Related = append(pg.Related, map[string]string{"Text": l.Text, "Href": l.href()})
-	}
-	var out bytes.Buffer
-	if err := tplPage.Execute(&out, pg); err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	if _, err := w.Write(out.Bytes()); err != nil {
+	pg := page.Page{Title: r.Title, Meta: p.meta(r), Warn: warn, Intro: intro, Sections: sections, Script: r.ECharts,
+		ResultsFile: r.ResultsFile, IndexFile: r.IndexFile, SpecFile: r.SpecFile, Related: r.Related}
+	if err := page.Write(w, pg); err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
 	return nil
 }
 
-// validate refuses an invalid report and returns the integrity attribute of
-// its ECharts script ("" when inlined or without a hash).
-func validate(r Report) (template.HTMLAttr, error) {
+// validate refuses an invalid report, saying which field is wrong.
+func validate(r Report) error {
 	if strings.TrimSpace(r.Title) == "" {
-		return "", errors.New("reports: Report.Title is empty")
+		return errors.New("reports: Report.Title is empty")
 	}
-	if !r.ECharts.valid() {
-		return "", errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
+	if !r.ECharts.Valid() {
+		return errors.New("reports: Report.ECharts is not set: use FindECharts, InlineScript or CDNScript")
 	}
-	// The hash goes into the attribute unescaped (html/template would write
-	// '+' as "&#43;": valid, but unlike every SRI hash a reader compares it
-	// with), so it must be nothing but an SRI value.
-	var sri template.HTMLAttr
-	if h := r.ECharts.sri; h != "" {
-		if !sriPattern.MatchString(h) {
-			return "", fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
-		}
-		sri = template.HTMLAttr(`integrity="` + h + `"`)
+	if h := r.ECharts.SRI(); h != "" && !page.ValidSRI(h) {
+		return fmt.Errorf("reports: Report.ECharts: %q is not an integrity hash (sha256-, sha384- or sha512- and base64)", h)
 	}
 	if r.MaxCATrials < 0 || r.MaxMapPoints < 0 {
-		return "", fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
+		return fmt.Errorf("reports: MaxCATrials and MaxMapPoints must be ≥ 0 (0 = default), got %d and %d", r.MaxCATrials, r.MaxMapPoints)
 	}
 	switch r.Similarity {
 	case "", SimilarityDeclared, SimilarityDot, SimilarityCosine:
 	default:
-		return "", fmt.Errorf("reports: Report.Similarity %q: want %s, %s or %s", r.Similarity, SimilarityDeclared, SimilarityDot, SimilarityCosine)
+		return fmt.Errorf("reports: Report.Similarity %q: want %s, %s or %s", r.Similarity, SimilarityDeclared, SimilarityDot, SimilarityCosine)
 	}
 	if r.Lead != "" && r.Lead != "auto" && indexOf(sectionOrder, r.Lead) < 0 {
-		return "", fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
+		return fmt.Errorf("reports: Report.Lead %q: want auto or one of %s", r.Lead, strings.Join(sectionOrder, ", "))
 	}
-	return sri, nil
+	return nil
 }
 
 // sections are the page's built-in sections in the order of what the run
@@ -222,7 +162,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 	// Of each tuning group only the chosen design is compared (tuning.go).
 	cs := p.choices(r.Records)
 	compared := withoutLosers(r.Records, cs)
-	scored := p.project(compared, hasMetric(records.ScoreMetric))
+	scored := p.project(compared, compare.HasMetric(records.ScoreMetric))
 	sections := orderSections(r.Lead, map[string]*Section{
 		"tuning":      p.tuningSection(r.Records, cs),
 		"paper":       p.paperSection(compared, r.PaperRows),
@@ -245,15 +185,13 @@ func (p *builder) sections(r Report) ([]Section, error) {
 // with decides which of the paper's table, the reference pairs and the
 // analogies answer the page's question (see leads).
 func (l leads) with(p *builder, r Report, scored projection) leads {
-	matched, _ := pickPaperTrials(scored.where(not(isMeasuredTrial)), r.PaperRows)
+	matched, _ := pickPaperTrials(scored.Where(compare.Not(isMeasuredTrial)), r.PaperRows)
 	l.paper = len(r.PaperRows) > 0 || 3*len(matched) >= len(paperRows)
-	paired := scored.where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })
-	l.pairs = scored.len() > 0 && 2*paired.len() >= scored.len()
-	l.analogies = scored.len() > 0 && scored.where(hasMetric(records.AnalogyCoverageMetric)).len() == scored.len()
+	paired := scored.Where(func(rec records.Record) bool { return pairBase(rec) != "" && pairBase(rec) != givenName(rec) })
+	l.pairs = scored.Len() > 0 && 2*paired.Len() >= scored.Len()
+	l.analogies = scored.Len() > 0 && scored.Where(compare.HasMetric(records.AnalogyCoverageMetric)).Len() == scored.Len()
 	return l
 }
-
-var sriPattern = regexp.MustCompile(`^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}$`)
 
 // statusOrder fixes where the usual statuses appear in counts; others follow
 // alphabetically.
@@ -262,10 +200,10 @@ var statusOrder = map[string]int{"ok": 0, "over_budget": 1, "skipped": 2, "error
 // meta is the page header's lines: the spec, and how many trials ended in
 // each status.
 func (p *builder) meta(r Report) []string {
-	statuses := byKey(p.project(r.Records).groupBy(func(_ int, t trial) string { return t.Status }))
+	statuses := compare.ByKey(p.project(r.Records).GroupBy(func(_ int, t trial) string { return t.Status }))
 	sort.SliceStable(statuses, func(i, j int) bool {
-		oi, iok := statusOrder[statuses[i].key]
-		oj, jok := statusOrder[statuses[j].key]
+		oi, iok := statusOrder[statuses[i].Key]
+		oj, jok := statusOrder[statuses[j].Key]
 		switch {
 		case iok && jok:
 			return oi < oj
@@ -276,11 +214,11 @@ func (p *builder) meta(r Report) []string {
 	})
 	var parts []string
 	for _, g := range statuses {
-		name := g.key
+		name := g.Key
 		if name == "" {
 			name = "(no status)"
 		}
-		parts = append(parts, fmt.Sprintf("%d %s", len(g.trials), name))
+		parts = append(parts, fmt.Sprintf("%d %s", len(g.Trials), name))
 	}
 	line := fmt.Sprintf("%d trial(s)", len(r.Records))
 	if len(parts) > 0 {
@@ -449,7 +387,7 @@ func (p *builder) settingShown(rec records.Record, key string, v any) string {
 	if v == "" {
 		return `""`
 	}
-	if n, ok := number(v); ok && n == 0 {
+	if n, ok := compare.Number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {
 			return "default (" + d + ")"
 		}
@@ -542,8 +480,8 @@ func (p *builder) trialsTable(pr projection, varying, mkeys, tkeys []string) Tab
 	}
 	t.Header = append(t.Header, "Ran (UTC)", "Code", "Machine", "Ran alone?")
 	t.Numeric = append(t.Numeric, false, false, false, false)
-	prov := provenances(pr.records())
-	for i, tr := range pr.trials {
+	prov := provenances(pr.Records())
+	for i, tr := range pr.Trials {
 		row := []string{strconv.Itoa(tr.Num), tr.ID}
 		for _, k := range varying {
 			if v, ok := tr.Settings[k]; ok {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
+	"kcalab/reports/page"
 	"kcalab/schema"
 )
 
@@ -62,7 +64,7 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 		return nil
 	}
 	names, rest := p.scalingSeries(pr)
-	lines := pr.lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
+	lines := pr.Lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
 	colorLines(lines)
 	timeFig, timeMany := scalingChart(lines, ax, "scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)")
 	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MiB)")
@@ -74,14 +76,14 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
 	}
 	s.Blocks = append(s.Blocks, Paragraph(intro), Row{timeFig, memFig})
-	if pr.where(func(rec records.Record) bool { _, ok := rec.Metrics[records.MetricSVDResidual]; return ok }).len() > 0 {
+	if pr.Where(func(rec records.Record) bool { _, ok := rec.Metrics[records.MetricSVDResidual]; return ok }).Len() > 0 {
 		acc, _ := scalingChart(lines, ax, "scaling-accuracy", "Accuracy: largest residual", records.MetricSVDResidual, "max ‖A v − σ u‖ / σ₁")
 		s.Blocks = append(s.Blocks, Paragraph("How exact each decomposition is: the largest residual of its k triplets, "+
 			"sqrt(‖A·v − σ·u‖² + ‖Aᵀ·u − σ·v‖²) over σ₁, measured after the decomposition for every backend. "+
 			"krylov stops at svd.tol; the sketches are as far from converged as their power iterations leave them."), Row{acc})
 	}
 	nf := Table{ID: "scaling-unfinished", Caption: "Trials that did not finish", Header: []string{"Series", "Size", "Status", "Reason"}}
-	for i, t := range pr.trials {
+	for i, t := range pr.Trials {
 		if t.Status != "ok" {
 			nf.Rows = append(nf.Rows, []string{names[i], ax.text(ax.xs[i]), t.Status, orDash(t.Error)})
 		}
@@ -119,18 +121,18 @@ func largestAnswer(lines []line, ax scalingAxis) []string {
 	var out []string
 	for _, l := range lines {
 		best := math.Inf(-1)
-		for k, t := range l.trials {
-			if t.Status == "ok" && finite(l.xs[k]) {
-				best = math.Max(best, l.xs[k])
+		for k, t := range l.Trials {
+			if t.Status == "ok" && finite(l.Xs[k]) {
+				best = math.Max(best, l.Xs[k])
 			}
 		}
 		if math.IsInf(best, -1) {
-			out = append(out, l.name+" finished at no size")
+			out = append(out, l.Name+" finished at no size")
 			continue
 		}
 		var wall, rss []float64
-		for k, t := range l.trials {
-			if t.Status == "ok" && l.xs[k] == best {
+		for k, t := range l.Trials {
+			if t.Status == "ok" && l.Xs[k] == best {
 				if v, ok := t.Metrics[metricWall]; ok {
 					wall = append(wall, v)
 				}
@@ -139,7 +141,7 @@ func largestAnswer(lines []line, ax scalingAxis) []string {
 				}
 			}
 		}
-		c := l.name + " at " + ax.text(best) + ", its largest"
+		c := l.Name + " at " + ax.text(best) + ", its largest"
 		if len(wall) > 0 {
 			c += ": " + seconds(mean(wall))
 		}
@@ -213,8 +215,8 @@ type scalingAxis struct {
 func scalingAxisOf(pr projection) scalingAxis {
 	_, axisKey := scalingKeys()
 	vocabOf := map[string]float64{}
-	ax := scalingAxis{xs: make([]float64, pr.len()), allV: true, name: "Vocabulary size V", symbol: "V"}
-	for _, t := range pr.where(hasStatus("ok")).trials {
+	ax := scalingAxis{xs: make([]float64, pr.Len()), allV: true, name: "Vocabulary size V", symbol: "V"}
+	for _, t := range pr.Where(compare.HasStatus("ok")).Trials {
 		v, ok := t.Metrics[metricVocab]
 		if !ok {
 			ax.allV = false
@@ -224,7 +226,7 @@ func scalingAxisOf(pr projection) scalingAxis {
 			vocabOf[formatValue(f)] = v
 		}
 	}
-	for i, t := range pr.trials {
+	for i, t := range pr.Trials {
 		ax.xs[i] = math.NaN()
 		if ax.allV {
 			if v, ok := t.Metrics[metricVocab]; ok {
@@ -234,7 +236,7 @@ func scalingAxisOf(pr projection) scalingAxis {
 					ax.xs[i] = v
 				}
 			}
-		} else if f, ok := number(t.Settings[axisKey]); ok {
+		} else if f, ok := compare.Number(t.Settings[axisKey]); ok {
 			ax.xs[i] = f
 		}
 	}
@@ -282,7 +284,7 @@ func (ax scalingAxis) text(x float64) string {
 // size and replicate (rest, which groups the ratio table).
 func (p *builder) scalingSeries(pr projection) (names, rest []string) {
 	seriesKey, _ := scalingKeys()
-	_, varying := settingsSplit(pr.records())
+	_, varying := settingsSplit(pr.Records())
 	hasBackend := false
 	for _, k := range varying {
 		switch {
@@ -297,8 +299,8 @@ func (p *builder) scalingSeries(pr projection) (names, rest []string) {
 	if hasBackend {
 		keys = append([]string{seriesKey}, rest...)
 	}
-	names = make([]string, pr.len())
-	for i, t := range pr.trials {
+	names = make([]string, pr.Len())
+	for i, t := range pr.Trials {
 		if names[i] = p.labelOf(t.Record, keys); names[i] == "" {
 			names[i] = formatValue(t.Settings[seriesKey])
 		}
@@ -317,9 +319,9 @@ func scalingChart(lines []line, ax scalingAxis, id, title, metric, yName string)
 		return v, ok && t.Status == "ok"
 	}
 	for _, l := range lines {
-		pts, m := l.points(finished)
+		pts, m := l.Points(finished)
 		many = many || m
-		c.Series = append(c.Series, LineSeries{Name: l.name, Points: pts, Color: l.color})
+		c.Series = append(c.Series, LineSeries{Name: l.Name, Points: pts, Color: l.Color})
 	}
 	for _, l := range lines {
 		if m, ok := unfinishedMarks(l); ok {
@@ -336,14 +338,14 @@ func colorLines(lines []line) {
 	seriesKey, _ := scalingKeys()
 	seen := map[string]bool{}
 	for _, l := range lines {
-		v := formatValue(l.trials[0].Settings[seriesKey])
+		v := formatValue(l.Trials[0].Settings[seriesKey])
 		if seen[v] {
 			return
 		}
 		seen[v] = true
 	}
 	for i := range lines {
-		lines[i].color = settingColor(seriesKey, formatValue(lines[i].trials[0].Settings[seriesKey]))
+		lines[i].Color = settingColor(seriesKey, formatValue(lines[i].Trials[0].Settings[seriesKey]))
 	}
 }
 
@@ -356,7 +358,7 @@ func settingColor(key, value string) string {
 		return ""
 	}
 	if i := indexOf(s.Allowed(), value); i >= 0 {
-		return palette[i%len(palette)]
+		return page.Palette[i%len(page.Palette)]
 	}
 	return ""
 }
@@ -366,9 +368,9 @@ func settingColor(key, value string) string {
 func unfinishedMarks(l line) (VLines, bool) {
 	var xs []float64
 	over := true
-	for k, t := range l.trials {
+	for k, t := range l.Trials {
 		if t.Status != "ok" {
-			xs = append(xs, l.xs[k])
+			xs = append(xs, l.Xs[k])
 			over = over && t.Status == "over_budget"
 		}
 	}
@@ -379,7 +381,7 @@ func unfinishedMarks(l line) (VLines, bool) {
 	if over {
 		what = "over budget"
 	}
-	return VLines{Name: l.name + ": " + what, X: xs, Like: l.name}, true
+	return VLines{Name: l.Name + ": " + what, X: xs, Like: l.Name}, true
 }
 
 func orDash(s string) string {
@@ -449,15 +451,15 @@ func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Tabl
 	backend := func(t trial) string { return formatValue(t.Settings[seriesKey]) }
 	group := func(t trial) string { return p.labelOf(t.Record, rest) }
 	has := map[string]bool{}
-	for _, t := range pr.trials {
+	for _, t := range pr.Trials {
 		has[backend(t)] = true
 	}
 	if !has["dssvd"] {
 		return nil
 	}
 	lines := map[string]line{}
-	for _, l := range pr.lines(func(_ int, t trial) string { return group(t) + "\x00" + backend(t) }, func(i int, _ trial) float64 { return ax.xs[i] }) {
-		lines[l.name] = l
+	for _, l := range pr.Lines(func(_ int, t trial) string { return group(t) + "\x00" + backend(t) }, func(i int, _ trial) float64 { return ax.xs[i] }) {
+		lines[l.Name] = l
 	}
 	caption, comps := ratioComparisons(has["krylov"], has["lapack"])
 	t := &Table{ID: "scaling-ratios", Caption: caption,
@@ -465,13 +467,13 @@ func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Tabl
 		Numeric: []bool{false, true, true, true, false},
 		CSV: [][]string{{"comparison", "backend", "other", ax.csvName(), "time_ratio", "time_ratio_min", "time_ratio_max", "memory_ratio",
 			"paper_time_ratio", "paper_memory_ratio", "note"}}}
-	for _, g := range pr.groupBy(func(_ int, t trial) string { return group(t) }) {
+	for _, g := range pr.GroupBy(func(_ int, t trial) string { return group(t) }) {
 		for _, c := range comps {
 			name := c.backend + " / " + c.other
-			if g.key != "" {
-				name = g.key + ": " + name
+			if g.Key != "" {
+				name = g.Key + ": " + name
 			}
-			d, o := lines[g.key+"\x00"+c.backend], lines[g.key+"\x00"+c.other]
+			d, o := lines[g.Key+"\x00"+c.backend], lines[g.Key+"\x00"+c.other]
 			rows, csv := ratioRow(name, c, finishedMeans(d), finishedMeans(o), ax)
 			t.Rows, t.CSV = append(t.Rows, rows...), append(t.CSV, csv...)
 		}
@@ -492,7 +494,7 @@ type ratioPoint struct {
 func finishedMeans(l line) map[float64]ratioPoint {
 	finished := func(t trial, x float64) bool { return t.Status == "ok" && finite(x) }
 	at := func(m string) []XY {
-		pts, _ := l.points(func(t trial, x float64) (float64, bool) { return metric(t.Record, m), finished(t, x) })
+		pts, _ := l.Points(func(t trial, x float64) (float64, bool) { return compare.Metric(t.Record, m), finished(t, x) })
 		return pts
 	}
 	out := map[float64]ratioPoint{}
@@ -500,10 +502,10 @@ func finishedMeans(l line) map[float64]ratioPoint {
 	for k, w := range at(metricWall) {
 		out[w.X] = ratioPoint{wall: w.Y, rss: rss[k].Y}
 	}
-	for k, t := range l.trials {
-		if p, ok := out[l.xs[k]]; ok && finished(t, l.xs[k]) {
+	for k, t := range l.Trials {
+		if p, ok := out[l.Xs[k]]; ok && finished(t, l.Xs[k]) {
 			p.trials = append(p.trials, t.Record)
-			out[l.xs[k]] = p
+			out[l.Xs[k]] = p
 		}
 	}
 	return out

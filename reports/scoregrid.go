@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 )
 
 // scoreGrid is one statistic under one rule (Spearman ρ under the zero
@@ -37,7 +38,7 @@ type gridCell struct {
 
 // ranked says the cell takes part in rankings and headlines: it has a
 // value, is not in-sample and rests on enough pairs.
-func (c gridCell) ranked() bool { return finite(c.value) && !c.tuned && c.few == 0 }
+func (c gridCell) ranked() bool { return finite(c.Value) && !c.tuned && c.few == 0 }
 
 // fewPairs is the number of covered pairs of a record's score on a set
 // when below records.MinRankedPairs, else 0. A cell with none covered
@@ -62,9 +63,9 @@ func (p *builder) grid(groups []rowGroup, sets []string, of func(set string) rec
 			for j, set := range sets {
 				m := of(set)
 				gg.cells[i][j] = gridCell{
-					estimate: r.estimate(m.At(sim, own).Key()),
+					estimate: r.Estimate(m.At(sim, own).Key()),
 					sim:      sim,
-					other:    metric(r.Record, m.At(otherSim(sim), own).Key()),
+					other:    compare.Metric(r.Record, m.At(otherSim(sim), own).Key()),
 					tuned:    p.tunedOn(r.Record, set),
 					few:      fewPairs(r.Record, set),
 				}
@@ -89,7 +90,7 @@ func (g scoreGrid) empty() bool {
 	for _, gg := range g.groups {
 		for _, cs := range gg.cells {
 			for _, c := range cs {
-				if finite(c.value) || finite(c.other) {
+				if finite(c.Value) || finite(c.other) {
 					return false
 				}
 			}
@@ -106,60 +107,63 @@ func (g scoreGrid) empty() bool {
 // whatever decorate adds (group gi, row i, set j). The footer holds the
 // coverage common to all rows.
 func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate func(gi, i, j int, c *cell)) ScoreTable {
-	all := table{g.rows(), setColumns(g.sets, g.of, withCoverage)}
-	footer, perCell := all.coverage()
-	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: all.header(), Caption: caption}
+	all := table{Rows: g.rows(), Cols: setColumns(g.sets, g.of, withCoverage)}
+	footer, perCell := all.Coverage()
+	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: all.Header(), Caption: caption}
 	if withCoverage {
 		st.Footer = []TextRow{{Name: "pairs covered", Cells: footer}}
 	}
 	tuned, few := false, false
+	var reps [][][]float64 // per row and set, the score's bootstrap replicates
 	for gi, gg := range g.groups {
 		for i, r := range gg.rows {
-			sr := ScoreRow{Name: r.label, Group: gg.label, Scores: make([]float64, len(g.sets)), Notes: make([]string, len(g.sets)),
-				Unranked: make([]bool, len(g.sets)), Replicates: make([][]float64, len(g.sets)), Quantities: make([][]Quantity, len(g.sets))}
+			sr := ScoreRow{Name: r.Label, Group: gg.label, Scores: make([]float64, len(g.sets)), Notes: make([]string, len(g.sets)),
+				Unranked: make([]bool, len(g.sets)), Quantities: make([][]Quantity, len(g.sets))}
+			rowReps := make([][]float64, len(g.sets))
 			for j := range g.sets {
 				gc := gg.cells[i][j]
-				c := cell{value: gc.value, n: r.n}
-				if lo, hi, ok := gc.interval(); ok {
-					c.quantity("lo", lo)
-					c.quantity("hi", hi)
+				c := cell{Value: gc.Value, N: r.N}
+				if lo, hi, ok := gc.Interval(); ok {
+					c.Quantity("lo", lo)
+					c.Quantity("hi", hi)
 				}
-				if v, ok := r.Metrics[all.cols[j].coverage]; ok {
-					c.quantity("coverage", v)
+				if v, ok := r.Metrics[all.Cols[j].Coverage]; ok {
+					c.Quantity("coverage", v)
 					if withCoverage && perCell[j] {
-						c.note(percent(v, 1))
+						c.Note(percent(v, 1))
 					}
 				}
-				if finite(gc.value) || finite(gc.other) {
-					c.note(simName(otherSim(gc.sim)) + " " + formatScore(gc.other, 3))
-					c.quantity(string(otherSim(gc.sim)), gc.other)
+				if finite(gc.Value) || finite(gc.other) {
+					c.Note(simName(otherSim(gc.sim)) + " " + formatScore(gc.other, 3))
+					c.Quantity(string(otherSim(gc.sim)), gc.other)
 				}
 				if gc.tuned {
-					c.note("†")
-					c.unranked = true
+					c.Note("†")
+					c.Unranked = true
 					tuned = true
 				}
-				if gc.few > 0 && finite(gc.value) {
-					c.note(fmt.Sprintf("‡ %d pairs", gc.few))
-					c.unranked = true
+				if gc.few > 0 && finite(gc.Value) {
+					c.Note(fmt.Sprintf("‡ %d pairs", gc.few))
+					c.Unranked = true
 					few = true
 				}
 				key := g.of(g.sets[j]).At(gc.sim, ownSim(r.Record)).Key()
-				c.sd, c.hasSD = r.sd[key]
-				if c.hasSD {
-					c.quantity("sd", c.sd)
+				c.SD, c.HasSD = r.SD[key]
+				if c.HasSD {
+					c.Quantity("sd", c.SD)
 				}
-				if c.n > 1 {
-					c.quantity("n", float64(c.n))
+				if c.N > 1 {
+					c.Quantity("n", float64(c.N))
 				}
-				c.note(c.spread())
+				c.Note(c.Spread())
 				if decorate != nil {
 					decorate(gi, i, j, &c)
 				}
-				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.value, strings.Join(c.notes, " "), c.unranked
-				sr.Replicates[j], sr.Quantities[j] = gc.reps, c.quantities
+				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.Value, strings.Join(c.Notes, " "), c.Unranked
+				rowReps[j], sr.Quantities[j] = gc.Reps, c.Quantities
 			}
 			st.Rows = append(st.Rows, sr)
+			reps = append(reps, rowReps)
 		}
 	}
 	var legends []string
@@ -170,7 +174,7 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 		legends = append(legends, fewPairsLegend)
 	}
 	st.Legend = strings.Join(legends, " ")
-	return st
+	return RankTable(st, reps)
 }
 
 // tunedLegend says what † means wherever a table has one.
@@ -185,7 +189,7 @@ func meanRanked(cells []gridCell) float64 {
 	sum, n := 0.0, 0
 	for _, c := range cells {
 		if c.ranked() {
-			sum += c.value
+			sum += c.Value
 			n++
 		}
 	}

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 
 	"kcalab/datasets/wordsim"
@@ -77,23 +77,6 @@ func setDisplay(name string) string {
 	return schema.SetLabel(name)
 }
 
-func metric(rec records.Record, k string) float64 {
-	if v, ok := rec.Metrics[k]; ok {
-		return v
-	}
-	return math.NaN()
-}
-
-// coverageText prints a coverage share ("97.5%") and, when known, the pairs
-// ("97.5% of 203").
-func coverageText(cov, pairs float64, withPairs bool) string {
-	s := percent(cov, 1)
-	if withPairs && finite(pairs) && pairs > 0 {
-		s += " of " + strconv.FormatFloat(pairs, 'f', -1, 64)
-	}
-	return s
-}
-
 // scoreSection builds the word-similarity tables, or nil when no record has
 // Spearman metrics: a headline computed from them, then Spearman ρ under
 // the zero and under the skip rule (two tables: the rules never mix), rows
@@ -101,13 +84,13 @@ func coverageText(cov, pairs float64, withPairs bool) string {
 // ranked similarity with the other in small type; the sets' test and dev
 // parts (eval.parts) in tables of their own; then Pearson r.
 func (p *builder) scoreSection(recs []records.Record) *Section {
-	scored := p.project(recs, hasMetric(records.ScoreMetric))
-	if scored.len() == 0 {
+	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
+	if scored.Len() == 0 {
 		return nil
 	}
-	rows := scored.rows(true)
+	rows := scored.Rows(true)
 	groups := p.groupByDim(rows)
-	sets := wordSets(rowRecords(rows))
+	sets := wordSets(compare.RowRecords(rows))
 	fams := setFamilies(sets)
 	grid := func(f setFamily, rule records.Rule) scoreGrid { return p.grid(groups, f.sets, scoreOf(rule)) }
 	s := &Section{ID: "word-scores", Title: "Word similarity"}
@@ -143,7 +126,7 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 	for _, rule := range records.Rules {
 		blocks = append(blocks, p.spearmanTable(grid(fams[0], rule), rule, fams[0]))
 	}
-	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %s × %d sets", rowsOf(len(rows), scored.len()), len(fams[0].sets)), blocks...)...)
+	s.Blocks = append(s.Blocks, collapse(len(rows), fmt.Sprintf("Both tables: %s × %d sets", rowsOf(len(rows), scored.Len()), len(fams[0].sets)), blocks...)...)
 	if len(fams) > 1 {
 		var parts []Block
 		for _, f := range fams[1:] {
@@ -154,12 +137,12 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Details{Summary: "The sets' test and dev parts (eval.parts): a design tuned on a dev part is compared on the test part", Blocks: parts})
 	}
 	s.Blocks = append(s.Blocks, p.pearsonBlocks(groups, sets)...)
-	if unscored := p.project(recs, not(hasMetric(records.ScoreMetric)), not(hasStatus("ok"))); unscored.len() > 0 {
+	if unscored := p.project(recs, compare.Not(compare.HasMetric(records.ScoreMetric)), compare.Not(compare.HasStatus("ok"))); unscored.Len() > 0 {
 		var parts []string
-		for _, g := range byKey(unscored.groupBy(func(_ int, t trial) string { return t.Status })) {
-			parts = append(parts, fmt.Sprintf("%d %s", len(g.trials), g.key))
+		for _, g := range compare.ByKey(unscored.GroupBy(func(_ int, t trial) string { return t.Status })) {
+			parts = append(parts, fmt.Sprintf("%d %s", len(g.Trials), g.Key))
 		}
-		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("%d trial(s) have no scores (%s); see the trials table.", unscored.len(), strings.Join(parts, ", "))))
+		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("%d trial(s) have no scores (%s); see the trials table.", unscored.Len(), strings.Join(parts, ", "))))
 	}
 	return s
 }
@@ -223,9 +206,9 @@ func (p *builder) spearmanTable(g scoreGrid, rule records.Rule, f setFamily) Sco
 func setColumns(sets []string, metric func(string) records.Metric, withCoverage bool) []column {
 	cols := make([]column, len(sets))
 	for j, s := range sets {
-		cols[j] = column{name: setDisplay(s), metric: metric(s).Key()}
+		cols[j] = column{Name: setDisplay(s), Metric: metric(s).Key()}
 		if withCoverage {
-			cols[j].coverage, cols[j].pairs = records.Coverage(s).Key(), records.Pairs(s).Key()
+			cols[j].Coverage, cols[j].Pairs = records.Coverage(s).Key(), records.Pairs(s).Key()
 		}
 	}
 	return cols
@@ -267,7 +250,7 @@ func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
 		how = "as the spec's report.similarity says"
 	}
 	intro += " Each score is at the similarity it is ranked at (" + strings.Join(simParts, "; ") + ", " + how + "); the other similarity's follows it in small type."
-	common, _ := settingsSplit(rowRecords(rows))
+	common, _ := settingsSplit(compare.RowRecords(rows))
 	for _, kv := range common {
 		if set, ok := schema.LookupSetting(kv[0]); ok && set.Intro != "" && kv[0] != "eval.similarity" {
 			intro += " " + set.Intro + ": " + kv[1] + "."
@@ -277,14 +260,14 @@ func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
 	untestedRows := 0
 	for _, gg := range g.groups {
 		for i, r := range gg.rows {
-			name := r.label
+			name := r.Label
 			if n := givenName(r.Record); n != "" && len(n) < len(name) {
 				name = n // short: the label a reader finds in the table
 			}
 			anyTested, anyMissing := false, false
 			for _, c := range gg.cells[i] {
-				anyTested = anyTested || c.tested()
-				anyMissing = anyMissing || (!finite(c.value) && finite(c.other))
+				anyTested = anyTested || c.Tested()
+				anyMissing = anyMissing || (!finite(c.Value) && finite(c.other))
 			}
 			if !anyTested {
 				untestedRows++
@@ -324,34 +307,17 @@ func isPaperSet(s string) bool {
 	return false
 }
 
-// number returns a setting as a float64 when it is a number.
-func number(v any) (float64, bool) {
-	switch t := v.(type) {
-	case float64:
-		return t, true
-	case float32:
-		return float64(t), true
-	case int:
-		return float64(t), true
-	case int64:
-		return float64(t), true
-	case uint64:
-		return float64(t), true
-	}
-	return 0, false
-}
-
 // sweepSection draws ρ (zero rule) against each numeric setting that takes
 // at least three values within one series, or returns nil.
 func (p *builder) sweepSection(recs []records.Record) *Section {
-	scored := p.project(recs, hasMetric(records.ScoreMetric))
-	if scored.len() == 0 {
+	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
+	if scored.Len() == 0 {
 		return nil
 	}
 	s := &Section{ID: "sweeps", Title: "Sweeps"}
 	var head Headline
 	for _, sk := range schema.SweepSettings() {
-		if sub, answer := p.sweepOf(scored.where(numericSetting(sk.Key)), sk); sub != nil {
+		if sub, answer := p.sweepOf(scored.Where(compare.NumericSetting(sk.Key)), sk); sub != nil {
 			s.Subsections = append(s.Subsections, *sub)
 			if answer != "" {
 				head = append(head, answer)
@@ -381,7 +347,7 @@ func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set 
 				continue
 			}
 			counted++
-			pts, _ := l.points(score(set))
+			pts, _ := l.Points(score(set))
 			for _, pt := range pts {
 				if finite(pt.X) && finite(pt.Y) {
 					sum[pt.X] += pt.Y
@@ -398,7 +364,7 @@ func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set 
 		if counted == 0 || math.IsNaN(best) {
 			continue
 		}
-		c := fmt.Sprintf("%s at %s (mean ρ %s", l.name, formatValue(best), sig(bestMean, 3))
+		c := fmt.Sprintf("%s at %s (mean ρ %s", l.Name, formatValue(best), sig(bestMean, 3))
 		if counted < len(sets) {
 			c += fmt.Sprintf(" over the %d sets it was not tuned on", counted)
 		}
@@ -416,14 +382,14 @@ func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set 
 // trial that merely has the setting is not a sweep. The sentence returned
 // says where each line peaks (sweepAnswer).
 func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
-	if pr.len() < 3 {
+	if pr.Len() < 3 {
 		return nil, ""
 	}
-	names := p.lineNamesOf(pr.records(), sk.Key)
-	xOf := func(_ int, t trial) float64 { x, _ := number(t.Settings[sk.Key]); return x }
+	names := p.lineNamesOf(pr.Records(), sk.Key)
+	xOf := func(_ int, t trial) float64 { x, _ := compare.Number(t.Settings[sk.Key]); return x }
 	var lines []line
-	for _, l := range pr.lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf) {
-		if l.distinctX() >= 3 {
+	for _, l := range pr.Lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf) {
+		if l.DistinctX() >= 3 {
 			lines = append(lines, l)
 		}
 	}
@@ -431,7 +397,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
 		return nil, ""
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for i, t := range pr.trials {
+	for i, t := range pr.Trials {
 		lo, hi = math.Min(lo, xOf(i, t)), math.Max(hi, xOf(i, t))
 	}
 	// Windows read best on a linear axis; ranks and fractions spanning a
@@ -439,14 +405,14 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
 	logX := sk.SweepLog && lo > 0 && hi/lo >= 10
 	var row Row
 	averaged, tuned := false, false
-	for j, set := range wholeSets(wordSets(pr.records())) {
+	for j, set := range wholeSets(wordSets(pr.Records())) {
 		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", sk.SweepID, j+1), Title: setDisplay(set),
 			XName: sk.SweepAxis, YName: "Spearman ρ (zero rule)", LogX: logX, Width: 440, Height: 300}
 		for _, l := range lines {
-			pts, many := l.points(p.rankedScore(records.Score(records.RuleZero, set)))
+			pts, many := l.Points(p.rankedScore(records.Score(records.RuleZero, set)))
 			averaged = averaged || many
-			ls := LineSeries{Name: l.name, Points: pts, Key: l.name}
-			if slices.ContainsFunc(l.trials, func(t trial) bool { return p.tunedOn(t.Record, set) }) {
+			ls := LineSeries{Name: l.Name, Points: pts, Key: l.Name}
+			if slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) }) {
 				ls.Name, ls.Muted, tuned = ls.Name+" †", true, true
 			}
 			c.Series = append(c.Series, ls)
@@ -460,11 +426,11 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
 		text += " A line marked † was tuned on the chart's set (in-sample there): drawn dashed with hollow symbols in its own colour, not compared."
 	}
 	sub.Blocks = append(sub.Blocks, Paragraph(text), row)
-	sets := wholeSets(wordSets(pr.records()))
+	sets := wholeSets(wordSets(pr.Records()))
 	answer := sweepAnswer(sk, lines, sets, func(set string) func(trial, float64) (float64, bool) {
 		return p.rankedScore(records.Score(records.RuleZero, set))
 	}, func(l line, set string) bool {
-		return slices.ContainsFunc(l.trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
+		return slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
 	})
 	return sub, answer
 }

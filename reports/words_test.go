@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -87,7 +88,7 @@ func TestScoreMarks(t *testing.T) {
 				}
 				top := ""
 				for _, c := range cands {
-					if v, _ := est(c); top == "" || roundTo(v, 3) > roundTo(metric(byName[top], key), 3) {
+					if v, _ := est(c); top == "" || roundTo(v, 3) > roundTo(compare.Metric(byName[top], key), 3) {
 						top = c
 					}
 				}
@@ -161,7 +162,8 @@ func TestScoreSection(t *testing.T) {
 	assert.Equal(t, []string{"cos 0.665", "cos 0.597", "cos 0.691 †", "96.9% cos 0.569", "41.2% cos 0.078", "cos 0.157"}, zero.Rows[6].Notes, "in-sample SCA flagged on its training set")
 	assert.Equal(t, []bool{false, false, true, false, false, false}, zero.Rows[6].Unranked)
 	assert.Equal(t, tunedLegend, zero.Legend)
-	assert.Len(t, zero.Rows[0].Replicates[0], resamples)
+	assert.True(t, finite(zero.Rows[0].HalfWidths[0]) && zero.Rows[0].HalfWidths[0] > 0, "a score with replicates carries its interval")
+	assert.Equal(t, NoMark, zero.Rows[6].Marks[2], "the in-sample cell is never marked")
 	assert.InDelta(t, recs[0].Metrics["spearman.skip.rare"], skip.Rows[0].Scores[4], 0)
 	assert.Equal(t, PaperScores(paperSets), zero.Reference)
 	assert.Empty(t, skip.Reference, "the paper scored under the zero rule only")
@@ -514,8 +516,8 @@ func TestLargestAnswer(t *testing.T) {
 		return trial{Record: records.Record{Status: "ok", Metrics: map[string]float64{metricWall: wall, metricRSS: rss}}}
 	}
 	lines := []line{
-		{name: "dense", trials: []trial{{Record: records.Record{Status: "over_budget"}}}, xs: []float64{1000}},
-		{name: "dssvd", trials: []trial{ok(10, 100), ok(140, 4900), ok(154, 5008)}, xs: []float64{1000, 235625, 235625}},
+		{Name: "dense", Trials: []trial{{Record: records.Record{Status: "over_budget"}}}, Xs: []float64{1000}},
+		{Name: "dssvd", Trials: []trial{ok(10, 100), ok(140, 4900), ok(154, 5008)}, Xs: []float64{1000, 235625, 235625}},
 	}
 	assert.Equal(t, []string{"dense finished at no size", "dssvd at V = 235,625, its largest: 147 s, peak memory 4,954 MiB"},
 		largestAnswer(lines, scalingAxis{allV: true}))

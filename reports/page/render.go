@@ -1,4 +1,4 @@
-package reports
+package page
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ import (
 	"strings"
 )
 
-// page is everything the page template needs.
-type page struct {
+// pageData is everything the page template needs.
+type pageData struct {
 	Title   string
 	Meta    []string
 	Warn    []string            // what a reader must know before trusting a comparison on the page
@@ -31,7 +31,7 @@ type page struct {
 	Src     string            // its URL when not inlined
 	SRI     template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
 	Charts  template.JS       // the chart data and the code that draws it
-	Tables  template.JS       // sorting and choosing columns (tableScript)
+	Tables  template.JS       // sorting and choosing columns (TableScript)
 }
 
 type tocEntry struct {
@@ -107,8 +107,8 @@ func (r *renderer) pageColors(c LineChart) LineChart {
 		case r.colors[key] != "":
 			series[i].Color = r.colors[key]
 		default:
-			col := palette[len(r.colors)%len(palette)]
-			for _, p := range palette {
+			col := Palette[len(r.colors)%len(Palette)]
+			for _, p := range Palette {
 				if !used[p] {
 					col = p
 					break
@@ -179,7 +179,7 @@ func (r *renderer) block(b Block) error {
 	case Links:
 		items := make([]map[string]string, len(b))
 		for i, l := range b {
-			items[i] = map[string]string{"Text": l.Text, "Path": l.Path, "Href": l.href()}
+			items[i] = map[string]string{"Text": l.Text, "Path": l.Path, "Href": l.Href()}
 		}
 		return r.exec(tplLinks, items)
 	case Row:
@@ -274,27 +274,13 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 	cells := scoreCells(t.Rows, digits)
 	var groups []scoreGroup
 	used := map[Mark]bool{}
-	for _, g := range rowGroups(t.Rows) {
-		col := make([]float64, len(g))
-		reps := make([][]float64, len(g))
-		for j := range t.Columns {
-			for k, i := range g {
-				row := t.Rows[i]
-				col[k], reps[k] = row.Scores[j], nil
-				if row.Replicates != nil {
-					reps[k] = row.Replicates[j]
-				}
-				if row.Unranked != nil && row.Unranked[j] {
-					col[k], reps[k] = math.NaN(), nil // shown, never marked
-				}
-			}
-			for k, m := range RankSignificant(col, reps, digits, t.LowerIsBetter) {
-				cells[g[k]][j].Class = markClass[m]
-				used[m] = true
-			}
-		}
+	for _, g := range RowGroups(t.Rows) {
 		sg := scoreGroup{Name: t.Rows[g[0]].Group}
 		for _, i := range g {
+			for j, m := range t.Rows[i].Marks {
+				cells[i][j].Class = markClass[m]
+				used[m] = true
+			}
 			sg.Rows, sg.Cells = append(sg.Rows, t.Rows[i]), append(sg.Cells, cells[i])
 		}
 		groups = append(groups, sg)
@@ -321,9 +307,9 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 // markClass is the class of a cell with a mark.
 var markClass = map[Mark]string{Best: "best", Second: "second", Untested: "untested"}
 
-// rowGroups splits the rows into runs of one Group (check has made sure a
-// group's rows are contiguous), as row indices.
-func rowGroups(rows []ScoreRow) [][]int {
+// RowGroups splits the rows into runs of one Group (a valid table keeps a
+// group's rows contiguous), as row indices.
+func RowGroups(rows []ScoreRow) [][]int {
 	var out [][]int
 	for i, row := range rows {
 		if i == 0 || row.Group != rows[i-1].Group {
@@ -341,11 +327,9 @@ func scoreCells(rows []ScoreRow, digits int) [][]scoreCell {
 	for i, row := range rows {
 		cells[i] = make([]scoreCell, len(row.Scores))
 		for j, v := range row.Scores {
-			cells[i][j].Text = formatScore(v, digits)
-			if row.Replicates != nil {
-				if hw := (estimate{value: v, reps: row.Replicates[j]}).halfWidth(); finite(hw) {
-					cells[i][j].CI = "±" + strconv.FormatFloat(hw, 'f', digits, 64)
-				}
+			cells[i][j].Text = FormatScore(v, digits)
+			if row.HalfWidths != nil && finite(row.HalfWidths[j]) {
+				cells[i][j].CI = "±" + strconv.FormatFloat(row.HalfWidths[j], 'f', digits, 64)
 			}
 			if row.Notes != nil {
 				cells[i][j].Note = row.Notes[j]
@@ -402,7 +386,7 @@ func scoreCSV(t ScoreTable) [][]string {
 			out = []string{r.Group, name}
 		}
 		for j, v := range r.Scores {
-			out = append(out, csvNumber(v))
+			out = append(out, CSVNumber(v))
 			var qs []Quantity
 			if j < len(r.Quantities) {
 				qs = r.Quantities[j]
@@ -411,7 +395,7 @@ func scoreCSV(t ScoreTable) [][]string {
 				cell := ""
 				for _, q := range qs {
 					if q.Name == n {
-						cell = csvNumber(q.Value)
+						cell = CSVNumber(q.Value)
 					}
 				}
 				out = append(out, cell)
@@ -438,9 +422,9 @@ func scoreCSV(t ScoreTable) [][]string {
 	return rows
 }
 
-// csvNumber prints a number for a CSV: the shortest digits that read back
+// CSVNumber prints a number for a CSV: the shortest digits that read back
 // as the same float64, ASCII minus, "" for none.
-func csvNumber(v float64) string {
+func CSVNumber(v float64) string {
 	if !finite(v) {
 		return ""
 	}
@@ -629,12 +613,12 @@ const chartScript = `"use strict";
 })();
 `
 
-// tableScript lets a reader sort any data table by clicking a column's
+// TableScript lets a reader sort any data table by clicking a column's
 // header (again to reverse; numbers by value, "—" last, a score table's
 // groups each sorted in place, its reference and footer rows left) and,
 // on a table of many columns, choose the columns shown. It only reorders
 // and hides what the page shows: no number is computed here.
-const tableScript = `"use strict";
+const TableScript = `"use strict";
 (function () {
   var manyColumns = 10;
   function cellKey(cell) {

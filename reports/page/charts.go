@@ -1,4 +1,4 @@
-package reports
+package page
 
 import (
 	"bytes"
@@ -130,12 +130,12 @@ type Bar struct {
 	Note         string
 }
 
-// palette and symbols give series their looks by position, so that pages
+// Palette and symbols give series their looks by position, so that pages
 // do not depend on ECharts' theme defaults. Twelve hues that stay apart
 // on screen and in print: a chart of up to twelve lines gives each its own.
 // No grey: grey is for what is not a series (reference lines, marks).
 var (
-	palette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085",
+	Palette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085",
 		"#7cb342", "#b7950b", "#d6549f", "#17a2c8", "#8c564b", "#1a237e"}
 	symbols = []string{"circle", "triangle", "rect", "diamond", "roundRect", "pin"}
 )
@@ -157,16 +157,16 @@ func seriesColors(series []LineSeries) []string {
 		if out[i] != "" {
 			continue
 		}
-		for k := 0; k < len(palette); k++ {
-			if c := palette[(next+k)%len(palette)]; !used[c] {
-				next = (next + k + 1) % len(palette)
+		for k := 0; k < len(Palette); k++ {
+			if c := Palette[(next+k)%len(Palette)]; !used[c] {
+				next = (next + k + 1) % len(Palette)
 				out[i] = c
 				used[c] = true
 				break
 			}
 		}
 		if out[i] == "" { // every colour taken: the symbol tells them apart
-			out[i] = palette[i%len(palette)]
+			out[i] = Palette[i%len(Palette)]
 		}
 	}
 	return out
@@ -400,7 +400,7 @@ func (c LineChart) addMarks(opt map[string]any, colors []string) (dropped int, e
 				dropped++
 				continue
 			}
-			data = append(data, map[string]any{"xAxis": tidy(x), "name": m.Name})
+			data = append(data, map[string]any{"xAxis": Tidy(x), "name": m.Name})
 		}
 		if len(data) == 0 {
 			continue
@@ -487,7 +487,7 @@ func (c LineChart) drawable() (LineChart, []string) {
 // y is a point's y as drawn: its log10 on an exponent axis.
 func (c LineChart) y(v float64) float64 {
 	if c.expY {
-		return tidy(math.Log10(v))
+		return Tidy(math.Log10(v))
 	}
 	return v
 }
@@ -573,10 +573,10 @@ func niceBelow(v float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(v)+1e-9))
 	for _, f := range []float64{5, 2, 1} {
 		if f*p <= v*(1+1e-9) {
-			return tidy(f * p)
+			return Tidy(f * p)
 		}
 	}
-	return tidy(p)
+	return Tidy(p)
 }
 
 // niceAbove is the smallest 1, 2 or 5 times a power of ten at least v.
@@ -584,10 +584,10 @@ func niceAbove(v float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(v)+1e-9))
 	for _, f := range []float64{1, 2, 5, 10} {
 		if f*p >= v*(1-1e-9) {
-			return tidy(f * p)
+			return Tidy(f * p)
 		}
 	}
-	return tidy(10 * p)
+	return Tidy(10 * p)
 }
 
 func labelLayout(hide bool) charts.SeriesOpts {
@@ -694,7 +694,7 @@ func (c ScatterMap) addSeries(sc *charts.Scatter) []string {
 		if sym == "" {
 			sym = symbols[i%len(symbols)]
 		}
-		color := palette[i%len(palette)]
+		color := Palette[i%len(Palette)]
 		showLabels := len(data) <= maxLabels
 		if !showLabels {
 			notes = append(notes, fmt.Sprintf("Labels of %q hidden: %d points > %d (hover for them).", s.Name, len(data), maxLabels))
@@ -756,7 +756,7 @@ func (c Bar) option() (map[string]any, int, int, []string, error) {
 			data = append(data, opts.BarData{Value: val})
 		}
 		bc.AddSeries(s.Name, data,
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: palette[i%len(palette)]}),
+			charts.WithItemStyleOpts(opts.ItemStyle{Color: Palette[i%len(Palette)]}),
 			charts.WithLabelOpts(opts.Label{Show: opts.Bool(s.Labels != nil), Position: "top"}),
 		)
 	}
@@ -855,7 +855,7 @@ func freeScale(xlo, xhi, ylo, yhi float64) (x, y axisRange) {
 		lo, hi = padRange(lo, hi, span, labelSide)
 		step := niceStep((hi - lo) / 6)
 		lo, hi = snapRange(lo, hi, step)
-		return axisRange{tidy(lo), tidy(hi), step}
+		return axisRange{Tidy(lo), Tidy(hi), step}
 	}
 	return one(xlo, xhi, true), one(ylo, yhi, false)
 }
@@ -897,7 +897,7 @@ func equalScale(xlo, xhi, ylo, yhi float64, plotW int) (x, y axisRange, plotH in
 		break
 	}
 	plotH = int(math.Round(float64(plotW) * (y1 - y0) / (x1 - x0)))
-	return axisRange{tidy(x0), tidy(x1), step}, axisRange{tidy(y0), tidy(y1), step}, plotH
+	return axisRange{Tidy(x0), Tidy(x1), step}, axisRange{Tidy(y0), Tidy(y1), step}, plotH
 }
 
 // niceStep rounds v up to 1, 2, 2.5 or 5 times a power of ten.
@@ -905,15 +905,15 @@ func niceStep(v float64) float64 {
 	p := math.Pow(10, math.Floor(math.Log10(v)))
 	for _, f := range []float64{1, 2, 2.5, 5, 10} {
 		if v <= f*p*(1+1e-9) {
-			return tidy(f * p)
+			return Tidy(f * p)
 		}
 	}
-	return tidy(10 * p)
+	return Tidy(10 * p)
 }
 
-// tidy removes binary noise such as 0.30000000000000004 so the JSON shows
+// Tidy removes binary noise such as 0.30000000000000004 so the JSON shows
 // the number a person would write.
-func tidy(v float64) float64 {
+func Tidy(v float64) float64 {
 	t, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
 	if t == 0 {
 		return 0 // no "-0"

@@ -1,9 +1,8 @@
-package reports
+package page
 
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -15,19 +14,22 @@ type ScoreRow struct {
 	// type after it (e.g. the share of the set's pairs covered); "" shows
 	// nothing. Notes take no part in the ranking.
 	Notes []string
-	// Unranked, when not nil, marks scores (one flag per score) that are
-	// shown but never take a mark, e.g. a score on the set a trial was
-	// tuned on: it is not comparable with held-out scores.
+	// Unranked, when not nil, flags scores (one flag per score) that are
+	// shown but were never ranked, e.g. a score on the set a trial was
+	// tuned on: it is not comparable with held-out scores. The CSV says
+	// so; the ranking that honours it is the comparison layer's.
 	Unranked []bool
-	// Replicates, when not nil, holds per score its bootstrap replicates
-	// over resamples every row of the column shares (records.Bootstrap),
-	// or nil for a score that has none. A score with replicates shows its
-	// 95% interval and is ranked by RankSignificant; one without is never
-	// marked best or second, only "not tested".
-	Replicates [][]float64
-	// Group names the row's ranking group: a score is ranked only against
-	// the scores of rows of its group (e.g. vectors of one dimension d),
-	// and the table names each group above its rows. Rows of one group
+	// Marks, when not nil, holds per score its highlight, decided before
+	// the table is printed (kcalab/reports/compare.RankTable: benchstat's
+	// rule over bootstrap replicates); the printer only shows it. Nil
+	// shows none.
+	Marks []Mark
+	// HalfWidths, when not nil, holds per score the half-width of its 95%
+	// interval, shown as "±" after it; NaN shows none.
+	HalfWidths []float64
+	// Group names the row's ranking group: its marks were decided only
+	// against the scores of rows of its group (e.g. vectors of one
+	// dimension d), and the table names each group above its rows. Rows of one group
 	// must be contiguous; "" is a group too.
 	Group string
 	// Quantities, when not nil, holds per score the numbers its notes
@@ -49,11 +51,12 @@ type TextRow struct {
 }
 
 // ScoreTable is a methods × columns table of scores (e.g. Spearman ρ per
-// word-similarity set) in which, per column and group of rows, the best
-// scores are red and the second best magenta by RankSignificant: a score
-// wins only where a paired bootstrap says so. Reference rows (e.g.
-// published numbers) follow in a group of their own and take no part in
-// the ranking.
+// word-similarity set) in which the best scores of a column and group of
+// rows are red and the second best magenta, as their rows' Marks say: the
+// marks are decided before printing (kcalab/reports/compare.RankTable),
+// never by the printer.
+// Reference rows (e.g. published numbers) follow in a group of their own
+// and take no mark.
 type ScoreTable struct {
 	ID             string // optional; unique in the page when set
 	Caption        string
@@ -107,8 +110,11 @@ func (t ScoreTable) check() error {
 			if r.Notes != nil && len(r.Notes) != len(r.Scores) {
 				return fmt.Errorf("score table %q: row %q has %d notes for %d scores", t.Caption, r.Name, len(r.Notes), len(r.Scores))
 			}
-			if r.Replicates != nil && len(r.Replicates) != len(r.Scores) {
-				return fmt.Errorf("score table %q: row %q has %d replicate lists for %d scores", t.Caption, r.Name, len(r.Replicates), len(r.Scores))
+			if r.Marks != nil && len(r.Marks) != len(r.Scores) {
+				return fmt.Errorf("score table %q: row %q has %d marks for %d scores", t.Caption, r.Name, len(r.Marks), len(r.Scores))
+			}
+			if r.HalfWidths != nil && len(r.HalfWidths) != len(r.Scores) {
+				return fmt.Errorf("score table %q: row %q has %d interval half-widths for %d scores", t.Caption, r.Name, len(r.HalfWidths), len(r.Scores))
 			}
 		}
 	}
@@ -129,44 +135,10 @@ func (t ScoreTable) check() error {
 	return nil
 }
 
-// Rank marks the best and second-best of scores at the given number of
-// decimals. Scores that round to the same shown value tie and share a mark:
-// every score equal to the best shown value is Best, and every score equal
-// to the next distinct shown value is Second (dense ranking), so the marks
-// never depend on the order of the rows. NaN and ±Inf are never marked.
-func Rank(scores []float64, digits int, lowerIsBetter bool) []Mark {
-	shown := make([]float64, len(scores))
-	var distinct []float64
-	for i, s := range scores {
-		if !finite(s) {
-			continue
-		}
-		shown[i] = roundTo(s, digits)
-		distinct = append(distinct, shown[i])
-	}
-	slices.Sort(distinct)
-	distinct = slices.Compact(distinct)
-	if !lowerIsBetter {
-		slices.Reverse(distinct)
-	}
-	marks := make([]Mark, len(scores))
-	for i, s := range scores {
-		if !finite(s) {
-			continue
-		}
-		switch {
-		case shown[i] == distinct[0]:
-			marks[i] = Best
-		case len(distinct) > 1 && shown[i] == distinct[1]:
-			marks[i] = Second
-		}
-	}
-	return marks
-}
-
-// roundTo rounds v to the value printed with the given decimals, via the
-// same formatting the table uses.
-func roundTo(v float64, digits int) float64 {
+// RoundTo rounds v to the value printed with the given decimals, via the
+// same formatting a ScoreTable uses: a mark decided on rounded scores
+// matches what the page prints.
+func RoundTo(v float64, digits int) float64 {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', digits, 64), 64)
 	if r == 0 {
 		return 0 // -0.000 and 0.000 tie
@@ -174,9 +146,11 @@ func roundTo(v float64, digits int) float64 {
 	return r
 }
 
-func formatScore(v float64, digits int) string {
+// FormatScore prints a score with the given decimals as a ScoreTable does,
+// "—" for NaN.
+func FormatScore(v float64, digits int) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	return strconv.FormatFloat(roundTo(v, digits), 'f', digits, 64)
+	return strconv.FormatFloat(RoundTo(v, digits), 'f', digits, 64)
 }

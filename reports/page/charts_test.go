@@ -1,4 +1,4 @@
-package reports
+package page
 
 import (
 	"encoding/json"
@@ -64,7 +64,7 @@ func TestLineChartLooks(t *testing.T) {
 	for i := range 10 {
 		series = append(series, LineSeries{Name: "a fairly long series name " + strconv.Itoa(i), Points: []XY{{X: 1, Y: 1}, {X: 2, Y: 2}}})
 	}
-	series[3].Color = palette[0]
+	series[3].Color = Palette[0]
 	series = append(series, LineSeries{Name: "empty", Points: []XY{{X: math.NaN(), Y: 1}}})
 	c := LineChart{ID: "c", Series: series, Marks: []VLines{
 		{Name: "empty: over budget", X: []float64{math.NaN()}, Like: "empty"},
@@ -77,7 +77,7 @@ func TestLineChartLooks(t *testing.T) {
 		colors[seriesAt(opt, i)["itemStyle"].(map[string]any)["color"].(string)] = true
 	}
 	assert.Len(t, colors, 10, "ten lines, ten colours")
-	assert.Equal(t, palette[0], seriesAt(opt, 3)["itemStyle"].(map[string]any)["color"])
+	assert.Equal(t, Palette[0], seriesAt(opt, 3)["itemStyle"].(map[string]any)["color"])
 	assert.Len(t, opt["series"], 11, "ten lines and one set of marks")
 	assert.Equal(t, "0: over budget", seriesAt(opt, 10)["name"])
 	assert.Equal(t, []string{"Not drawn, no point to show: empty."}, notes[:1])
@@ -94,15 +94,6 @@ func names(ss []LineSeries) []string {
 		out = append(out, s.Name)
 	}
 	return out
-}
-
-func TestMeanPoints(t *testing.T) {
-	pts, many := meanPoints(map[float64][]float64{3: {1, 3}, 1: {5}})
-	assert.True(t, many)
-	assert.Equal(t, []XY{{X: 1, Y: 5}, {X: 3, Y: 2, Err: math.Sqrt2}}, pts)
-	pts, many = meanPoints(map[float64][]float64{2: {1}})
-	assert.False(t, many)
-	assert.Equal(t, []XY{{X: 2, Y: 1}}, pts)
 }
 
 func TestBarOption(t *testing.T) {
@@ -176,7 +167,7 @@ func TestScatterMapOption(t *testing.T) {
 	opt, _, _, notes, err := c.option()
 	require.NoError(t, err)
 	assert.Equal(t, []string{`Labels of "many" hidden: 69 points > 60 (hover for them).`, "1 point(s) not drawn: a non-finite coordinate."}, notes)
-	assert.Equal(t, map[string]any{"show": false, "position": "right", "color": palette[0], "fontSize": json.Number("12")}, seriesAt(opt, 0)["label"])
+	assert.Equal(t, map[string]any{"show": false, "position": "right", "color": Palette[0], "fontSize": json.Number("12")}, seriesAt(opt, 0)["label"])
 	assert.Equal(t, true, seriesAt(opt, 1)["label"].(map[string]any)["show"])
 	assert.Equal(t, "circle", seriesAt(opt, 0)["symbol"])
 	assert.Equal(t, "triangle", seriesAt(opt, 1)["symbol"])
@@ -192,34 +183,8 @@ func TestScatterMapOption(t *testing.T) {
 }
 
 func TestTidy(t *testing.T) {
-	assert.Equal(t, 0.3, tidy(0.1+0.2))
-	assert.Equal(t, "0", formatValue(tidy(math.Copysign(0, -1))))
-}
-
-func TestTimesText(t *testing.T) {
-	for _, c := range []struct {
-		ratio float64
-		want  string
-	}{
-		{2.03, "2.03× slower"},
-		{1 / 2.03, "2.03× faster"},
-		{1.0 / 1200, "1200× faster"},
-		{1.003, "as fast"},
-		{0, "—"},
-		{math.NaN(), "—"},
-	} {
-		assert.Equal(t, c.want, timesText(c.ratio), "%g", c.ratio)
-	}
-}
-
-// TestSettingColor: one value of the series setting has one colour on
-// every page, whatever else the chart draws.
-func TestSettingColor(t *testing.T) {
-	a, b := settingColor("svd.backend", "dssvd"), settingColor("svd.backend", "krylov")
-	assert.NotEmpty(t, a)
-	assert.NotEqual(t, a, b)
-	assert.Empty(t, settingColor("svd.backend", "no such backend"))
-	assert.Empty(t, settingColor("no.such.key", "dssvd"))
+	assert.Equal(t, 0.3, Tidy(0.1+0.2))
+	assert.Equal(t, "0", FormatValue(Tidy(math.Copysign(0, -1))))
 }
 
 func TestNiceBounds(t *testing.T) {
@@ -245,16 +210,16 @@ func TestPageColors(t *testing.T) {
 	assert.Equal(t, first.Series[0].Color, second.Series[2].Color, "SCA+MEN")
 	assert.NotEqual(t, first.Series[0].Color, first.Series[1].Color)
 	assert.NotContains(t, []string{first.Series[0].Color, first.Series[1].Color}, second.Series[0].Color, "LCA takes a colour of its own")
-	for _, c := range palette {
+	for _, c := range Palette {
 		r, g, b := hexRGB(t, c)
-		assert.False(t, max(r, g, b)-min(r, g, b) < 40, "palette colour %s is a grey: grey is for what is not a series", c)
+		assert.False(t, max(r, g, b)-min(r, g, b) < 40, "Palette colour %s is a grey: grey is for what is not a series", c)
 	}
 	fixed := r.pageColors(LineChart{Series: []LineSeries{{Name: "dense", Color: "#c0392b"}}})
 	assert.Equal(t, "#c0392b", fixed.Series[0].Color, "a colour set by the section stays")
 
 	later := newRenderer()
-	later.reserve([]Section{{Subsections: []Section{{Blocks: []Block{Row{LineChart{Series: []LineSeries{{Name: "dense", Color: palette[0]}}}}}}}}})
-	assert.NotEqual(t, palette[0], later.pageColors(LineChart{Series: []LineSeries{{Name: "LCA"}}}).Series[0].Color,
+	later.reserve([]Section{{Subsections: []Section{{Blocks: []Block{Row{LineChart{Series: []LineSeries{{Name: "dense", Color: Palette[0]}}}}}}}}})
+	assert.NotEqual(t, Palette[0], later.pageColors(LineChart{Series: []LineSeries{{Name: "LCA"}}}).Series[0].Color,
 		"a line drawn before the one whose colour is set does not take it")
 }
 

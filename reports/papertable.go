@@ -1,0 +1,254 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"kcalab/records"
+	"kcalab/reports/compare"
+)
+
+// paperMatch is the trial standing for one paper row.
+type paperMatch struct {
+	row ScoreRow // the published scores, in the paper's columns
+	trial
+}
+
+// pickPaperTrials finds, among the scored trials, per paper row the
+// finished trials that stand for it: mapping[row] (a label or a trial id)
+// or the row's own name as a label. Rows are compared only at one
+// dimension d, so of a row's trials the one at the common d is taken: the
+// d at which the most paper rows have a trial (on ties the largest,
+// nearest the paper's d = 8000); a row with no trial there takes its
+// trial with the largest d (and is ranked in a group of its own). Among
+// several trials of a row at one d, the first.
+func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []string) {
+	target := map[string]string{}
+	for _, m := range mapping {
+		if row, trial, ok := strings.Cut(m, "="); ok {
+			target[strings.TrimSpace(row)] = strings.TrimSpace(trial)
+		}
+	}
+	finished := scored.Where(compare.HasStatus("ok"))
+	cands := make([][]trial, len(paperRows))
+	rowsAt := map[float64]int{}
+	for i, pr := range paperRows {
+		want := pr.Name
+		if t, ok := target[pr.Name]; ok {
+			want = t
+		}
+		cands[i] = finished.Where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want }).Trials
+		seen := map[float64]bool{}
+		for _, t := range cands[i] {
+			if d := dimOf(t.Record); !seen[d] {
+				seen[d] = true
+				rowsAt[d]++
+			}
+		}
+	}
+	common, most := math.NaN(), 0
+	for d, n := range rowsAt {
+		if n > most || (n == most && d > common) {
+			common, most = d, n
+		}
+	}
+	var out []paperMatch
+	var missing []string
+	for i, pr := range paperRows {
+		if len(cands[i]) == 0 {
+			missing = append(missing, pr.Name)
+			continue
+		}
+		pick := largestDim(cands[i])
+		for _, t := range cands[i] {
+			if dimOf(t.Record) == common {
+				pick = t
+				break
+			}
+		}
+		out = append(out, paperMatch{row: pr, trial: pick})
+	}
+	return out, missing
+}
+
+// largestDim is the trial with the largest dimension d (dimOf), the first
+// on ties.
+func largestDim(ts []trial) trial {
+	best := ts[0]
+	for _, t := range ts[1:] {
+		if dimOf(t.Record) > dimOf(best.Record) {
+			best = t
+		}
+	}
+	return best
+}
+
+// settingValue prints a trial's setting so a row says what the trial
+// really used: a 0 that means the method's own default (train.window = 0
+// is GloVe's 15) is that default.
+func (p *builder) settingValue(rec records.Record, key string, v any) string {
+	if n, ok := compare.Number(v); ok && n == 0 {
+		if d, ok := p.method(rec).ZeroMeans[key]; ok {
+			return d + " (default)"
+		}
+	}
+	return formatValue(v)
+}
+
+// rowSettings says which settings a trial of the paper table used: the
+// dimension and window for all, the table for CA methods, the epochs for
+// trained ones.
+func (p *builder) rowSettings(rec records.Record) string {
+	var parts []string
+	add := func(name, key string) {
+		if v, ok := rec.Settings[key]; ok {
+			parts = append(parts, name+" = "+p.settingValue(rec, key, v))
+		}
+	}
+	add("d", "svd.rank")
+	if _, trained := rec.Settings["train.epochs"]; trained {
+		if v, ok := rec.Settings["train.dim"]; ok {
+			if n, _ := compare.Number(v); n != 0 {
+				parts[len(parts)-1] = "d = " + formatValue(v)
+			}
+		}
+		add("W", "train.window")
+		add("epochs", "train.epochs")
+	} else {
+		add("table", "data.table")
+		add("W", "data.window")
+	}
+	if v, ok := rec.Settings["sca.mode"]; ok && p.method(rec).InSampleSet != nil {
+		parts = append(parts, formatValue(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// signed prints a difference with its sign ("+0.012", "−0.226").
+func signed(v float64, digits int) string {
+	if !finite(v) {
+		return "—"
+	}
+	s := strconv.FormatFloat(math.Abs(roundTo(v, digits)), 'f', digits, 64)
+	r := roundTo(v, digits)
+	for d := digits + 1; r == 0 && v != 0 && d <= digits+6; d++ {
+		// A value that rounds to zero keeps its sign and its first
+		// significant digit: "−0.0005" beside "reference higher", never
+		// "±0.000".
+		if x := roundTo(v, d); x != 0 {
+			r, s = x, strconv.FormatFloat(math.Abs(x), 'f', d, 64)
+		}
+	}
+	switch {
+	case r > 0:
+		return "+" + s
+	case r < 0:
+		return "−" + s
+	}
+	return "±" + s
+}
+
+// paperSection is the paper's Table 3 with our numbers: one row per paper
+// method (the trial standing for it, with its settings), our ρ (zero rule,
+// as the paper) and in each cell the published value and Δ, ranked as
+// every score table is (groups of one d, each method at its ranked
+// similarity, in-sample cells never, a win only where the paired
+// bootstrap says so), under a headline computed from them; the other
+// scored trials follow. nil when no trial stands for a paper row.
+func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
+	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
+	matches, missing := pickPaperTrials(scored, mapping)
+	var sets []string
+	for _, s := range wordSets(scored.Records()) {
+		if isPaperSet(s) {
+			sets = append(sets, s)
+		}
+	}
+	if len(matches) == 0 || len(sets) == 0 {
+		return nil
+	}
+	s := &Section{ID: "paper", Title: "The paper's table"}
+	g, t := p.paperTable(matches, sets)
+	if h := p.groupHeadline(g, mainGroup(g), records.RuleZero, ""); h != "" {
+		s.Blocks = append(s.Blocks, Headline{h})
+	}
+	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
+	if len(missing) > 0 {
+		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+
+			" (a trial stands for a row when its label is the row's name, or by the spec's report.paper_rows)."))
+	}
+	// Every other scored trial, ranked among themselves; replicates (seeds)
+	// are one row: their mean, with their spread.
+	used := map[string]bool{}
+	for _, m := range matches {
+		used[m.ID] = true
+	}
+	rest := scored.Where(func(rec records.Record) bool { return !used[rec.ID] })
+	if rest.Len() > 0 {
+		rows := rest.Rows(true)
+		og := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
+		o := og.scoreTable("paper-others", "The other trials (zero rule; "+p.simText()+", the other in small type), ranked among themselves", false, nil)
+		s.Blocks = append(s.Blocks, collapse(len(o.Rows), "The other "+rowsOf(len(o.Rows), rest.Len())+" (dimension sweep, folds, …)", o)...)
+	}
+	return s
+}
+
+// paperTable is one row per matched paper row: the trial (its label and
+// settings) and, in each cell, the published value and Δ; and the grid
+// its headline reads, its rows named by the paper's rows alone.
+func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, ScoreTable) {
+	published := map[string]ScoreRow{}
+	for _, r := range PaperScores(sets) {
+		published[r.Name] = r
+	}
+	rows := make([]row, len(matches))
+	short := make([]row, len(matches)) // named by the paper's rows alone, for the headline
+	pub := map[string]ScoreRow{}       // by trial id
+	for i, m := range matches {
+		label := givenName(m.Record)
+		if label == "" {
+			label = m.ID
+		}
+		rows[i] = row{Trial: m.trial, Label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", N: 1}
+		short[i] = row{Trial: m.trial, Label: m.row.Name, N: 1}
+		pub[m.ID] = published[m.row.Name]
+	}
+	g := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
+	t := g.scoreTable("paper-table", "The paper's Table 3: our Spearman ρ (zero rule; "+p.simText()+", the other in small type), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published", false,
+		func(gi, i, j int, c *cell) {
+			v := pub[g.groups[gi].rows[i].ID].Scores[j]
+			c.Note("paper " + formatScore(v, 3) + " · Δ " + signed(c.Value-v, 3))
+			c.Quantity("paper", v)
+			c.Quantity("delta", c.Value-v)
+		})
+	t.RowHeader = "Paper method: our trial (its settings)"
+	return p.grid(p.groupByDim(short), sets, scoreOf(records.RuleZero)), t
+}
+
+// paperIntro says what the paper's table compares: our corpus (the first
+// trial's) against the published full text8.
+func paperIntro(first records.Record) string {
+	corpus := "our corpus"
+	if c, ok := first.Settings["data.corpus"]; ok {
+		corpus = formatValue(c)
+		if f, ok := compare.Number(first.Settings["data.fraction"]); ok && f != 1 {
+			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
+		}
+	}
+	return "One row per method of the paper's Table 3, each at the setting of the trial that stands for it (named in the row). " +
+		"Ours: " + corpus + ", zero rule (a pair with an out-of-vocabulary word scores 0), as the paper. " +
+		"The published values are on the full text8 corpus (17 M tokens) with d = 8000 for the tail cut (the other CA rows' settings are not published), " +
+		"so Δ measures corpus, dimension and implementation together, not the implementation alone."
+}
+
+// rowsOf names a table's rows by what they hold: "41 trials" when each
+// row is one, "41 rows of 65 trials (replicates folded)" when replicates
+// share a row, so that a count always matches the rows below it.
+func rowsOf(rows, trials int) string {
+	if rows == trials {
+		return fmt.Sprintf("%d trial%s", trials, plural(trials))
+	}
+	return fmt.Sprintf("%d rows of %d trials (replicates folded)", rows, trials)
+}
