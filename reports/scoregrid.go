@@ -113,7 +113,7 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 	if withCoverage {
 		st.Footer = []TextRow{{Name: "pairs covered", Cells: footer}}
 	}
-	tuned, few := false, false
+	tuned, few, seeded := false, false, false
 	var reps [][][]float64 // per row and set, the score's bootstrap replicates
 	for gi, gg := range g.groups {
 		for i, r := range gg.rows {
@@ -154,6 +154,7 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 				}
 				if c.N > 1 {
 					c.Quantity("n", float64(c.N))
+					seeded = seeded || finite(c.Value)
 				}
 				c.Note(c.Spread())
 				if decorate != nil {
@@ -173,12 +174,18 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 	if few {
 		legends = append(legends, fewPairsLegend)
 	}
+	if seeded {
+		legends = append(legends, seedsLegend)
+	}
 	st.Legend = strings.Join(legends, " ")
 	return RankTable(st, reps)
 }
 
 // tunedLegend says what † means wherever a table has one.
 const tunedLegend = "†: in-sample: the row's design was tuned on this set (or part of it: its tuned_on, or SCA trained on its pairs, sca.mode = in-sample); shown, never ranked."
+
+// seedsLegend says how a row over seeds is compared (compare.SeedReplicates).
+const seedsLegend = "A row over seeds (\"n seeds\") is their mean; its ± and every verdict about it hold over the pairs and over the seeds: each bootstrap resample of the pairs also draws the seeds again, so one seed's lucky draw cannot decide a win."
 
 // fewPairsLegend says what ‡ means wherever a table has one.
 var fewPairsLegend = fmt.Sprintf("‡ n pairs: too few pairs: the score rests on n < %d pairs covered (both words with a vector), too few for ρ or its interval to mean much; shown, never ranked.", records.MinRankedPairs)

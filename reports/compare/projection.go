@@ -508,9 +508,11 @@ func Number(v any) (float64, bool) {
 }
 
 // Estimate is the row's score under key: its value (for folded seed
-// replicates, their mean) and the replicates of every trial folded into
-// it that has the value, averaged per resample; not tested when any of
-// them lacks replicates.
+// replicates, their mean) and its bootstrap replicates: a trial's own, or
+// for seed replicates SeedReplicates of theirs, so that the interval
+// and every verdict hold over the pairs and over the seeds (one seed's
+// lucky draw cannot decide a win); not tested when any of them lacks
+// replicates.
 func (r Row) Estimate(key string) Estimate {
 	e := Estimate{Value: Metric(r.Record, key)}
 	members := r.Members
@@ -529,6 +531,6 @@ func (r Row) Estimate(key string) Estimate {
 		}
 		lists = append(lists, reps)
 	}
-	e.Reps = MeanReplicates(lists)
+	e.Reps = SeedReplicates(lists, members[0].ID)
 	return e
 }

@@ -1,7 +1,9 @@
 package compare
 
 import (
+	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"kcalab/records"
@@ -176,6 +178,39 @@ func tier(est []Estimate, cands []int, digits int) []int {
 		if i == top || Compare(est[top], est[i], digits) != Above {
 			out = append(out, i)
 		}
+	}
+	return out
+}
+
+// SeedReplicates is the bootstrap of a mean over seed replicates (trials
+// that differ only in their seed, each scored on the set's shared
+// resamples) whose spread holds both sources of noise: replicate b draws
+// the seeds again, n of them with replacement, and averages their
+// replicate b, so it varies with the pairs (b's resample, shared by every
+// row, which keeps the comparison paired) and with the seeds (the draw).
+// Deviations from the mean of all seeds at b are scaled by √(n/(n−1)), so
+// that the seed part's variance is the mean's, s²/n, not the plug-in
+// (n−1)/n of it. The draws come from salt (the row's identity) and b
+// alone, so a page renders to the same bytes every time. One list is
+// returned as it is (no seed spread to add); nil when any list is missing
+// or their lengths differ.
+func SeedReplicates(lists [][]float64, salt string) []float64 {
+	mean := MeanReplicates(lists)
+	n := len(lists)
+	if mean == nil || n < 2 {
+		return mean
+	}
+	h := fnv.New64a()
+	h.Write([]byte(salt))
+	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5eed5))
+	scale := math.Sqrt(float64(n) / float64(n-1))
+	out := make([]float64, len(mean))
+	for b := range out {
+		var sum float64
+		for range n {
+			sum += lists[rng.IntN(n)][b]
+		}
+		out[b] = mean[b] + scale*(sum/float64(n)-mean[b])
 	}
 	return out
 }
