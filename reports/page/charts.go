@@ -13,8 +13,14 @@ import (
 )
 
 // XY is a point of a line series. Err, when positive, draws an error bar
-// from Y − Err to Y + Err (e.g. ± one standard deviation over replicates).
-type XY struct{ X, Y, Err float64 }
+// from Y − Err to Y + Err (e.g. ± one standard deviation over replicates,
+// or the half-width of a 95% interval); DashedErr draws that bar dashed,
+// so that two kinds of bar on one chart look different (the section that
+// decided them says which is which).
+type XY struct {
+	X, Y, Err float64
+	DashedErr bool
+}
 
 // LineSeries is one named line.
 type LineSeries struct {
@@ -348,10 +354,12 @@ func (c LineChart) addSeries(lc *charts.Line, colors []string) (bars [][]any, dr
 				if c.LogY && lo <= 0 {
 					lo = p.Y / 10 // a bar below zero cannot be drawn on a log axis: it runs off the decade
 				}
-				bars[i] = append(bars[i], []any{
-					map[string]any{"coord": []float64{p.X, c.y(lo)}},
-					map[string]any{"coord": []float64{p.X, c.y(p.Y + p.Err)}},
-				})
+				from := map[string]any{"coord": []float64{p.X, c.y(lo)}}
+				if p.DashedErr {
+					// A pair's first end styles its segment.
+					from["lineStyle"] = map[string]any{"type": "dashed"}
+				}
+				bars[i] = append(bars[i], []any{from, map[string]any{"coord": []float64{p.X, c.y(p.Y + p.Err)}}})
 			}
 		}
 		color, style, symbol := colors[i], "", symbols[i%len(symbols)]
