@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -12,30 +13,48 @@ import (
 )
 
 // sweepSection draws ρ (zero rule) against each numeric setting that takes
-// at least three values within one series, or returns nil.
+// at least three values within one series, or returns nil. Its headline
+// says, per set and line, whether ρ changes across the swept values by
+// more than the points' intervals allow (sweepVerdict, the rule in
+// sweepRule), then where each line peaks on average (sweepAnswer).
 func (p *builder) sweepSection(recs []records.Record) *Section {
 	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
 	if scored.Len() == 0 {
 		return nil
 	}
 	s := &Section{ID: "sweeps", Title: "Sweeps"}
-	var head Headline
+	var head, peaks Headline
+	tested := false
 	for _, sk := range schema.SweepSettings() {
-		if sub, answer := p.sweepOf(scored.Where(compare.NumericSetting(sk.Key)), sk); sub != nil {
-			s.Subsections = append(s.Subsections, *sub)
-			if answer != "" {
-				head = append(head, answer)
-			}
+		sw := p.sweepOf(scored.Where(compare.NumericSetting(sk.Key)), sk)
+		if sw.sub == nil {
+			continue
+		}
+		s.Subsections = append(s.Subsections, *sw.sub)
+		head = append(head, sw.verdicts...)
+		tested = tested || sw.tested
+		if sw.answer != "" {
+			peaks = append(peaks, sw.answer)
 		}
 	}
 	if len(s.Subsections) == 0 {
 		return nil
 	}
-	if len(head) > 0 {
+	if head = append(head, peaks...); len(head) > 0 {
 		s.Blocks = append(s.Blocks, head)
+	}
+	if tested {
+		s.Blocks = append(s.Blocks, Paragraph(sweepRule))
 	}
 	return s
 }
+
+// sweepRule is the rule the headline's verdicts keep (sweepVerdict).
+const sweepRule = "How the headline reads a line: its best point is the one of highest ρ; another point is significantly below it " +
+	"when the 95% interval of their paired bootstrap difference (the same resamples of the set's pairs for every point) excludes 0 " +
+	"and, where either point averages seeds, the 95% normal interval of the difference of the seed means does too. " +
+	"A line with no point significantly below its best is level within noise; points are never compared across lines. " +
+	"A line with a point without bootstrap replicates is not tested, nor is a line on the set it was tuned on (†)."
 
 // sweepAnswer says where each line of a sweep peaks: the x at which its
 // mean ρ (zero rule, at its ranked similarity) over the sets is highest,
@@ -80,14 +99,35 @@ func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set 
 	return fmt.Sprintf("Where the mean Spearman ρ over the %d sets (zero rule; differences not tested) is highest against %s: %s.", len(sets), sk.Key, strings.Join(clauses, "; "))
 }
 
+// sweep is what sweepOf makes of one swept setting: the subsection of its
+// charts, the headline's verdicts per set (sweepVerdicts), whether any line
+// was tested, and where each line peaks (sweepAnswer).
+type sweep struct {
+	sub      *Section
+	verdicts []string
+	tested   bool
+	answer   string
+}
+
+// sweepPoint is a point of a line as the headline compares it: its x, its
+// estimate (for seeds, of their mean), and the seeds' count and SD.
+type sweepPoint struct {
+	x   float64
+	est estimate
+	n   int
+	sd  float64
+}
+
 // sweepOf is the charts of ρ against one setting: one per set, one line
 // per group and combination of the settings that vary within it (see
 // lineNamesOf); only lines with three or more x values are drawn, since a
-// trial that merely has the setting is not a sweep. The sentence returned
-// says where each line peaks (sweepAnswer).
-func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
+// trial that merely has the setting is not a sweep. A point of one trial
+// with bootstrap replicates carries its 95% interval (solid); a point
+// averaging seeds, ± their SD (dashed); a point of one trial without
+// replicates, nothing, and the text names its line.
+func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	if pr.Len() < 3 {
-		return nil, ""
+		return sweep{}
 	}
 	names := p.lineNamesOf(pr.Records(), sk.Key)
 	xOf := func(_ int, t trial) float64 { x, _ := compare.Number(t.Settings[sk.Key]); return x }
@@ -98,7 +138,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
 		}
 	}
 	if len(lines) == 0 {
-		return nil, ""
+		return sweep{}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, t := range pr.Trials {
@@ -107,36 +147,201 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) (*Section, string) {
 	// Windows read best on a linear axis; ranks and fractions spanning a
 	// decade or more on a log one.
 	logX := sk.SweepLog && lo > 0 && hi/lo >= 10
-	var row Row
-	averaged, tuned := false, false
-	for j, set := range wholeSets(wordSets(pr.Records())) {
+	var charts Row
+	var out sweep
+	averaged, tuned, ciBars, sdBars := false, false, false, false
+	var bare []string // lines with a point that has no interval
+	sets := wholeSets(wordSets(pr.Records()))
+	sym := sweepSymbol(sk)
+	for j, set := range sets {
 		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", sk.SweepID, j+1), Title: setDisplay(set),
 			XName: sk.SweepAxis, YName: "Spearman ρ (zero rule)", LogX: logX, Width: 440, Height: 300}
+		metric := records.Score(records.RuleZero, set)
+		key := func(r row) string { return metric.At(p.rankSim(r.Record), ownSim(r.Record)).Key() }
+		var verdicts []sweepLine
 		for _, l := range lines {
-			pts, many := l.Points(p.rankedScore(records.Score(records.RuleZero, set)))
+			pts, many := l.Points(p.rankedScore(metric))
 			averaged = averaged || many
+			est := pr.Estimates(l, key)
+			n := map[float64]int{}
+			for _, x := range l.Xs {
+				n[x]++
+			}
+			var cmp []sweepPoint
+			for i, pt := range pts {
+				if !finite(pt.X) || !finite(pt.Y) {
+					continue
+				}
+				e, ok := est[pt.X]
+				cmp = append(cmp, sweepPoint{x: pt.X, est: e, n: n[pt.X], sd: pt.Err})
+				switch {
+				case n[pt.X] > 1:
+					pts[i].DashedErr = pt.Err > 0
+					sdBars = sdBars || pt.Err > 0
+				case ok && finite(e.HalfWidth()):
+					pts[i].Err, ciBars = e.HalfWidth(), true
+				default:
+					if !slices.Contains(bare, l.Name) {
+						bare = append(bare, l.Name)
+					}
+				}
+			}
 			ls := LineSeries{Name: l.Name, Points: pts, Key: l.Name}
 			if slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) }) {
 				ls.Name, ls.Muted, tuned = ls.Name+" †", true, true
+			} else {
+				v, ok := sweepVerdict(sym, cmp)
+				verdicts = append(verdicts, sweepLine{l.Name, v})
+				out.tested = out.tested || ok
 			}
 			c.Series = append(c.Series, ls)
 		}
-		row = append(row, c)
+		if v := sweepVerdicts(verdicts); v != "" {
+			out.verdicts = append(out.verdicts, setDisplay(set)+": "+v+".")
+		}
+		charts = append(charts, c)
+	}
+	if !out.tested {
+		// One sentence, not one per set, when nothing could be tested.
+		out.verdicts = []string{fmt.Sprintf("Whether ρ changes with %s beyond noise is not tested: the points have no bootstrap replicates in their records.", sk.Key)}
 	}
 	axis := sk.SweepAxis
-	sub := &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
+	out.sub = &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
 	text := sweepText(sk, names, averaged) + " Each trial at the similarity its scores are ranked at (" + p.simText() + ")."
+	if ciBars {
+		text += " Solid error bars are the 95% bootstrap interval of ρ over resamples of the set's pairs (a point of one trial)."
+	}
+	if sdBars {
+		text += " Dashed error bars are ± one standard deviation over seeds (a point averaging seed replicates), not an interval."
+	}
+	if len(bare) > 0 {
+		text += " Points of one trial without bootstrap replicates in its record have no interval: " + strings.Join(bare, ", ") + "."
+	}
 	if tuned {
 		text += " A line marked † was tuned on the chart's set (in-sample there): drawn dashed with hollow symbols in its own colour, not compared."
 	}
-	sub.Blocks = append(sub.Blocks, Paragraph(text), row)
-	sets := wholeSets(wordSets(pr.Records()))
-	answer := sweepAnswer(sk, lines, sets, func(set string) func(trial, float64) (float64, bool) {
+	out.sub.Blocks = append(out.sub.Blocks, Paragraph(text), charts)
+	out.answer = sweepAnswer(sk, lines, sets, func(set string) func(trial, float64) (float64, bool) {
 		return p.rankedScore(records.Score(records.RuleZero, set))
 	}, func(l line, set string) bool {
 		return slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
 	})
-	return sub, answer
+	return out
+}
+
+// sweepSymbol names the swept setting in a verdict: its short label's
+// symbol ("W" of "W={}"), else its key.
+func sweepSymbol(sk schema.Setting) string {
+	if sym, ok := strings.CutSuffix(sk.Short, "={}"); ok && sym != "" && !strings.Contains(sym, "{") {
+		return sym
+	}
+	return sk.Key
+}
+
+// sweepLine is one line's verdict on one set.
+type sweepLine struct{ name, verdict string }
+
+// sweepVerdicts joins a set's verdicts, lines with the same verdict
+// together in the order they first appear: "cut, flat level within noise
+// from W = 1 to 30; skip rises significantly from W = 1 to 10, then level
+// to 30".
+func sweepVerdicts(ls []sweepLine) string {
+	var order []string
+	names := map[string][]string{}
+	for _, l := range ls {
+		if _, ok := names[l.verdict]; !ok {
+			order = append(order, l.verdict)
+		}
+		names[l.verdict] = append(names[l.verdict], l.name)
+	}
+	clauses := make([]string, len(order))
+	for i, v := range order {
+		clauses[i] = strings.Join(names[v], ", ") + " " + v
+	}
+	return strings.Join(clauses, "; ")
+}
+
+// sweepVerdict says how a line's ρ changes across the swept values, by
+// sweepRule: the points significantly below the best (sweepBelow) before
+// and after the level ones. ok is false when the line cannot be tested
+// (a point without replicates, or fewer than two points).
+func sweepVerdict(sym string, pts []sweepPoint) (v string, ok bool) {
+	if len(pts) < 2 {
+		return "not tested (fewer than two points)", false
+	}
+	for _, pt := range pts {
+		if !pt.est.Tested() {
+			return "not tested (points without bootstrap replicates)", false
+		}
+	}
+	pts = slices.Clone(pts)
+	slices.SortFunc(pts, func(a, b sweepPoint) int { return cmp.Compare(a.x, b.x) })
+	best := 0
+	for i, pt := range pts {
+		if pt.est.Value > pts[best].est.Value {
+			best = i
+		}
+	}
+	at := func(x float64) string { return sym + " = " + formatValue(x) }
+	below := make([]bool, len(pts))
+	var low []string
+	first, last := -1, -1 // the level points' first and last index
+	for i, pt := range pts {
+		if below[i] = sweepBelow(pts[best], pt); below[i] {
+			low = append(low, formatValue(pt.x))
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	n := len(pts) - 1
+	if len(low) == 0 {
+		return fmt.Sprintf("level within noise from %s to %s", at(pts[0].x), formatValue(pts[n].x)), true
+	}
+	if slices.Contains(below[first:last+1], true) {
+		return fmt.Sprintf("highest at %s, significantly below it at %s = %s", at(pts[best].x), sym, strings.Join(low, ", ")), true
+	}
+	var parts []string
+	if first > 0 {
+		parts = append(parts, fmt.Sprintf("rises significantly from %s to %s", at(pts[0].x), formatValue(pts[first].x)))
+	}
+	switch {
+	case first == last:
+	case first > 0:
+		parts = append(parts, "then level within noise to "+formatValue(pts[last].x))
+	default:
+		parts = append(parts, fmt.Sprintf("level within noise from %s to %s", at(pts[first].x), formatValue(pts[last].x)))
+	}
+	if last < n {
+		if first == last && first == 0 {
+			parts = append(parts, fmt.Sprintf("falls significantly from %s to %s", at(pts[last].x), formatValue(pts[n].x)))
+		} else {
+			parts = append(parts, "then falls significantly to "+formatValue(pts[n].x))
+		}
+	}
+	return strings.Join(parts, ", "), true
+}
+
+// sweepBelow says a point is significantly below the best by sweepRule:
+// the paired bootstrap (compare.Compare, 3 decimals as printed) and, where
+// either averages seeds, the normal 95% interval of the difference of
+// the seed means, SD² / n each (a point of one trial adds nothing).
+func sweepBelow(best, pt sweepPoint) bool {
+	if compare.Compare(best.est, pt.est, 3) != compare.Above {
+		return false
+	}
+	if best.n < 2 && pt.n < 2 {
+		return true
+	}
+	v := 0.0
+	for _, q := range []sweepPoint{best, pt} {
+		if q.n > 1 && finite(q.sd) {
+			v += q.sd * q.sd / float64(q.n)
+		}
+	}
+	return best.est.Value-pt.est.Value > 1.96*math.Sqrt(v)
 }
 
 // rankedScore is a points value: a trial's score m at its ranked
@@ -167,7 +372,7 @@ func sweepText(sk schema.Setting, names lineNames, averaged bool) string {
 	}
 	text += "."
 	if averaged {
-		text += " Trials with the same settings at the same x (replicates: seeds) are averaged; the error bars are ± one standard deviation."
+		text += " Trials with the same settings at the same x (replicates: seeds) are averaged."
 	}
 	return text
 }
