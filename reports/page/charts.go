@@ -305,6 +305,7 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		exponentAxis(axisAt(opt, "yAxis"), c.Series)
 	} else {
 		logAxisRange(axisAt(opt, "yAxis"), c.Series, false)
+		barAxisRange(axisAt(opt, "yAxis"), c.Series)
 	}
 	for i, b := range bars {
 		if len(b) == 0 {
@@ -534,6 +535,36 @@ func exponentAxis(axis map[string]any, series []LineSeries) {
 	axis["interval"] = math.Max(1, math.Ceil((b-a)/10))
 	axis["kcalabExp"] = true
 	delete(axis, "scale")
+}
+
+// barAxisRange widens a linear y axis to hold every error bar: ECharts
+// scales the axis to the points alone and drops a bar (a markLine) with an
+// end outside it, so a wide interval would vanish without a word. The
+// bounds are rounded outward to a step of about a fifth of the span; an
+// axis no bar reaches past is left to ECharts.
+func barAxisRange(axis map[string]any, series []LineSeries) {
+	if axis["type"] != "value" {
+		return
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	blo, bhi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, p := range s.Points {
+			if !finite(p.X) || !finite(p.Y) {
+				continue
+			}
+			lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+			if p.Err > 0 && finite(p.Err) {
+				blo, bhi = math.Min(blo, p.Y-p.Err), math.Max(bhi, p.Y+p.Err)
+			}
+		}
+	}
+	if math.IsInf(blo, 0) || (blo >= lo && bhi <= hi) {
+		return
+	}
+	lo, hi = math.Min(lo, blo), math.Max(hi, bhi)
+	step := niceStep((hi - lo) / 5)
+	axis["min"], axis["max"] = Tidy(math.Floor(lo/step)*step), Tidy(math.Ceil(hi/step)*step)
 }
 
 // logAxisRange bounds a log axis by the decades around the drawn points
