@@ -10,7 +10,10 @@
 //     numbers as an unranked reference group in the zero-rule table.
 //   - Sweeps (sweep.go): ρ (zero rule) against data.window, svd.rank or data.fraction
 //     when one takes ≥ 3 values, one small chart per set, one line per
-//     combination of the other varying settings.
+//     combination of the other varying settings; a point of one trial with
+//     its 95% bootstrap interval, a mean over seeds with ± their SD. The
+//     headline says per set and line whether ρ changes by more than the
+//     paired bootstrap allows (level within noise, rises, falls).
 //   - Time and memory against size (records with "wall_s" / "max_rss_mb"):
 //     the paper's Figures 2 and 3, one line per svd.backend, trials that did
 //     not finish listed and marked, and DSSVD's ratios next to the paper's

@@ -160,12 +160,15 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 		key := func(r row) string { return metric.At(p.rankSim(r.Record), ownSim(r.Record)).Key() }
 		var verdicts []sweepLine
 		for _, l := range lines {
-			pts, many := l.Points(p.rankedScore(metric))
+			value := p.rankedScore(metric)
+			pts, many := l.Points(value)
 			averaged = averaged || many
 			est := pr.Estimates(l, key)
-			n := map[float64]int{}
-			for _, x := range l.Xs {
-				n[x]++
+			n := map[float64]int{} // the trials with a value folded into each point
+			for k, t := range l.Trials {
+				if _, ok := value(t, l.Xs[k]); ok {
+					n[l.Xs[k]]++
+				}
 			}
 			var cmp []sweepPoint
 			for i, pt := range pts {
