@@ -8,9 +8,12 @@
 //     its own similarity, a win only where the paired bootstrap says so,
 //     in-sample cells never; coverage per set, and the paper's published
 //     numbers as an unranked reference group in the zero-rule table.
-//   - Sweeps: ρ (zero rule) against data.window, svd.rank or data.fraction
+//   - Sweeps (sweep.go): ρ (zero rule) against data.window, svd.rank or data.fraction
 //     when one takes ≥ 3 values, one small chart per set, one line per
-//     combination of the other varying settings.
+//     combination of the other varying settings; a point of one trial with
+//     its 95% bootstrap interval, a mean over seeds with ± their SD. The
+//     headline says per set and line whether ρ changes by more than the
+//     paired bootstrap allows (level within noise, rises, falls).
 //   - Time and memory against size (records with "wall_s" / "max_rss_mb"):
 //     the paper's Figures 2 and 3, one line per svd.backend, trials that did
 //     not finish listed and marked, and DSSVD's ratios next to the paper's
@@ -36,7 +39,7 @@
 // A page is made in three layers, each a package, dependencies pointing
 // down only:
 //
-//   - Sections (this package, one file per section: words.go, analogy.go,
+//   - Sections (this package, one file per section: words.go, sweep.go, analogy.go,
 //     papertable.go, pairs.go, check.go, wordmap.go, neighbours.go,
 //     scaling.go, measured.go, ca.go, tuning.go, …; order.go decides which
 //     leads): each asks the comparison layer about the records it is about

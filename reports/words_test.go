@@ -226,8 +226,10 @@ func TestSweepSection(t *testing.T) {
 	s := tb().sweepSection(sweepRecords())
 	require.NotNil(t, s)
 	require.Len(t, s.Subsections, 1, "only the window takes ≥ 3 values")
-	assert.Equal(t, Headline{"Where the mean Spearman ρ over the 6 sets (zero rule; differences not tested) is highest against data.window: cut at 40 (mean ρ 0.5); flat at 10 (mean ρ 0.489); skip at 2 (mean ρ 0.44)."},
-		s.Blocks[0], "the section's answer: where each line peaks")
+	assert.Equal(t, Headline{"Whether ρ changes with data.window beyond noise is not tested: the points have no bootstrap replicates in their records.",
+		"Where the mean Spearman ρ over the 6 sets (zero rule; differences not tested) is highest against data.window: cut at 40 (mean ρ 0.5); flat at 10 (mean ρ 0.489); skip at 2 (mean ρ 0.44)."},
+		s.Blocks[0], "the section's answer: nothing tested without replicates, and where each line peaks")
+	assert.Len(t, s.Blocks, 1, "no rule to name when nothing is tested")
 	sub := s.Subsections[0]
 	assert.Equal(t, "sweep-window", sub.ID)
 	row := sub.Blocks[1].(Row)
@@ -282,7 +284,9 @@ func TestSweepSection(t *testing.T) {
 		assert.Equal(t, XY{X: 1, Y: 0.1}, pts[0])
 		assert.InDelta(t, 11.0/30, pts[2].Y, 1e-12)
 		assert.InDelta(t, math.Sqrt(((0.3-11.0/30)*(0.3-11.0/30)*2+(0.5-11.0/30)*(0.5-11.0/30))/2), pts[2].Err, 1e-12, "sample sd over the three replicates")
-		assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "error bars are ± one standard deviation")
+		assert.False(t, pts[0].DashedErr)
+		assert.True(t, pts[2].DashedErr, "± SD over seeds, drawn dashed")
+		assert.Contains(t, string(s.Subsections[0].Blocks[0].(Paragraph)), "Dashed error bars are ± one standard deviation over seeds")
 	})
 }
 

@@ -13,8 +13,14 @@ import (
 )
 
 // XY is a point of a line series. Err, when positive, draws an error bar
-// from Y − Err to Y + Err (e.g. ± one standard deviation over replicates).
-type XY struct{ X, Y, Err float64 }
+// from Y − Err to Y + Err (e.g. ± one standard deviation over replicates,
+// or the half-width of a 95% interval); DashedErr draws that bar dashed,
+// so that two kinds of bar on one chart look different (the section that
+// decided them says which is which).
+type XY struct {
+	X, Y, Err float64
+	DashedErr bool
+}
 
 // LineSeries is one named line.
 type LineSeries struct {
@@ -299,6 +305,7 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		exponentAxis(axisAt(opt, "yAxis"), c.Series)
 	} else {
 		logAxisRange(axisAt(opt, "yAxis"), c.Series, false)
+		barAxisRange(axisAt(opt, "yAxis"), c.Series)
 	}
 	for i, b := range bars {
 		if len(b) == 0 {
@@ -348,10 +355,12 @@ func (c LineChart) addSeries(lc *charts.Line, colors []string) (bars [][]any, dr
 				if c.LogY && lo <= 0 {
 					lo = p.Y / 10 // a bar below zero cannot be drawn on a log axis: it runs off the decade
 				}
-				bars[i] = append(bars[i], []any{
-					map[string]any{"coord": []float64{p.X, c.y(lo)}},
-					map[string]any{"coord": []float64{p.X, c.y(p.Y + p.Err)}},
-				})
+				from := map[string]any{"coord": []float64{p.X, c.y(lo)}}
+				if p.DashedErr {
+					// A pair's first end styles its segment.
+					from["lineStyle"] = map[string]any{"type": "dashed"}
+				}
+				bars[i] = append(bars[i], []any{from, map[string]any{"coord": []float64{p.X, c.y(p.Y + p.Err)}}})
 			}
 		}
 		color, style, symbol := colors[i], "", symbols[i%len(symbols)]
@@ -526,6 +535,36 @@ func exponentAxis(axis map[string]any, series []LineSeries) {
 	axis["interval"] = math.Max(1, math.Ceil((b-a)/10))
 	axis["kcalabExp"] = true
 	delete(axis, "scale")
+}
+
+// barAxisRange widens a linear y axis to hold every error bar: ECharts
+// scales the axis to the points alone and drops a bar (a markLine) with an
+// end outside it, so a wide interval would vanish without a word. The
+// bounds are rounded outward to a step of about a fifth of the span; an
+// axis no bar reaches past is left to ECharts.
+func barAxisRange(axis map[string]any, series []LineSeries) {
+	if axis["type"] != "value" {
+		return
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	blo, bhi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for _, p := range s.Points {
+			if !finite(p.X) || !finite(p.Y) {
+				continue
+			}
+			lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+			if p.Err > 0 && finite(p.Err) {
+				blo, bhi = math.Min(blo, p.Y-p.Err), math.Max(bhi, p.Y+p.Err)
+			}
+		}
+	}
+	if math.IsInf(blo, 0) || (blo >= lo && bhi <= hi) {
+		return
+	}
+	lo, hi = math.Min(lo, blo), math.Max(hi, bhi)
+	step := niceStep((hi - lo) / 5)
+	axis["min"], axis["max"] = Tidy(math.Floor(lo/step)*step), Tidy(math.Ceil(hi/step)*step)
 }
 
 // logAxisRange bounds a log axis by the decades around the drawn points

@@ -42,7 +42,7 @@ func TestLineChartOption(t *testing.T) {
 func TestLineChartErrorBars(t *testing.T) {
 	c := LineChart{ID: "e", LogY: true, Series: []LineSeries{
 		{Name: "plain", Points: []XY{{X: 1, Y: 2}}},
-		{Name: "replicated", Points: []XY{{X: 1, Y: 2, Err: 0.5}, {X: 2, Y: 1, Err: 3}, {X: 3, Y: 4}}},
+		{Name: "replicated", Points: []XY{{X: 1, Y: 2, Err: 0.5}, {X: 2, Y: 1, Err: 3, DashedErr: true}, {X: 3, Y: 4}}},
 	}}
 	opt, _, _, _, err := c.option()
 	require.NoError(t, err)
@@ -51,8 +51,21 @@ func TestLineChartErrorBars(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"symbol":["none","none"],"silent":true,"label":{"show":false},
 		"lineStyle":{"color":"#c0392b","type":"solid","width":1.5},
-		"data":[[{"coord":[1,1.5]},{"coord":[1,2.5]}],[{"coord":[2,0.1]},{"coord":[2,4]}]]}`, string(b),
-		"one vertical segment per point with a spread, in the series' colour; below zero on a log axis it stops a decade down")
+		"data":[[{"coord":[1,1.5]},{"coord":[1,2.5]}],[{"coord":[2,0.1],"lineStyle":{"type":"dashed"}},{"coord":[2,4]}]]}`, string(b),
+		"one vertical segment per point with a spread, in the series' colour, dashed when asked; below zero on a log axis it stops a decade down")
+
+	// ECharts drops a bar with an end outside the axis, and scales a linear
+	// axis to the points alone: the axis is widened to the bars.
+	wide := LineChart{ID: "w", Series: []LineSeries{{Name: "a", Points: []XY{{X: 1, Y: -0.05, Err: 0.14}, {X: 2, Y: 0.13, Err: 0.01}}}}}
+	opt, _, _, _, err = wide.option()
+	require.NoError(t, err)
+	y := axisAt(opt, "yAxis")
+	assert.Equal(t, -0.2, y["min"], "below −0.05 − 0.14, on a step of 0.1 (a fifth of the span, rounded up)")
+	assert.Equal(t, 0.2, y["max"], "above 0.13 + 0.01 and −0.05 + 0.14")
+	narrow := LineChart{ID: "n", Series: []LineSeries{{Name: "a", Points: []XY{{X: 1, Y: 0.1}, {X: 2, Y: 0.2, Err: 0.01}, {X: 3, Y: 0.3}}}}}
+	opt, _, _, _, err = narrow.option()
+	require.NoError(t, err)
+	assert.NotContains(t, axisAt(opt, "yAxis"), "min", "bars inside the points' range: the axis is ECharts'")
 }
 
 // TestLineChartLooks: every line has a colour of its own, a fixed colour
