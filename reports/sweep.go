@@ -51,8 +51,8 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 
 // sweepRule is the rule the headline's verdicts keep (sweepVerdict).
 const sweepRule = "How the headline reads a line: its best point is the one of highest ρ; another point is significantly below it " +
-	"when the 95% interval of their paired bootstrap difference (the same resamples of the set's pairs for every point) excludes 0 " +
-	"and, where either point averages seeds, the 95% normal interval of the difference of the seed means does too. " +
+	"when the 95% interval of their paired bootstrap difference (the same resamples of the set's pairs for every point) excludes 0; " +
+	"a point that averages seeds draws its seeds again in each resample, so the difference must hold over the seeds too. " +
 	"A line with no point significantly below its best is level within noise; points are never compared across lines. " +
 	"A line with a point without bootstrap replicates is not tested, nor is a line on the set it was tuned on (†)."
 
@@ -328,23 +328,11 @@ func sweepVerdict(sym string, pts []sweepPoint) (v string, ok bool) {
 }
 
 // sweepBelow says a point is significantly below the best by sweepRule:
-// the paired bootstrap (compare.Compare, 3 decimals as printed) and, where
-// either averages seeds, the normal 95% interval of the difference of
-// the seed means, SD² / n each (a point of one trial adds nothing).
+// the paired bootstrap (compare.Compare, 3 decimals as printed), whose
+// replicates for a point over seeds also draw the seeds again
+// (compare.SeedReplicates), so one rule holds over the pairs and the seeds.
 func sweepBelow(best, pt sweepPoint) bool {
-	if compare.Compare(best.est, pt.est, 3) != compare.Above {
-		return false
-	}
-	if best.n < 2 && pt.n < 2 {
-		return true
-	}
-	v := 0.0
-	for _, q := range []sweepPoint{best, pt} {
-		if q.n > 1 && finite(q.sd) {
-			v += q.sd * q.sd / float64(q.n)
-		}
-	}
-	return best.est.Value-pt.est.Value > 1.96*math.Sqrt(v)
+	return compare.Compare(best.est, pt.est, 3) == compare.Above
 }
 
 // rankedScore is a points value: a trial's score m at its ranked
