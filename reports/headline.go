@@ -33,6 +33,14 @@ import (
 //     are compared set by set (compare) and the one above on more sets is
 //     named first: "A is significantly above B on …; B above A on …; ties
 //     on …; not tested on …".
+//   - Coverage: each verdict above (above, below or a tie) between two
+//     rows whose coverage of its set differs by more than
+//     compare.CoverageGap (5 points) is followed by a clause naming both
+//     coverages and the verdict between the same rows under the other
+//     rule (verdictCoverage): under the zero rule a verdict the skip rule
+//     does not repeat is "decided by coverage"; under the skip rule the
+//     rows are "not the same pairs", so the verdict is no paired win on
+//     common pairs. Equal coverage adds nothing.
 
 // verdictSets collects set names by verdict.
 type verdictSets map[verdict][]string
@@ -71,6 +79,7 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 		return ""
 	}
 	var clauses []string
+	var covered coverageNotes
 	switch {
 	case !tested:
 		clauses = append(clauses, "nothing is tested (no row has bootstrap replicates), so no difference is claimed")
@@ -83,12 +92,19 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 			}
 			v := compare.Compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
 			vs[v] = append(vs[v], setDisplay(set))
+			covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, gg.cells[a][j], gg.cells[b][j], v)
 		}
 		clauses = append(clauses, orderingClause(vs))
 	}
 	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
 		clauses = append(clauses, pairClause(gg.rows[a].Label, gg.rows[b].Label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
+		for j, set := range g.sets {
+			if ca, cb := gg.cells[a][j], gg.cells[b][j]; ca.ranked() && cb.ranked() {
+				covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, ca, cb, compare.Compare(ca.estimate, cb.estimate, 3))
+			}
+		}
 	}
+	clauses = append(clauses, covered.clauses...)
 	if len(inSample) > 0 {
 		verb := "was"
 		if len(inSample) > 1 {
@@ -290,4 +306,70 @@ func mainGroup(g scoreGrid) int {
 		}
 	}
 	return best
+}
+
+// coverageNotes collects a headline's coverage clauses, each (set, pair
+// of rows) once.
+type coverageNotes struct {
+	seen    map[string]bool
+	clauses []string
+}
+
+// add notes what the rows' coverage says of verdict v between rows a and
+// b (their labels and cells) on set under rule, when it says anything.
+func (n *coverageNotes) add(rule records.Rule, set, a, b string, ca, cb gridCell, v verdict) {
+	k := set + "\x00" + a + "\x00" + b
+	if n.seen[k] {
+		return
+	}
+	if n.seen == nil {
+		n.seen = map[string]bool{}
+	}
+	n.seen[k] = true
+	if c := verdictCoverage(rule, set, a, b, compare.CheckCoverage(ca.cov, cb.cov, ca.alt, cb.alt, 3), v); c != "" {
+		n.clauses = append(n.clauses, c)
+	}
+}
+
+// verdictCoverage says what two rows' coverage of a set says of verdict v
+// between them (a against b) under rule, or "" when it says nothing: v is
+// no verdict (not tested) or their coverage differs by at most
+// compare.CoverageGap. Under the zero rule a verdict that the skip rule
+// (the pairs each row covers) does not repeat is decided by coverage;
+// under the skip rule the rows are scored on different pairs, whatever the
+// zero rule says.
+func verdictCoverage(rule records.Rule, set, a, b string, c compare.CoverageCheck, v verdict) string {
+	if v == compare.NotTested || !c.Differs {
+		return ""
+	}
+	name, covs := setDisplay(set), fmt.Sprintf("%s covers %s of the pairs, %s %s", a, percent(c.CovA, 1), b, percent(c.CovB, 1))
+	if rule == records.RuleSkip {
+		other := "the verdict holds"
+		if c.Other != v {
+			other = verdictText(a, b, c.Other)
+		}
+		return fmt.Sprintf("on %s, %s and %s are scored on %s and %s of its pairs: not the same pairs, so not a comparison on common pairs; with the pairs they lack scoring 0 (zero rule), %s",
+			name, a, b, percent(c.CovA, 1), percent(c.CovB, 1), other)
+	}
+	switch c.Other {
+	case v:
+		return fmt.Sprintf("on %s, %s; on the pairs each covers (skip rule) the verdict holds", name, covs)
+	case compare.NotTested:
+		return fmt.Sprintf("on %s, %s; on the pairs each covers (skip rule) not tested", name, covs)
+	}
+	return fmt.Sprintf("on %s, the verdict (%s) is decided by coverage: %s; on the pairs each covers (skip rule), %s", name, verdictText(a, b, v), covs, verdictText(a, b, c.Other))
+}
+
+// verdictText names a verdict of a against b: "a significantly above b",
+// "b significantly above a", "a tie", "not tested".
+func verdictText(a, b string, v verdict) string {
+	switch v {
+	case compare.Above:
+		return a + " significantly above " + b
+	case compare.Below:
+		return b + " significantly above " + a
+	case compare.Tie:
+		return "a tie"
+	}
+	return "not tested"
 }
