@@ -104,7 +104,7 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 			}
 		}
 	}
-	clauses = append(clauses, covered.clauses...)
+	clauses = append(clauses, covered.clauses()...)
 	if len(inSample) > 0 {
 		verb := "was"
 		if len(inSample) > 1 {
@@ -308,15 +308,25 @@ func mainGroup(g scoreGrid) int {
 	return best
 }
 
-// coverageNotes collects a headline's coverage clauses, each (set, pair
-// of rows) once.
+// coverageNotes collects what coverage says of a headline's verdicts,
+// each (set, pair of rows) once.
 type coverageNotes struct {
-	seen    map[string]bool
-	clauses []string
+	seen  map[string]bool
+	notes []coverageNote
 }
 
-// add notes what the rows' coverage says of verdict v between rows a and
-// b (their labels and cells) on set under rule, when it says anything.
+// coverageNote is a verdict between two rows (a against b) on a set whose
+// coverage differs by more than compare.CoverageGap.
+type coverageNote struct {
+	rule      records.Rule
+	set, a, b string
+	c         compare.CoverageCheck
+	v         verdict
+}
+
+// add notes verdict v between rows a and b (their labels and cells) on
+// set under rule, when their coverage differs by more than the gap and v
+// is a verdict (not "not tested").
 func (n *coverageNotes) add(rule records.Rule, set, a, b string, ca, cb gridCell, v verdict) {
 	k := set + "\x00" + a + "\x00" + b
 	if n.seen[k] {
@@ -326,38 +336,73 @@ func (n *coverageNotes) add(rule records.Rule, set, a, b string, ca, cb gridCell
 		n.seen = map[string]bool{}
 	}
 	n.seen[k] = true
-	if c := verdictCoverage(rule, set, a, b, compare.CheckCoverage(ca.cov, cb.cov, ca.alt, cb.alt, 3), v); c != "" {
-		n.clauses = append(n.clauses, c)
+	if c := compare.CheckCoverage(ca.cov, cb.cov, ca.alt, cb.alt, 3); c.Differs && v != compare.NotTested {
+		n.notes = append(n.notes, coverageNote{rule: rule, set: set, a: a, b: b, c: c, v: v})
 	}
 }
 
-// verdictCoverage says what two rows' coverage of a set says of verdict v
-// between them (a against b) under rule, or "" when it says nothing: v is
-// no verdict (not tested) or their coverage differs by at most
-// compare.CoverageGap. Under the zero rule a verdict that the skip rule
-// (the pairs each row covers) does not repeat is decided by coverage;
-// under the skip rule the rows are scored on different pairs, whatever the
-// zero rule says.
-func verdictCoverage(rule records.Rule, set, a, b string, c compare.CoverageCheck, v verdict) string {
-	if v == compare.NotTested || !c.Differs {
-		return ""
-	}
-	name, covs := setDisplay(set), fmt.Sprintf("%s covers %s of the pairs, %s %s", a, percent(c.CovA, 1), b, percent(c.CovB, 1))
-	if rule == records.RuleSkip {
-		other := "the verdict holds"
-		if c.Other != v {
-			other = verdictText(a, b, c.Other)
+// clauses words the notes (verdictCoverage): a verdict the other rule
+// repeats is said with the others of its pair of rows, in one clause at
+// the first one's place; a verdict it does not repeat has a clause of its
+// own.
+func (n coverageNotes) clauses() []string {
+	var out []string
+	done := make([]bool, len(n.notes))
+	for i, x := range n.notes {
+		if done[i] {
+			continue
 		}
-		return fmt.Sprintf("on %s, %s and %s are scored on %s and %s of its pairs: not the same pairs, so not a comparison on common pairs; with the pairs they lack scoring 0 (zero rule), %s",
-			name, a, b, percent(c.CovA, 1), percent(c.CovB, 1), other)
+		group := []coverageNote{x}
+		if x.c.Other == x.v {
+			for k := i + 1; k < len(n.notes); k++ {
+				if y := n.notes[k]; !done[k] && y.a == x.a && y.b == x.b && y.rule == x.rule && y.c.Other == y.v {
+					group, done[k] = append(group, y), true
+				}
+			}
+		}
+		out = append(out, verdictCoverage(group))
 	}
-	switch c.Other {
-	case v:
-		return fmt.Sprintf("on %s, %s; on the pairs each covers (skip rule) the verdict holds", name, covs)
+	return out
+}
+
+// verdictCoverage says what two rows' coverage of sets says of their
+// verdicts there (one note, or several the other rule repeats, of one
+// pair of rows and one rule): both coverages per set and the verdict
+// between the same rows under the other rule. Under the zero rule a
+// verdict the skip rule (the pairs each row covers) does not repeat is
+// decided by coverage; under the skip rule the rows are scored on
+// different pairs, whatever the zero rule says.
+func verdictCoverage(group []coverageNote) string {
+	x := group[0]
+	var covs []string
+	for k, n := range group {
+		of := "of " + setDisplay(n.set) + "'s pairs"
+		if k > 0 {
+			of = "of " + setDisplay(n.set) + "'s"
+		}
+		covs = append(covs, percent(n.c.CovA, 1)+" and "+percent(n.c.CovB, 1)+" "+of)
+	}
+	both := x.a + " and " + x.b
+	holds := "the verdict holds"
+	if len(group) > 1 {
+		holds = "the verdicts hold"
+	}
+	if x.rule == records.RuleSkip {
+		other := holds
+		if x.c.Other != x.v {
+			other = verdictText(x.a, x.b, x.c.Other)
+		}
+		return fmt.Sprintf("%s are scored on %s: not the same pairs, so not a comparison on common pairs; with the pairs they lack scoring 0 (zero rule), %s",
+			both, strings.Join(covs, ", "), other)
+	}
+	switch x.c.Other {
+	case x.v:
+		return fmt.Sprintf("%s cover %s; on the pairs each covers (skip rule) %s", both, strings.Join(covs, ", "), holds)
 	case compare.NotTested:
-		return fmt.Sprintf("on %s, %s; on the pairs each covers (skip rule) not tested", name, covs)
+		return fmt.Sprintf("%s cover %s; on the pairs each covers (skip rule) the verdict is not tested", both, covs[0])
 	}
-	return fmt.Sprintf("on %s, the verdict (%s) is decided by coverage: %s; on the pairs each covers (skip rule), %s", name, verdictText(a, b, v), covs, verdictText(a, b, c.Other))
+	return fmt.Sprintf("on %s, the verdict (%s) is decided by coverage: %s cover %s; on the pairs each covers (skip rule), %s",
+		setDisplay(x.set), verdictText(x.a, x.b, x.v), both, covs[0], verdictText(x.a, x.b, x.c.Other))
 }
 
 // verdictText names a verdict of a against b: "a significantly above b",

@@ -20,17 +20,18 @@ func TestHeadlineCoverage(t *testing.T) {
 		has, hasNo []string
 	}
 	cases := []struct {
-		name   string
-		ca, ft side // on Rare
-		wants  []want
+		name         string
+		ca, ft       side // on Rare
+		menCA, menFT side // on MEN; zero: both cover all, ρ 0.5
+		wants        []want
 	}{
 		{
 			name: "zero rule: reversed by coverage, a tie on the pairs each covers",
 			ca:   side{0.202, 0.05, 0.30}, ft: side{1, 0.30, 0.30},
 			wants: []want{
 				{records.RuleZero, []string{"is reversed on 1 (Rare)",
-					"on Rare, the verdict (fastText (CLI) significantly above tail-cut KCA) is decided by coverage: tail-cut KCA covers 20.2% of the pairs, fastText (CLI) 100.0%; on the pairs each covers (skip rule), a tie"}, nil},
-				{records.RuleSkip, []string{"on Rare, tail-cut KCA and fastText (CLI) are scored on 20.2% and 100.0% of its pairs: not the same pairs, so not a comparison on common pairs; with the pairs they lack scoring 0 (zero rule), fastText (CLI) significantly above tail-cut KCA"}, nil},
+					"on Rare, the verdict (fastText (CLI) significantly above tail-cut KCA) is decided by coverage: tail-cut KCA and fastText (CLI) cover 20.2% and 100.0% of Rare's pairs; on the pairs each covers (skip rule), a tie"}, nil},
+				{records.RuleSkip, []string{"tail-cut KCA and fastText (CLI) are scored on 20.2% and 100.0% of Rare's pairs: not the same pairs, so not a comparison on common pairs; with the pairs they lack scoring 0 (zero rule), fastText (CLI) significantly above tail-cut KCA"}, nil},
 			},
 		},
 		{
@@ -38,17 +39,25 @@ func TestHeadlineCoverage(t *testing.T) {
 			ca:   side{0.725, 0.30, 0.60}, ft: side{1, 0.45, 0.45},
 			wants: []want{
 				{records.RuleSkip, []string{"tail-cut KCA is significantly above fastText (CLI) on Rare",
-					"on Rare, tail-cut KCA and fastText (CLI) are scored on 72.5% and 100.0% of its pairs: not the same pairs"}, nil},
+					"tail-cut KCA and fastText (CLI) are scored on 72.5% and 100.0% of Rare's pairs: not the same pairs"}, nil},
 				{records.RuleZero, []string{"fastText (CLI) is significantly above tail-cut KCA on Rare",
-					"the verdict (fastText (CLI) significantly above tail-cut KCA) is decided by coverage: tail-cut KCA covers 72.5% of the pairs, fastText (CLI) 100.0%; on the pairs each covers (skip rule), tail-cut KCA significantly above fastText (CLI)"}, nil},
+					"the verdict (fastText (CLI) significantly above tail-cut KCA) is decided by coverage: tail-cut KCA and fastText (CLI) cover 72.5% and 100.0% of Rare's pairs; on the pairs each covers (skip rule), tail-cut KCA significantly above fastText (CLI)"}, nil},
 			},
 		},
 		{
 			name: "coverage differs, the verdict holds under both rules",
 			ca:   side{0.80, 0.10, 0.15}, ft: side{1, 0.40, 0.40},
 			wants: []want{
-				{records.RuleZero, []string{"on Rare, tail-cut KCA covers 80.0% of the pairs, fastText (CLI) 100.0%; on the pairs each covers (skip rule) the verdict holds"}, []string{"decided by coverage"}},
+				{records.RuleZero, []string{"tail-cut KCA and fastText (CLI) cover 80.0% and 100.0% of Rare's pairs; on the pairs each covers (skip rule) the verdict holds"}, []string{"decided by coverage"}},
 				{records.RuleSkip, []string{"not the same pairs", "(zero rule), the verdict holds"}, nil},
+			},
+		},
+		{
+			name: "verdicts that hold on several sets: one clause",
+			ca:   side{0.80, 0.10, 0.15}, ft: side{1, 0.40, 0.40},
+			menCA: side{0.80, 0.20, 0.25}, menFT: side{1, 0.50, 0.50},
+			wants: []want{
+				{records.RuleZero, []string{"; tail-cut KCA and fastText (CLI) cover 80.0% and 100.0% of MEN's pairs, 80.0% and 100.0% of Rare's; on the pairs each covers (skip rule) the verdicts hold."}, nil},
 			},
 		},
 		{
@@ -68,10 +77,13 @@ func TestHeadlineCoverage(t *testing.T) {
 		},
 	}
 	sets := []string{"men", "rare"}
-	trial := func(label, method string, rare side) records.Record {
+	trial := func(label, method string, men, rare side) records.Record {
+		if men == (side{}) {
+			men = side{1, 0.5, 0.5}
+		}
 		m := map[string]float64{
-			records.Score(records.RuleZero, "men").Key(): 0.5, records.Score(records.RuleSkip, "men").Key(): 0.5,
-			records.Coverage("men").Key(): 1, records.Pairs("men").Key(): 3000,
+			records.Score(records.RuleZero, "men").Key(): men.zero, records.Score(records.RuleSkip, "men").Key(): men.skip,
+			records.Coverage("men").Key(): men.cov, records.Pairs("men").Key(): 3000,
 			records.Score(records.RuleZero, "rare").Key(): rare.zero, records.Score(records.RuleSkip, "rare").Key(): rare.skip,
 			records.Coverage("rare").Key(): rare.cov, records.Pairs("rare").Key(): 2034,
 		}
@@ -80,7 +92,7 @@ func TestHeadlineCoverage(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := newBuilder(Report{Methods: testMethods})
-			recs := harnessLike([]records.Record{trial("tail-cut KCA", "kca", c.ca), trial("fastText (CLI)", "external", c.ft)}, 0.01)
+			recs := harnessLike([]records.Record{trial("tail-cut KCA", "kca", c.menCA, c.ca), trial("fastText (CLI)", "external", c.menFT, c.ft)}, 0.01)
 			groups := b.groupByDim(b.project(recs).Rows(true))
 			for _, w := range c.wants {
 				h := b.groupHeadline(b.grid(groups, sets, scoreOf(w.rule)), 0, w.rule, "")

@@ -218,7 +218,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 	if len(clauses) == 0 {
 		clauses = append(clauses, pairClause(goName, refName, verdictSets{}))
 	}
-	clauses = append(clauses, covered.clauses...)
+	clauses = append(clauses, covered.clauses()...)
 	return rows, csv, head + strings.Join(clauses, "; ") + "."
 }
 
