@@ -46,7 +46,10 @@
 //     and hands Blocks to the page layer. Sections learn labels and metric
 //     meaning from metadata (kcalab/schema, labels.go, fair.go); methods
 //     reach the page as values (Report.Methods), so no section names a
-//     method. Headlines are computed here from the comparison's verdicts.
+//     method. Headlines are computed here from the comparison's verdicts;
+//     a verdict between rows whose coverage of its set differs by more
+//     than compare.CoverageGap names both coverages and what the other
+//     rule says (headline.go, verdictCoverage).
 //   - Comparison (kcalab/reports/compare): records → projections, groups,
 //     rows with replicates folded into mean ± SD, tables whose cells carry
 //     value, SD, n, coverage and notes, chart lines; estimates with their

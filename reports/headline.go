@@ -33,6 +33,14 @@ import (
 //     are compared set by set (compare) and the one above on more sets is
 //     named first: "A is significantly above B on …; B above A on …; ties
 //     on …; not tested on …".
+//   - Coverage: each verdict above (above, below or a tie) between two
+//     rows whose coverage of its set differs by more than
+//     compare.CoverageGap (5 points) is followed by a clause naming both
+//     coverages and the verdict between the same rows under the other
+//     rule (verdictCoverage): under the zero rule a verdict the skip rule
+//     does not repeat is "decided by coverage"; under the skip rule the
+//     rows are "not the same pairs", so the verdict is no paired win on
+//     common pairs. Equal coverage adds nothing.
 
 // verdictSets collects set names by verdict.
 type verdictSets map[verdict][]string
@@ -71,6 +79,7 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 		return ""
 	}
 	var clauses []string
+	var covered coverageNotes
 	switch {
 	case !tested:
 		clauses = append(clauses, "nothing is tested (no row has bootstrap replicates), so no difference is claimed")
@@ -83,12 +92,19 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 			}
 			v := compare.Compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
 			vs[v] = append(vs[v], setDisplay(set))
+			covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, gg.cells[a][j], gg.cells[b][j], v)
 		}
 		clauses = append(clauses, orderingClause(vs))
 	}
 	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
 		clauses = append(clauses, pairClause(gg.rows[a].Label, gg.rows[b].Label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
+		for j, set := range g.sets {
+			if ca, cb := gg.cells[a][j], gg.cells[b][j]; ca.ranked() && cb.ranked() {
+				covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, ca, cb, compare.Compare(ca.estimate, cb.estimate, 3))
+			}
+		}
 	}
+	clauses = append(clauses, covered.clauses()...)
 	if len(inSample) > 0 {
 		verb := "was"
 		if len(inSample) > 1 {
@@ -290,4 +306,115 @@ func mainGroup(g scoreGrid) int {
 		}
 	}
 	return best
+}
+
+// coverageNotes collects what coverage says of a headline's verdicts,
+// each (set, pair of rows) once.
+type coverageNotes struct {
+	seen  map[string]bool
+	notes []coverageNote
+}
+
+// coverageNote is a verdict between two rows (a against b) on a set whose
+// coverage differs by more than compare.CoverageGap.
+type coverageNote struct {
+	rule      records.Rule
+	set, a, b string
+	c         compare.CoverageCheck
+	v         verdict
+}
+
+// add notes verdict v between rows a and b (their labels and cells) on
+// set under rule, when their coverage differs by more than the gap and v
+// is a verdict (not "not tested").
+func (n *coverageNotes) add(rule records.Rule, set, a, b string, ca, cb gridCell, v verdict) {
+	k := set + "\x00" + a + "\x00" + b
+	if n.seen[k] {
+		return
+	}
+	if n.seen == nil {
+		n.seen = map[string]bool{}
+	}
+	n.seen[k] = true
+	if c := compare.CheckCoverage(ca.cov, cb.cov, ca.alt, cb.alt, 3); c.Differs && v != compare.NotTested {
+		n.notes = append(n.notes, coverageNote{rule: rule, set: set, a: a, b: b, c: c, v: v})
+	}
+}
+
+// clauses words the notes (verdictCoverage): a verdict the other rule
+// repeats is said with the others of its pair of rows, in one clause at
+// the first one's place; a verdict it does not repeat has a clause of its
+// own.
+func (n coverageNotes) clauses() []string {
+	var out []string
+	done := make([]bool, len(n.notes))
+	for i, x := range n.notes {
+		if done[i] {
+			continue
+		}
+		group := []coverageNote{x}
+		if x.c.Other == x.v {
+			for k := i + 1; k < len(n.notes); k++ {
+				if y := n.notes[k]; !done[k] && y.a == x.a && y.b == x.b && y.rule == x.rule && y.c.Other == y.v {
+					group, done[k] = append(group, y), true
+				}
+			}
+		}
+		out = append(out, verdictCoverage(group))
+	}
+	return out
+}
+
+// verdictCoverage says what two rows' coverage of sets says of their
+// verdicts there (one note, or several the other rule repeats, of one
+// pair of rows and one rule): both coverages per set and the verdict
+// between the same rows under the other rule. Under the zero rule a
+// verdict the skip rule (the pairs each row covers) does not repeat is
+// decided by coverage; under the skip rule the rows are scored on
+// different pairs, whatever the zero rule says.
+func verdictCoverage(group []coverageNote) string {
+	x := group[0]
+	var covs []string
+	for k, n := range group {
+		of := "of " + setDisplay(n.set) + "'s pairs"
+		if k > 0 {
+			of = "of " + setDisplay(n.set) + "'s"
+		}
+		covs = append(covs, percent(n.c.CovA, 1)+" and "+percent(n.c.CovB, 1)+" "+of)
+	}
+	both := x.a + " and " + x.b
+	holds := "the verdict holds"
+	if len(group) > 1 {
+		holds = "the verdicts hold"
+	}
+	if x.rule == records.RuleSkip {
+		other := holds
+		if x.c.Other != x.v {
+			other = verdictText(x.a, x.b, x.c.Other)
+		}
+		return fmt.Sprintf("%s are scored on %s: not the same pairs, so not a comparison on common pairs; with the pairs they lack scoring 0 (zero rule), %s",
+			both, strings.Join(covs, ", "), other)
+	}
+	switch x.c.Other {
+	case x.v:
+		return fmt.Sprintf("%s cover %s; on the pairs each covers (skip rule) %s", both, strings.Join(covs, ", "), holds)
+	case compare.NotTested:
+		return fmt.Sprintf("%s cover %s; on the pairs each covers (skip rule) the verdict is not tested", both, covs[0])
+	}
+	return fmt.Sprintf("on %s, the verdict (%s) is decided by coverage: %s cover %s; on the pairs each covers (skip rule), %s",
+		setDisplay(x.set), verdictText(x.a, x.b, x.v), both, covs[0], verdictText(x.a, x.b, x.c.Other))
+}
+
+// verdictText names a verdict of a against b: "a significantly above b",
+// "b significantly above a", "a tie", "not tested".
+func verdictText(a, b string, v verdict) string {
+	switch v {
+	case compare.Above:
+		return a + " significantly above " + b
+	case compare.Below:
+		return b + " significantly above " + a
+	case compare.Tie:
+		return "a tie"
+	}
+	return "not tested"
 }

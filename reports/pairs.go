@@ -18,7 +18,10 @@ import (
 // bootstrap and what it says (a difference only where the interval
 // excludes 0), coverage and training times, whose ratio is printed only
 // when the two were measured alike (timesCompare); a headline says per
-// pair on which sets they differ. nil when no such pair exists.
+// pair on which sets they differ, and where their coverage of a set
+// differs by more than compare.CoverageGap, both coverages and whether
+// the skip rule (the pairs each covers) agrees (verdictCoverage). nil
+// when no such pair exists.
 func (b *builder) pairsSection(recs []records.Record) *Section {
 	scored := b.project(recs, compare.HasMetric(records.ScoreMetric))
 	sets := wordSets(scored.Records())
@@ -136,6 +139,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 		return []string{csvNumber(mean), csvNumber(lo), csvNumber(hi)}
 	}
 	vs := map[string]verdictSets{}
+	var covered coverageNotes // what coverage says of the verdicts on whole sets and test parts
 	for _, set := range sets {
 		m := records.Score(records.RuleZero, set)
 		g := goRow.Estimate(m.At(simG, ownSim(goRec)).Key())
@@ -159,6 +163,12 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 					vs[part] = verdictSets{}
 				}
 				vs[part][v] = append(vs[part][v], setDisplay(set))
+				if part != records.PartDev {
+					skip := records.Score(records.RuleSkip, set)
+					covered.add(records.RuleZero, set, goName, refName,
+						gridCell{cov: compare.Metric(goRec, records.Coverage(set).Key()), alt: goRow.Estimate(skip.At(simG, ownSim(goRec)).Key())},
+						gridCell{cov: compare.Metric(ref, records.Coverage(set).Key()), alt: refRow.Estimate(skip.At(simR, ownSim(ref)).Key())}, v)
+				}
 			}
 			if l, h, _ := records.Difference(g.Value, r.Value, g.Reps, r.Reps); v != compare.NotTested && finite(l) && finite(h) {
 				lo, hi = l, h
@@ -208,6 +218,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 	if len(clauses) == 0 {
 		clauses = append(clauses, pairClause(goName, refName, verdictSets{}))
 	}
+	clauses = append(clauses, covered.clauses()...)
 	return rows, csv, head + strings.Join(clauses, "; ") + "."
 }
 

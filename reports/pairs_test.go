@@ -48,6 +48,19 @@ func TestPairs(t *testing.T) {
 	assert.Contains(t, sec.Blocks[3].(Paragraph), "GloVe (Go)")
 	assert.Nil(t, tb().pairsSection(methodRecords()), "no external trial: no pairs")
 
+	t.Run("coverage: a verdict it decides is named as such", func(t *testing.T) {
+		// Go fastText's vocabulary covers 29.6% of Rare, the CLI's 41.2%:
+		// the CLI's win under the zero rule is a tie on the pairs each
+		// covers. On M.Turk 5.9 points apart, and a tie under both rules.
+		sec := tb().pairsSection(pairsRecordsCovered(map[string][6]float64{"fastText (Go)": smallCoverage}))
+		require.NotNil(t, sec)
+		head := sec.Blocks[0].(Headline)
+		assert.Equal(t, "SGNS, d = 300, zero rule, each at its own similarity: SGNS (Go) and SGNS (gensim) tie on Sim, Rel, MEN, M.Turk, Rare, S999.", head[0], "equal coverage adds nothing")
+		assert.Equal(t, "fastText, d = 300, zero rule, each at its own similarity: fastText (CLI) is significantly above fastText (Go) on Rare; ties on Sim, Rel, MEN, M.Turk, S999; "+
+			"fastText (Go) and fastText (CLI) cover 90.9% and 96.9% of M.Turk's pairs; on the pairs each covers (skip rule) the verdict holds; "+
+			"on Rare, the verdict (fastText (CLI) significantly above fastText (Go)) is decided by coverage: fastText (Go) and fastText (CLI) cover 29.6% and 41.2% of Rare's pairs; on the pairs each covers (skip rule), a tie.", head[1])
+	})
+
 	t.Run("parts: only where scored, never counted with the whole sets", func(t *testing.T) {
 		recs := pairsRecords()
 		for i, r := range recs {

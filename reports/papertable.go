@@ -152,11 +152,14 @@ func signed(v float64, digits int) string {
 
 // paperSection is the paper's Table 3 with our numbers: one row per paper
 // method (the trial standing for it, with its settings), our ρ (zero rule,
-// as the paper) and in each cell the published value and Δ, ranked as
+// as the paper) and in each cell the published value and Δ and, where
+// the rows' coverage of a set differs, the cell's coverage (else once in
+// the footer; in the CSV always, as a number), ranked as
 // every score table is (groups of one d, each method at its ranked
 // similarity, in-sample cells never, a win only where the paired
 // bootstrap says so), under a headline computed from them; the other
-// scored trials follow. nil when no trial stands for a paper row.
+// scored trials follow. The headline names the coverage behind a verdict
+// it decides (verdictCoverage). nil when no trial stands for a paper row.
 func (p *builder) paperSection(recs []records.Record, mapping []string) *Section {
 	scored := p.project(recs, compare.HasMetric(records.ScoreMetric))
 	matches, missing := pickPaperTrials(scored, mapping)
@@ -216,7 +219,7 @@ func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, Sc
 		pub[m.ID] = published[m.row.Name]
 	}
 	g := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
-	t := g.scoreTable("paper-table", "The paper's Table 3: our Spearman ρ (zero rule; "+p.simText()+", the other in small type), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published", false,
+	t := g.scoreTable("paper-table", "The paper's Table 3: our Spearman ρ (zero rule; "+p.simText()+", the other in small type), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published", true,
 		func(gi, i, j int, c *cell) {
 			v := pub[g.groups[gi].rows[i].ID].Scores[j]
 			c.Note("paper " + formatScore(v, 3) + " · Δ " + signed(c.Value-v, 3))

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -112,4 +113,56 @@ func TestRowsOf(t *testing.T) {
 	assert.Equal(t, "41 trials", rowsOf(41, 41))
 	assert.Equal(t, "1 trial", rowsOf(1, 1))
 	assert.Equal(t, "41 rows of 65 trials (replicates folded)", rowsOf(41, 65))
+}
+
+// The paper's table shows each cell's coverage: once below the table when
+// every row covers a set alike, else in each cell of that set; its CSV
+// has a numeric coverage column per set.
+func TestPaperTableCoverage(t *testing.T) {
+	cases := []struct {
+		name     string
+		sgnsRare float64 // SGNS's coverage of Rare; the others cover 41.2%
+		footer   string  // the Rare column's footer cell
+		note     string  // how SGNS's Rare cell's notes begin
+	}{
+		{"every row alike: said once", fullCoverage[4], "41.2% of 2034", "dot "},
+		{"SGNS covers less: in each cell", 0.296, "varies: see cells (of 2034)", "29.6% dot "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			recs := paperRecords()
+			k := slices.IndexFunc(recs, func(r records.Record) bool { return r.ID == "t4" })
+			require.GreaterOrEqual(t, k, 0)
+			recs[k].Metrics = maps.Clone(recs[k].Metrics)
+			recs[k].Metrics[records.Coverage("rare").Key()] = c.sgnsRare
+
+			sec := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+			require.NotNil(t, sec)
+			stab := sec.Blocks[2].(ScoreTable)
+			require.Equal(t, "paper-table", stab.ID)
+			require.Len(t, stab.Footer, 1)
+			assert.Equal(t, "pairs covered", stab.Footer[0].Name)
+			assert.Equal(t, c.footer, stab.Footer[0].Cells[4])
+			assert.True(t, strings.HasPrefix(stab.Rows[0].Notes[4], c.note), "SGNS's Rare cell: %q", stab.Rows[0].Notes[4])
+
+			r := wordReport("The paper's table", recs, stubScript(t))
+			r.PaperRows = []string{"SCA+MEN=SCA+MEN in-sample"}
+			got := csvOf(t, string(render(t, r)))["paper-table.csv"]
+			require.NotEmpty(t, got)
+			for _, set := range []string{"Sim", "Rel", "MEN", "M.Turk", "Rare", "S999"} {
+				j := slices.Index(got[0], set+" coverage")
+				require.GreaterOrEqual(t, j, 0, "no %s coverage column in %v", set, got[0])
+				for _, row := range got[1:] {
+					if strings.Contains(row[1], "Published") {
+						continue // the paper's own rows: no coverage recorded
+					}
+					v, err := strconv.ParseFloat(row[j], 64)
+					require.NoError(t, err, "%s coverage of %s: %q", set, row[1], row[j])
+					if set == "Rare" && strings.HasPrefix(row[1], "SGNS") {
+						assert.InDelta(t, c.sgnsRare, v, 0)
+					}
+				}
+			}
+		})
+	}
 }

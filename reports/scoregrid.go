@@ -34,6 +34,8 @@ type gridCell struct {
 	// few is the number of covered pairs behind the score when it is below
 	// records.MinRankedPairs (0: enough, or not recorded).
 	few int
+	cov float64  // the share of the set's pairs the row covers; NaN when not recorded
+	alt estimate // the statistic under the other OOV rule, at the same similarity (Value NaN: none)
 }
 
 // ranked says the cell takes part in rankings and headlines: it has a
@@ -62,18 +64,34 @@ func (p *builder) grid(groups []rowGroup, sets []string, of func(set string) rec
 			gg.cells[i] = make([]gridCell, len(sets))
 			for j, set := range sets {
 				m := of(set)
+				alt := estimate{Value: math.NaN()}
+				if m.Rule != "" {
+					am := m
+					am.Rule = otherRule(m.Rule)
+					alt = r.Estimate(am.At(sim, own).Key())
+				}
 				gg.cells[i][j] = gridCell{
 					estimate: r.Estimate(m.At(sim, own).Key()),
 					sim:      sim,
 					other:    compare.Metric(r.Record, m.At(otherSim(sim), own).Key()),
 					tuned:    p.tunedOn(r.Record, set),
 					few:      fewPairs(r.Record, set),
+					cov:      compare.Metric(r.Record, records.Coverage(set).Key()),
+					alt:      alt,
 				}
 			}
 		}
 		g.groups = append(g.groups, gg)
 	}
 	return g
+}
+
+// otherRule is the out-of-vocabulary rule that is not r.
+func otherRule(r records.Rule) records.Rule {
+	if r == records.RuleSkip {
+		return records.RuleZero
+	}
+	return records.RuleSkip
 }
 
 // rows are every row of the grid, in its order.

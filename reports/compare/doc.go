@@ -17,6 +17,10 @@
 //     paired Verdict of two (Above, Below, Tie, NotTested) by benchstat's
 //     rule; RankSignificant and Rank mark a column; RankTable decides every
 //     mark and interval of a page.ScoreTable before it is printed.
+//   - Coverage: CheckCoverage says whether two rows' coverage of a set
+//     differs by more than CoverageGap (5 percentage points) and what
+//     their verdict is under the other out-of-vocabulary rule, so that a
+//     headline can say when coverage, not the vectors, decides a verdict.
 //
 // It depends on kcalab/records and on the page layer's types (the marks
 // and score tables it fills in), never on kcalab/reports: the sections

@@ -1,0 +1,36 @@
+package compare
+
+import "math"
+
+// A word vector scores only the pairs whose two words it has; the rest of
+// a set is scored 0 under the zero rule and dropped under the skip rule.
+// So a verdict between two rows whose coverage of a set differs is not a
+// comparison on the same pairs: under the zero rule the row that covers
+// less is charged for pairs it cannot score, under the skip rule each row
+// is scored on its own share of the set. CoverageGap is where a headline
+// starts to say so: coverages further apart than 5 percentage points (as
+// printed, to 0.1 point), well above the spread of coverage between
+// vocabularies of one corpus (a few pairs of a set), well below the gaps
+// that decide verdicts (Rare: 20% against 100%).
+const CoverageGap = 0.05
+
+// CoverageCheck is what two rows' coverage of a set says of a verdict
+// between them there (a against b, under one rule): both coverages, whether
+// they differ by more than CoverageGap, and the verdict between the same
+// rows under the other rule (NotTested when either lacks it).
+type CoverageCheck struct {
+	CovA, CovB float64
+	Differs    bool
+	Other      Verdict
+}
+
+// CheckCoverage tests a verdict's coverage: covA and covB are the rows'
+// shares of the set's pairs (NaN: not recorded, never differs), otherA
+// and otherB their scores under the other rule, compared as Compare does.
+func CheckCoverage(covA, covB float64, otherA, otherB Estimate, digits int) CoverageCheck {
+	c := CoverageCheck{CovA: covA, CovB: covB, Other: Compare(otherA, otherB, digits)}
+	// Compared as printed (0.1 point), so "5.0 points apart" never counts
+	// as more than 5 by a rounding error.
+	c.Differs = finite(covA) && finite(covB) && math.Round(math.Abs(covA-covB)*1000) > math.Round(CoverageGap*1000)
+	return c
+}
