@@ -248,23 +248,23 @@
 //	table                     k       P      model   measured  peak memory
 //	text8_prefix tail-cut     300     2,988    5 s      5.6 s   0.61 GB
 //	(c = 22,542)            1,000     7,336   19 s     18.3 s   0.96 GB
-//	                        3,000    22,776   84 s       80 s
-//	                        8,000    73,920  480 s      451 s   3.8 GB
+//	                        3,000    22,776   84 s       85 s   1.9 GB
+//	                        8,000    73,536  477 s      420 s   3.7 GB
 //	paper-d8000 (c = 78,485) 8,000  125,056 2,640 s   2,365 s  11.3 GB
 //
-// (k = 300 and 1000: bench-2026-11-25.txt; 3000 and 8000 on text8_prefix:
-// single quiet runs before the benchmark had those cases; paper-d8000: the
-// SVD stage of its 2,376 s trial in results/paper-d8000, a table of 18.1 M
-// non-zeros.) The model is within 15% everywhere. The memory is the
+// (k = 300 and 1000: bench-2026-11-25.txt; 3000 and 8000:
+// bench-2026-11-26-large.txt, both in methods/ca/testdata/peers;
+// paper-d8000: the SVD stage of its 2,376 s trial in results/paper-d8000,
+// a table of 18.1 M non-zeros.) The model is within 15% everywhere. The memory is the
 // plan: the c×(k + w + 64) basis and U. A dense exact SVD costs O(c³)
 // whatever k: dgesdd of the 22,542² matrix needs about 38 GiB with its
 // workspace, more than the machine; the Gram route (SᵀS by dsyrk, then the
-// k largest eigenpairs by dsyevr) fits in about 10 GB, and its
-// tridiagonalisation is half matrix–vector products, memory-bound. By the
-// model krylov stays ahead of it until k is a large fraction of c; the
-// benchmark's d = 3000 and 8000 cases (BenchmarkSVDPeers in package ca,
-// KCALAB_BENCH_LARGE=1) measure that against scipy's dense eigh and gesdd,
-// the lapack backend and SLEPc.
+// k largest eigenpairs by dsyevr) fits in about 9 GB, and its
+// tridiagonalisation is half matrix–vector products, memory-bound: scipy's
+// took 889 s at k = 3000 on the same machine and table (σ within
+// 4.3e-15·σ_1 of krylov's), 10.4× krylov's time. By the model krylov stays
+// ahead of it until k is a large fraction of c (BenchmarkSVDPeers in
+// package ca, its "large" cases with KCALAB_BENCH_LARGE=1).
 //
 // # Accuracy
 //
