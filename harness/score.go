@@ -157,7 +157,8 @@ type PairScores struct {
 // ScorePairs records a set's scores from a model's pair similarities, one
 // PairScores per similarity: ρ and Pearson r under both OOV rules, the
 // bootstrap of each ρ over the set's shared resamples, the coverage and
-// the number of pairs. A method that scores pairs itself (SCA's folds, each
+// the number of pairs, and for a model that covers pairs outside its
+// corpus vocabulary, its ρ on the vocabulary's pairs (scoreVocabRule). A method that scores pairs itself (SCA's folds, each
 // pair by a model that never saw it) records through it as Score does.
 func (tr *TrialRun) ScorePairs(s NamedSet, bySim map[vectors.Similarity]PairScores) error {
 	own := records.Similarity(tr.Trial.Eval.Similarity)
@@ -198,7 +199,9 @@ func (tr *TrialRun) ScorePairs(s NamedSet, bySim map[vectors.Similarity]PairScor
 			tr.Record.Bootstrap.Scores[key] = records.EncodeReplicates(reps, sc.Rho)
 		}
 	}
-	return nil
+	return tr.scoreVocabRule(s, bySim, resamples, func(sim vectors.Similarity, m records.Metric) string {
+		return m.At(records.Similarity(sim), own).Key()
+	})
 }
 
 // scoredSets are the trial's evaluation sets and, with eval.parts, their

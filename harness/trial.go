@@ -39,6 +39,9 @@ type TrialRun struct {
 	// unseen evaluation words follow); 0 otherwise.
 	vocabRows  int
 	plainVocab *vectors.Set // the own rows when subword.weight blends them
+	// foldedVocab is the corpus vocabulary folded to lower case, built on
+	// first use by a case-insensitive trial's vocab rule.
+	foldedVocab map[string]bool
 
 	inputsMu sync.Mutex
 	inputs   []string // data files read, for records.RunInfo.Inputs

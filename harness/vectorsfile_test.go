@@ -8,13 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"kcalab/datasets/wordsim"
 	"kcalab/harness"
 	_ "kcalab/harness/builtin"
+	"kcalab/methods/eval"
 	"kcalab/methods/vectors"
 	"kcalab/records"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 func TestVectorsFileName(t *testing.T) {
@@ -256,5 +259,61 @@ func TestVectorsFileChangedSinceReuse(t *testing.T) {
 				assert.NoFileExists(t, path)
 			}
 		})
+	}
+}
+
+// A trial that covers pairs outside its corpus vocabulary (fastText's
+// n-gram vectors) is also scored on the vocabulary's pairs (the vocab
+// rule): the pairs a model without vectors for unseen words covers, so the
+// two can be compared on the same pairs. A model that covers only its
+// vocabulary records no such score: its skip rule is that score.
+func TestVocabRuleCommonPairs(t *testing.T) {
+	dir := t.TempDir()
+	var text strings.Builder
+	for i := 0; i < 300; i++ {
+		text.WriteString("the cat sat on the mat a dog ran in the park cats dogs parking ")
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "c.txt"), []byte(text.String()), 0o644))
+	pairs := "cat\tdog\t5\ncatty\tcats\t8\nparked\tpark\t7\nthe\ta\t1\nmat\tpark\t3\nsat\tran\t6\ndogs\tcats\t9\nparking\tpark\t4\n"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.tsv"), []byte(pairs), 0o644))
+	spec := filepath.Join(dir, "s.yaml")
+	require.NoError(t, os.WriteFile(spec, []byte(`name: common
+data: {source: corpus, corpus: c.txt, min_count: 2, window: 2}
+eval: {sets: [p.tsv]}
+svd: {rank: 3}
+variants:
+  - {method: fasttext, train: {dim: 8, window: 2, epochs: 2, buckets: 5000}, vectors: {save: true}}
+  - {method: lca}
+`), 0o644))
+	s := loadSpecTo(t, spec, filepath.Join(dir, "out"))
+	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), s)
+	require.NoError(t, err)
+	ft, lca := res.Records[0], res.Records[1]
+	require.Equal(t, "ok", ft.Status, ft.Error)
+	require.Equal(t, "ok", lca.Status, lca.Error)
+
+	n, ok := records.CoveredPairs(lca, "p.tsv")
+	require.True(t, ok)
+	assert.Equal(t, 6, n, "every pair but the two with catty and parked")
+	assert.Equal(t, float64(n), ft.Metrics[records.VocabPairs("p.tsv").Key()], "fastText's vocab rule scores the pairs LCA covers")
+	assert.Equal(t, 1.0, ft.Metrics[records.Coverage("p.tsv").Key()])
+
+	// Its ρ there is the skip rule's of its vocabulary rows alone.
+	vs, err := vectors.ReadTextFile(filepath.Join(s.Output, ft.Files[0]))
+	require.NoError(t, err)
+	vocab, err := vectors.New(vs.Words[:len(vs.Words)-2], vs.M.Slice(0, len(vs.Words)-2, 0, vs.Dim()).(*mat.Dense))
+	require.NoError(t, err)
+	set, err := wordsim.LoadFile(filepath.Join(dir, "p.tsv"))
+	require.NoError(t, err)
+	for _, sim := range []vectors.Similarity{vectors.Dot, vectors.Cosine} {
+		key := records.Score(records.RuleVocab, "p.tsv").At(records.Similarity(sim), records.Similarity(s.Trials()[0].Eval.Similarity)).Key()
+		want, err := eval.Evaluate(vocab, set, sim, eval.Skip)
+		require.NoError(t, err)
+		assert.InDelta(t, want.Rho, ft.Metrics[key], 1e-6, "%s", key) // the export rounds to 32 bits
+		assert.Contains(t, ft.Bootstrap.Scores, key, "resampled as the other rules are")
+	}
+	for k := range lca.Metrics {
+		m := records.ParseMetric(k)
+		assert.False(t, m.Rule == records.RuleVocab || m.Kind == records.VocabPairsMetric, "LCA covers only its vocabulary: %s", k)
 	}
 }

@@ -17,6 +17,7 @@ import (
 //	plain_skip.SET              the same for the decomposition's own rows, before subword blending
 //	coverage.SET                share of the set's pairs with both words in the vocabulary
 //	pairs.SET                   pairs in the set
+//	pairs_vocab.SET             pairs a trial scored under the vocab rule (both words in the corpus vocabulary)
 //	analogy.SET[/SECTION]       3CosAdd accuracy on an analogy set (or one section)
 //	analogy_mul.SET[/SECTION]   3CosMul accuracy
 //	coverage.analogy.SET[/SECTION]  share of the analogy questions answered
@@ -67,6 +68,7 @@ const (
 	prefixAnalogyCover = "coverage.analogy."
 	suffixAnalogyCount = ".analogy." // after an AnalogyCount: questions.analogy.SET
 	prefixPairs        = "pairs."
+	prefixVocabPairs   = "pairs_vocab."
 	prefixInertiaShare = "inertia_share."
 )
 
@@ -74,10 +76,16 @@ const (
 type Rule string
 
 // The rules: zero scores a pair with an unknown word 0 and keeps it (the
-// paper); skip drops it (gensim).
+// paper); skip drops it (gensim). vocab drops a pair too unless its two
+// words are in the corpus vocabulary (count at least data.min_count): the
+// pairs a model with no vectors for unseen words covers. It is recorded
+// only for a trial that covers more (fastText's n-gram vectors, subword
+// rows), so that trial can be compared with such a model on the pairs
+// both cover, over the same resamples; tables show zero and skip.
 const (
-	RuleZero Rule = "zero"
-	RuleSkip Rule = "skip"
+	RuleZero  Rule = "zero"
+	RuleSkip  Rule = "skip"
+	RuleVocab Rule = "vocab"
 )
 
 // Rules lists the rules in the order tables show them.
@@ -120,6 +128,7 @@ const (
 	CAMetric                   // inertias of a correspondence analysis
 	SizeMetric                 // size of the analysed data (vocab, nnz, tokens)
 	SolverMetric               // how the SVD converged (residual, products)
+	VocabPairsMetric           // pairs of a set a trial scored under RuleVocab
 )
 
 // Metric is what a metric key means. Its zero value with Name set is a
@@ -152,6 +161,12 @@ func Coverage(set string) Metric { return Metric{Kind: CoverageMetric, Set: set}
 
 // Pairs is the metric of the number of pairs in a set.
 func Pairs(set string) Metric { return Metric{Kind: PairsMetric, Set: set} }
+
+// VocabPairs is the metric of the number of a set's pairs a trial scored
+// under RuleVocab (both words in the corpus vocabulary and given a vector):
+// recorded with those scores, the count another trial's covered pairs must
+// equal for the two to be scored on the same pairs.
+func VocabPairs(set string) Metric { return Metric{Kind: VocabPairsMetric, Set: set} }
 
 // MinRankedPairs is the fewest covered pairs (both words with a vector) a
 // set, or a part of one, must have for a trial's ρ on it to be ranked:
@@ -243,6 +258,8 @@ func (m Metric) Key() string {
 		return prefixCoverage + m.Set
 	case PairsMetric:
 		return prefixPairs + m.Set
+	case VocabPairsMetric:
+		return prefixVocabPairs + m.Set
 	case AnalogyMetric:
 		if m.Mul {
 			return prefixAnalogyMul + m.setSection()
@@ -364,7 +381,7 @@ func ParseMetric(key string) Metric {
 			m.Sim = s
 			first, tail, _ = strings.Cut(tail, ".")
 		}
-		if r := Rule(first); (r == RuleZero || r == RuleSkip) && tail != "" {
+		if r := Rule(first); (r == RuleZero || r == RuleSkip || r == RuleVocab) && tail != "" {
 			m.Rule, m.Set = r, tail
 			return m
 		}
@@ -402,6 +419,9 @@ func ParseMetric(key string) Metric {
 	}
 	if set, ok := strings.CutPrefix(key, prefixPairs); ok && set != "" {
 		return Metric{Kind: PairsMetric, Set: set}
+	}
+	if set, ok := strings.CutPrefix(key, prefixVocabPairs); ok && set != "" {
+		return Metric{Kind: VocabPairsMetric, Set: set}
 	}
 	switch key {
 	case MetricInertiaKept:

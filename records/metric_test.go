@@ -26,6 +26,9 @@ func TestParseMetric(t *testing.T) {
 		{key: "plain_skip.pairs.txt", want: PlainScore("pairs.txt")},
 		{key: "coverage.men", want: Coverage("men"), higher: true},
 		{key: "pairs.men", want: Pairs("men")},
+		{key: "spearman.cosine.vocab.men", want: Metric{Kind: ScoreMetric, Sim: SimCosine, Rule: RuleVocab, Set: "men"}, higher: true, checked: true, label: "men (cosine, vocab rule)"},
+		{key: "pairs_vocab.men", want: VocabPairs("men")},
+		{key: "pairs_vocab.", want: Metric{Name: "pairs_vocab."}},
 		{key: "analogy.google", want: Analogy("google", false, ""), higher: true, checked: true, label: "google analogies (3CosAdd)"},
 		{key: "analogy_mul.google/family", want: Analogy("google", true, "family"), higher: true, label: "google/family analogies (3CosMul)"},
 		{key: "analogy.my.q.txt/gram1-adjective-to-adverb", want: Analogy("my.q.txt", false, "gram1-adjective-to-adverb"), higher: true},
@@ -87,7 +90,7 @@ func TestCheckSetKey(t *testing.T) {
 // string, so a record's metrics survive a parse and respell.
 func FuzzParseMetric(f *testing.F) {
 	for _, k := range []string{"spearman.zero.men", "spearman.cosine.skip.x.txt", "coverage.analogy.google/a", "analogy_mul.g/s", "correct_mul.analogy.g", "questions.analogy.x/",
-		"wall_s.min", "inertia_share.3", "inertia_share.kept", "pairs.", "coverage.", "vocab_skip.men", "x.max"} {
+		"wall_s.min", "inertia_share.3", "inertia_share.kept", "pairs.", "coverage.", "vocab_skip.men", "pairs_vocab.men", "spearman.vocab.men", "x.max"} {
 		f.Add(k)
 	}
 	f.Fuzz(func(t *testing.T, key string) {

@@ -49,7 +49,9 @@
 //     method. Headlines are computed here from the comparison's verdicts;
 //     a verdict between rows whose coverage of its set differs by more
 //     than compare.CoverageGap names both coverages and what the other
-//     rule says (headline.go, verdictCoverage).
+//     rule says, and under the skip rule rows are compared on the pairs
+//     both cover when their records allow (headline.go, cellVerdict,
+//     verdictCoverage).
 //   - Comparison (kcalab/reports/compare): records → projections, groups,
 //     rows with replicates folded into mean ± SD, tables whose cells carry
 //     value, SD, n, coverage and notes, chart lines; estimates with their

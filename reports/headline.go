@@ -33,14 +33,19 @@ import (
 //     are compared set by set (compare) and the one above on more sets is
 //     named first: "A is significantly above B on …; B above A on …; ties
 //     on …; not tested on …".
+//   - Common pairs: under the skip rule two rows that cover different
+//     pairs of a set are compared on the pairs both cover, when their
+//     records hold those scores (a row with vectors for unseen words
+//     scored on its vocabulary's pairs, records.RuleVocab; cellVerdict).
 //   - Coverage: each verdict above (above, below or a tie) between two
 //     rows whose coverage of its set differs by more than
 //     compare.CoverageGap (5 points) is followed by a clause naming both
-//     coverages and the verdict between the same rows under the other
-//     rule (verdictCoverage): under the zero rule a verdict the skip rule
-//     does not repeat is "decided by coverage"; under the skip rule the
-//     rows are "not the same pairs", so the verdict is no paired win on
-//     common pairs. Equal coverage adds nothing.
+//     coverages (verdictCoverage). Under the skip rule it says the verdict
+//     is on the N pairs both cover (paired), or else that the rows are
+//     "not the same pairs", so the verdict is no paired win; and what the
+//     zero rule says. Under the zero rule a verdict that the pairs both
+//     cover (or, unpaired, the pairs each covers) do not repeat is
+//     "decided by coverage". Equal coverage adds nothing.
 
 // verdictSets collects set names by verdict.
 type verdictSets map[verdict][]string
@@ -90,17 +95,17 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 			if a < 0 || b < 0 {
 				continue
 			}
-			v := compare.Compare(gg.cells[a][j].estimate, gg.cells[b][j].estimate, 3)
+			v := cellVerdict(rule, gg.cells[a][j], gg.cells[b][j])
 			vs[v] = append(vs[v], setDisplay(set))
 			covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, gg.cells[a][j], gg.cells[b][j], v)
 		}
 		clauses = append(clauses, orderingClause(vs))
 	}
 	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
-		clauses = append(clauses, pairClause(gg.rows[a].Label, gg.rows[b].Label, comparePerSet(g.sets, gg.cells[a], gg.cells[b])))
+		clauses = append(clauses, pairClause(gg.rows[a].Label, gg.rows[b].Label, comparePerSet(rule, g.sets, gg.cells[a], gg.cells[b])))
 		for j, set := range g.sets {
 			if ca, cb := gg.cells[a][j], gg.cells[b][j]; ca.ranked() && cb.ranked() {
-				covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, ca, cb, compare.Compare(ca.estimate, cb.estimate, 3))
+				covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, ca, cb, cellVerdict(rule, ca, cb))
 			}
 		}
 	}
@@ -218,11 +223,11 @@ func leadingPair(gg gridGroup, ca, base []int) (a, b int) {
 }
 
 // comparePerSet compares two rows' ranked cells set by set.
-func comparePerSet(sets []string, a, b []gridCell) verdictSets {
+func comparePerSet(rule records.Rule, sets []string, a, b []gridCell) verdictSets {
 	vs := verdictSets{}
 	for j, set := range sets {
 		if a[j].ranked() && b[j].ranked() {
-			v := compare.Compare(a[j].estimate, b[j].estimate, 3)
+			v := cellVerdict(rule, a[j], b[j])
 			vs[v] = append(vs[v], setDisplay(set))
 		}
 	}
@@ -316,12 +321,26 @@ type coverageNotes struct {
 }
 
 // coverageNote is a verdict between two rows (a against b) on a set whose
-// coverage differs by more than compare.CoverageGap.
+// coverage differs by more than compare.CoverageGap. common is the
+// verdict between them on the n pairs both cover, when their records hold
+// those scores (paired; onCommonPairs): under the skip rule it is v.
 type coverageNote struct {
 	rule      records.Rule
 	set, a, b string
 	c         compare.CoverageCheck
 	v         verdict
+	paired    bool
+	n         int
+	common    verdict
+}
+
+// other is the verdict the note's clause sets against v: on the pairs both
+// rows cover when paired, else under the other rule.
+func (x coverageNote) other() verdict {
+	if x.paired && x.rule != records.RuleSkip {
+		return x.common
+	}
+	return x.c.Other
 }
 
 // add notes verdict v between rows a and b (their labels and cells) on
@@ -337,7 +356,11 @@ func (n *coverageNotes) add(rule records.Rule, set, a, b string, ca, cb gridCell
 	}
 	n.seen[k] = true
 	if c := compare.CheckCoverage(ca.cov, cb.cov, ca.alt, cb.alt, 3); c.Differs && v != compare.NotTested {
-		n.notes = append(n.notes, coverageNote{rule: rule, set: set, a: a, b: b, c: c, v: v})
+		note := coverageNote{rule: rule, set: set, a: a, b: b, c: c, v: v}
+		if ea, eb, pairs, ok := onCommonPairs(ca, cb); ok {
+			note.paired, note.n, note.common = true, pairs, compare.Compare(ea, eb, 3)
+		}
+		n.notes = append(n.notes, note)
 	}
 }
 
@@ -353,9 +376,9 @@ func (n coverageNotes) clauses() []string {
 			continue
 		}
 		group := []coverageNote{x}
-		if x.c.Other == x.v {
+		if x.other() == x.v {
 			for k := i + 1; k < len(n.notes); k++ {
-				if y := n.notes[k]; !done[k] && y.a == x.a && y.b == x.b && y.rule == x.rule && y.c.Other == y.v {
+				if y := n.notes[k]; !done[k] && y.a == x.a && y.b == x.b && y.rule == x.rule && y.paired == x.paired && y.other() == y.v {
 					group, done[k] = append(group, y), true
 				}
 			}
@@ -366,43 +389,58 @@ func (n coverageNotes) clauses() []string {
 }
 
 // verdictCoverage says what two rows' coverage of sets says of their
-// verdicts there (one note, or several the other rule repeats, of one
-// pair of rows and one rule): both coverages per set and the verdict
-// between the same rows under the other rule. Under the zero rule a
-// verdict the skip rule (the pairs each row covers) does not repeat is
-// decided by coverage; under the skip rule the rows are scored on
-// different pairs, whatever the zero rule says.
+// verdicts there (one note, or several that agree, of one pair of rows,
+// one rule and one kind of pairing): both coverages per set and, when the
+// records hold their scores on the pairs both rows cover (paired), how
+// many those are. Under the skip rule a paired verdict is on those pairs,
+// an unpaired one compares different pairs; either is set against the
+// zero rule's. Under the zero rule a verdict that the pairs both rows
+// cover (paired), or else the pairs each covers (skip rule), does not
+// repeat is decided by coverage.
 func verdictCoverage(group []coverageNote) string {
 	x := group[0]
-	var covs []string
+	var covs, common []string
 	for k, n := range group {
 		of := "of " + setDisplay(n.set) + "'s pairs"
 		if k > 0 {
 			of = "of " + setDisplay(n.set) + "'s"
 		}
 		covs = append(covs, percent(n.c.CovA, 1)+" and "+percent(n.c.CovB, 1)+" "+of)
+		common = append(common, fmt.Sprintf("%s of %s's", thousands(float64(n.n)), setDisplay(n.set)))
 	}
 	both := x.a + " and " + x.b
 	holds := "the verdict holds"
 	if len(group) > 1 {
 		holds = "the verdicts hold"
 	}
+	onCommon := "on the " + strings.Join(common, ", ") + " pairs both cover"
+	if len(group) == 1 {
+		onCommon = fmt.Sprintf("on the %s pairs of %s both cover", thousands(float64(x.n)), setDisplay(x.set))
+	}
 	if x.rule == records.RuleSkip {
 		other := holds
 		if x.c.Other != x.v {
 			other = verdictText(x.a, x.b, x.c.Other)
 		}
+		if x.paired {
+			return fmt.Sprintf("%s cover %s: compared %s (paired); with the pairs they lack scoring 0 (zero rule), %s",
+				both, strings.Join(covs, ", "), onCommon, other)
+		}
 		return fmt.Sprintf("%s are scored on %s: not the same pairs, so not a comparison on common pairs; with the pairs they lack scoring 0 (zero rule), %s",
 			both, strings.Join(covs, ", "), other)
 	}
-	switch x.c.Other {
-	case x.v:
-		return fmt.Sprintf("%s cover %s; on the pairs each covers (skip rule) %s", both, strings.Join(covs, ", "), holds)
-	case compare.NotTested:
-		return fmt.Sprintf("%s cover %s; on the pairs each covers (skip rule) the verdict is not tested", both, covs[0])
+	where := "on the pairs each covers (skip rule)"
+	if x.paired {
+		where = onCommon
 	}
-	return fmt.Sprintf("on %s, the verdict (%s) is decided by coverage: %s cover %s; on the pairs each covers (skip rule), %s",
-		setDisplay(x.set), verdictText(x.a, x.b, x.v), both, covs[0], verdictText(x.a, x.b, x.c.Other))
+	switch x.other() {
+	case x.v:
+		return fmt.Sprintf("%s cover %s; %s %s", both, strings.Join(covs, ", "), where, holds)
+	case compare.NotTested:
+		return fmt.Sprintf("%s cover %s; %s the verdict is not tested", both, covs[0], where)
+	}
+	return fmt.Sprintf("on %s, the verdict (%s) is decided by coverage: %s cover %s; %s, %s",
+		setDisplay(x.set), verdictText(x.a, x.b, x.v), both, covs[0], where, verdictText(x.a, x.b, x.other()))
 }
 
 // verdictText names a verdict of a against b: "a significantly above b",

@@ -14,7 +14,12 @@ import (
 // is decided by coverage; under the skip rule the rows are not scored on
 // the same pairs. Equal coverage adds nothing.
 func TestHeadlineCoverage(t *testing.T) {
-	type side struct{ cov, zero, skip float64 }
+	// vocab is a score on the vocabulary's pairs (records.RuleVocab), over
+	// vocabPairs of them; 0: none recorded.
+	type side struct {
+		cov, zero, skip, vocab float64
+		vocabPairs             int
+	}
 	type want struct {
 		rule       records.Rule
 		has, hasNo []string
@@ -27,7 +32,7 @@ func TestHeadlineCoverage(t *testing.T) {
 	}{
 		{
 			name: "zero rule: reversed by coverage, a tie on the pairs each covers",
-			ca:   side{0.202, 0.05, 0.30}, ft: side{1, 0.30, 0.30},
+			ca:   side{cov: 0.202, zero: 0.05, skip: 0.30}, ft: side{cov: 1, zero: 0.30, skip: 0.30},
 			wants: []want{
 				{records.RuleZero, []string{"is reversed on 1 (Rare)",
 					"on Rare, the verdict (fastText (CLI) significantly above tail-cut KCA) is decided by coverage: tail-cut KCA and fastText (CLI) cover 20.2% and 100.0% of Rare's pairs; on the pairs each covers (skip rule), a tie"}, nil},
@@ -36,7 +41,7 @@ func TestHeadlineCoverage(t *testing.T) {
 		},
 		{
 			name: "skip rule: a win on 72.5% against 100% is not paired",
-			ca:   side{0.725, 0.30, 0.60}, ft: side{1, 0.45, 0.45},
+			ca:   side{cov: 0.725, zero: 0.30, skip: 0.60}, ft: side{cov: 1, zero: 0.45, skip: 0.45},
 			wants: []want{
 				{records.RuleSkip, []string{"tail-cut KCA is significantly above fastText (CLI) on Rare",
 					"tail-cut KCA and fastText (CLI) are scored on 72.5% and 100.0% of Rare's pairs: not the same pairs"}, nil},
@@ -46,7 +51,7 @@ func TestHeadlineCoverage(t *testing.T) {
 		},
 		{
 			name: "coverage differs, the verdict holds under both rules",
-			ca:   side{0.80, 0.10, 0.15}, ft: side{1, 0.40, 0.40},
+			ca:   side{cov: 0.80, zero: 0.10, skip: 0.15}, ft: side{cov: 1, zero: 0.40, skip: 0.40},
 			wants: []want{
 				{records.RuleZero, []string{"tail-cut KCA and fastText (CLI) cover 80.0% and 100.0% of Rare's pairs; on the pairs each covers (skip rule) the verdict holds"}, []string{"decided by coverage"}},
 				{records.RuleSkip, []string{"not the same pairs", "(zero rule), the verdict holds"}, nil},
@@ -54,15 +59,40 @@ func TestHeadlineCoverage(t *testing.T) {
 		},
 		{
 			name: "verdicts that hold on several sets: one clause",
-			ca:   side{0.80, 0.10, 0.15}, ft: side{1, 0.40, 0.40},
-			menCA: side{0.80, 0.20, 0.25}, menFT: side{1, 0.50, 0.50},
+			ca:   side{cov: 0.80, zero: 0.10, skip: 0.15}, ft: side{cov: 1, zero: 0.40, skip: 0.40},
+			menCA: side{cov: 0.80, zero: 0.20, skip: 0.25}, menFT: side{cov: 1, zero: 0.50, skip: 0.50},
 			wants: []want{
 				{records.RuleZero, []string{"; tail-cut KCA and fastText (CLI) cover 80.0% and 100.0% of MEN's pairs, 80.0% and 100.0% of Rare's; on the pairs each covers (skip rule) the verdicts hold."}, nil},
 			},
 		},
 		{
+			name: "skip rule: compared on the pairs both cover",
+			ca:   side{cov: 0.725, zero: 0.30, skip: 0.60}, ft: side{cov: 1, zero: 0.45, skip: 0.45, vocab: 0.50, vocabPairs: 1475},
+			wants: []want{
+				{records.RuleSkip, []string{"tail-cut KCA is significantly above fastText (CLI) on Rare",
+					"tail-cut KCA and fastText (CLI) cover 72.5% and 100.0% of Rare's pairs: compared on the 1,475 pairs of Rare both cover (paired); with the pairs they lack scoring 0 (zero rule), fastText (CLI) significantly above tail-cut KCA"}, []string{"not the same pairs"}},
+				{records.RuleZero, []string{"fastText (CLI) is significantly above tail-cut KCA on Rare",
+					"the verdict (fastText (CLI) significantly above tail-cut KCA) is decided by coverage: tail-cut KCA and fastText (CLI) cover 72.5% and 100.0% of Rare's pairs; on the 1,475 pairs of Rare both cover, tail-cut KCA significantly above fastText (CLI)"}, nil},
+			},
+		},
+		{
+			name: "skip rule: the pairs both cover turn a win on different pairs around",
+			ca:   side{cov: 0.725, zero: 0.30, skip: 0.60}, ft: side{cov: 1, zero: 0.45, skip: 0.45, vocab: 0.70, vocabPairs: 1475},
+			wants: []want{
+				{records.RuleSkip, []string{"fastText (CLI) is significantly above tail-cut KCA on Rare", "compared on the 1,475 pairs of Rare both cover (paired); with the pairs they lack scoring 0 (zero rule), the verdict holds"}, nil},
+				{records.RuleZero, []string{"cover 72.5% and 100.0% of Rare's pairs; on the 1,475 pairs of Rare both cover the verdict holds"}, []string{"decided by coverage"}},
+			},
+		},
+		{
+			name: "a vocabulary score over other pairs than the row covers: not paired",
+			ca:   side{cov: 0.725, zero: 0.30, skip: 0.60}, ft: side{cov: 1, zero: 0.45, skip: 0.45, vocab: 0.70, vocabPairs: 1400},
+			wants: []want{
+				{records.RuleSkip, []string{"tail-cut KCA is significantly above fastText (CLI) on Rare", "not the same pairs"}, []string{"paired"}},
+			},
+		},
+		{
 			name: "equal coverage adds nothing",
-			ca:   side{0.412, 0.05, 0.30}, ft: side{0.412, 0.30, 0.30},
+			ca:   side{cov: 0.412, zero: 0.05, skip: 0.30}, ft: side{cov: 0.412, zero: 0.30, skip: 0.30},
 			wants: []want{
 				{records.RuleZero, []string{"is reversed on 1 (Rare)"}, []string{"covers", "decided by coverage", "not the same pairs"}},
 				{records.RuleSkip, []string{"ties on 2 (MEN, Rare)"}, []string{"covers", "decided by coverage", "not the same pairs"}},
@@ -70,7 +100,7 @@ func TestHeadlineCoverage(t *testing.T) {
 		},
 		{
 			name: "5 points apart: within the gap",
-			ca:   side{0.95, 0.05, 0.30}, ft: side{1, 0.30, 0.30},
+			ca:   side{cov: 0.95, zero: 0.05, skip: 0.30}, ft: side{cov: 1, zero: 0.30, skip: 0.30},
 			wants: []want{
 				{records.RuleZero, nil, []string{"covers", "decided by coverage"}},
 			},
@@ -79,13 +109,17 @@ func TestHeadlineCoverage(t *testing.T) {
 	sets := []string{"men", "rare"}
 	trial := func(label, method string, men, rare side) records.Record {
 		if men == (side{}) {
-			men = side{1, 0.5, 0.5}
+			men = side{cov: 1, zero: 0.5, skip: 0.5}
 		}
 		m := map[string]float64{
 			records.Score(records.RuleZero, "men").Key(): men.zero, records.Score(records.RuleSkip, "men").Key(): men.skip,
 			records.Coverage("men").Key(): men.cov, records.Pairs("men").Key(): 3000,
 			records.Score(records.RuleZero, "rare").Key(): rare.zero, records.Score(records.RuleSkip, "rare").Key(): rare.skip,
 			records.Coverage("rare").Key(): rare.cov, records.Pairs("rare").Key(): 2034,
+		}
+		if rare.vocabPairs > 0 {
+			m[records.Score(records.RuleVocab, "rare").Key()] = rare.vocab
+			m[records.VocabPairs("rare").Key()] = float64(rare.vocabPairs)
 		}
 		return records.Record{ID: label, Status: "ok", Settings: map[string]any{"label": label, "method": method, "svd.rank": 300.0}, Metrics: m}
 	}

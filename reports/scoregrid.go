@@ -36,6 +36,11 @@ type gridCell struct {
 	few int
 	cov float64  // the share of the set's pairs the row covers; NaN when not recorded
 	alt estimate // the statistic under the other OOV rule, at the same similarity (Value NaN: none)
+	// side holds the row's scores for a comparison on the pairs two rows
+	// both cover (compare.CommonPairs), at the same similarity; vocab
+	// names its corpus vocabulary: only rows of one vocabulary pair.
+	side  compare.Side
+	vocab string
 }
 
 // ranked says the cell takes part in rankings and headlines: it has a
@@ -78,6 +83,8 @@ func (p *builder) grid(groups []rowGroup, sets []string, of func(set string) rec
 					few:      fewPairs(r.Record, set),
 					cov:      compare.Metric(r.Record, records.Coverage(set).Key()),
 					alt:      alt,
+					side:     commonSide(r, set, sim),
+					vocab:    vocabularyOf(r.Record),
 				}
 			}
 		}
@@ -222,4 +229,55 @@ func meanRanked(cells []gridCell) float64 {
 		return math.NaN()
 	}
 	return sum / float64(n)
+}
+
+// commonSide is what row r holds on set at similarity sim for a
+// comparison on the pairs two rows both cover (compare.Side).
+func commonSide(r row, set string, sim records.Similarity) compare.Side {
+	own := ownSim(r.Record)
+	side := compare.Side{
+		Skip:  r.Estimate(records.Score(records.RuleSkip, set).At(sim, own).Key()),
+		Vocab: r.Estimate(records.Score(records.RuleVocab, set).At(sim, own).Key()),
+	}
+	side.Covered, _ = records.CoveredPairs(r.Record, set)
+	if n, ok := r.Record.Metrics[records.VocabPairs(set).Key()]; ok {
+		side.VocabPairs = int(n)
+	}
+	return side
+}
+
+// vocabularyOf names the settings that fix a trial's corpus vocabulary
+// (the corpus, its section and case, and which words are kept): two
+// trials with equal names count words alike, so the pairs each covers of a
+// set are nested (compare.CommonPairs).
+func vocabularyOf(rec records.Record) string {
+	var b strings.Builder
+	for _, k := range []string{"data.source", "data.corpus", "data.tables", "data.fraction", "data.lowercase", "data.min_count", "data.max_vocab", "data.cut_n1_twice"} {
+		b.WriteString(k + "=" + formatValue(rec.Settings[k]) + ";")
+	}
+	return b.String()
+}
+
+// onCommonPairs is two cells' scores on the pairs both rows cover, and how
+// many pairs that is; false when the rows are of different vocabularies
+// or their records do not hold such scores.
+func onCommonPairs(a, b gridCell) (ea, eb estimate, n int, ok bool) {
+	if a.vocab != b.vocab {
+		return estimate{}, estimate{}, 0, false
+	}
+	return compare.CommonPairs(a.side, b.side)
+}
+
+// cellVerdict compares two cells of a grid of rule's scores. Under the
+// skip rule each row is scored on the pairs it covers, so two rows that
+// cover different pairs are compared on the pairs both cover, when their
+// records hold those scores (onCommonPairs); otherwise, and under the zero
+// rule (every pair counts), their own scores are compared.
+func cellVerdict(rule records.Rule, a, b gridCell) verdict {
+	if rule == records.RuleSkip {
+		if ea, eb, _, ok := onCommonPairs(a, b); ok {
+			return compare.Compare(ea, eb, 3)
+		}
+	}
+	return compare.Compare(a.estimate, b.estimate, 3)
 }

@@ -34,3 +34,38 @@ func CheckCoverage(covA, covB float64, otherA, otherB Estimate, digits int) Cove
 	c.Differs = finite(covA) && finite(covB) && math.Round(math.Abs(covA-covB)*1000) > math.Round(CoverageGap*1000)
 	return c
 }
+
+// Side is what a row holds on one set for a comparison on common pairs:
+// its score on the pairs it covers (skip rule) and how many it covers,
+// and, for a row that covers pairs outside its corpus vocabulary
+// (records.RuleVocab: fastText's n-gram vectors, subword rows), its score
+// on the vocabulary's pairs and how many those are (VocabPairs 0: none
+// recorded).
+type Side struct {
+	Skip       Estimate
+	Covered    int
+	Vocab      Estimate
+	VocabPairs int
+}
+
+// CommonPairs returns two rows' scores on the pairs both cover, and how
+// many pairs that is; ok is false when their records do not hold such
+// scores. The rows must share one corpus vocabulary (the caller checks),
+// so the pairs each covers are nested: a row without vectors for unseen
+// words covers the pairs of its vocabulary words it has vectors for, a
+// row with them covers those and more. Two rows covering as many pairs
+// cover the same ones; a row that covers more is scored on the
+// vocabulary's pairs when those are as many as the other row covers.
+// Either way both scores come from the same resamples of the same pairs,
+// so Compare's paired test applies.
+func CommonPairs(a, b Side) (ea, eb Estimate, n int, ok bool) {
+	switch {
+	case a.Covered == b.Covered:
+		return a.Skip, b.Skip, a.Covered, a.Covered > 0
+	case a.VocabPairs > 0 && a.VocabPairs == b.Covered && b.Covered < a.Covered:
+		return a.Vocab, b.Skip, b.Covered, finite(a.Vocab.Value)
+	case b.VocabPairs > 0 && b.VocabPairs == a.Covered && a.Covered < b.Covered:
+		return a.Skip, b.Vocab, a.Covered, finite(b.Vocab.Value)
+	}
+	return Estimate{Value: math.NaN()}, Estimate{Value: math.NaN()}, 0, false
+}

@@ -20,7 +20,10 @@
 //   - Coverage: CheckCoverage says whether two rows' coverage of a set
 //     differs by more than CoverageGap (5 percentage points) and what
 //     their verdict is under the other out-of-vocabulary rule, so that a
-//     headline can say when coverage, not the vectors, decides a verdict.
+//     headline can say when coverage, not the vectors, decides a verdict;
+//     CommonPairs gives two rows' scores on the pairs both cover (a row
+//     with vectors for unseen words at its vocabulary's pairs), so the
+//     skip rule's verdict between them is paired.
 //
 // It depends on kcalab/records and on the page layer's types (the marks
 // and score tables it fills in), never on kcalab/reports: the sections
