@@ -62,7 +62,9 @@ const usage = `usage: kcalab [flags] SPEC.yaml [SPEC.yaml ...]
 
 Runs each experiment spec: every trial of its grid, in parallel, writing
 results/<name>/results.jsonl and results/<name>/report.html.
-Trials already complete with the same settings are reused (see -fresh).
+Trials already complete with the same settings are reused (see -fresh),
+also from another spec's results beside this one's when they were
+computed from a clean tree at a commit of this history.
 After a run into results/<name> (or OUT/<name> with -out), every other
 spec beside it that has results there gets its report rendered from them,
 and OUT/index.html lists them all (reports and index are build outputs).

@@ -135,24 +135,43 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	traced := historyMemo{} // one git call per commit the records name
 	reusedWords := 0        // reused trials that make word vectors
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
+	siblings := &siblingRecords{own: dir}
+	// compute puts t on the list to compute, unless another spec's results
+	// beside this one hold the same trial, computed from a commit of this
+	// history (takeSibling); -fresh computes every trial.
+	compute := func(t schema.Trial) {
+		if !r.Fresh {
+			if rec, ok := r.takeSibling(spec, t, siblings, traced, inputs, logf); ok {
+				out.Records[t.Index] = rec
+				done[t.Index] = true
+				out.Reused++
+				if t.Data.Source.Input() == schema.CorpusInput {
+					reusedWords++
+				}
+				prog.Done(t, rec, true)
+				return
+			}
+		}
+		todo = append(todo, t)
+	}
 	for _, t := range trials {
 		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
 			if r.Untraced {
 				if why := records.Untraced(old, traced.inHistory); why != "" {
 					logf("kcalab: trial %s: %s: computing it again (-untraced)", t.ID, why)
-					todo = append(todo, t)
+					compute(t)
 					continue
 				}
 			}
 			if why := inputs.stale(old, t, logf); why != "" {
 				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
-				todo = append(todo, t)
+				compute(t)
 				continue
 			}
 			if why := changedFile(spec.Output, old); why != "" {
 				if r.writesVectors(t) {
 					logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
-					todo = append(todo, t)
+					compute(t)
 					continue
 				}
 				logf("kcalab: trial %s: %s; its report does not link it (run with -vectors, or vectors.save, and -fresh to write it again)", t.ID, termsafe.Text(why))
@@ -171,7 +190,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			prog.Done(t, old, true)
 			continue
 		}
-		todo = append(todo, t)
+		compute(t)
 	}
 
 	r.shared.count(todo)
