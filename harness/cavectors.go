@@ -212,6 +212,7 @@ func (tr *TrialRun) WordVectors(wd *WordData, dec *ca.Decomposition) (*vectors.S
 func (tr *TrialRun) wordVectors(wd *WordData, dec *ca.Decomposition, vo VectorOptions) (*vectors.Set, error) {
 	if a := dec.Accuracy; a != nil {
 		tr.Record.SVD = &records.SVDAccuracy{S: a.S, MaxResidual: a.MaxResidual, RelResidual: a.RelResidual, Products: dec.Products}
+		tr.Record.SVD.Keep(tr.Trial.SVD.RecordSigma)
 		tr.SetMetric(records.MetricSVDResidual, a.RelResidual)
 		tr.SetMetric(records.MetricSVDProducts, float64(dec.Products))
 	}

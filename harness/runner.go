@@ -155,7 +155,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		todo = append(todo, t)
 	}
 	for _, t := range trials {
-		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) {
+		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) && keepsSigma(&old, t) {
 			if r.Untraced {
 				if why := records.Untraced(old, traced.inHistory); why != "" {
 					logf("kcalab: trial %s: %s: computing it again (-untraced)", t.ID, why)
@@ -428,6 +428,25 @@ var testHookOpenLog = records.OpenLog
 // the trial id, and another backend's result is not this trial's.
 func sameBackend(old records.Record, t schema.Trial) bool {
 	return old.Backend == "" || old.Backend == BackendName(t)
+}
+
+// keepsSigma says a record holds every singular value trial t keeps
+// (svd.record_sigma, not part of the trial id), and cuts a longer list to
+// them; a record that kept fewer is computed again rather than reused.
+func keepsSigma(rec *records.Record, t schema.Trial) bool {
+	if rec.SVD == nil {
+		return true
+	}
+	want := t.SVD.RecordSigma
+	if rec.SVD.K > len(rec.SVD.S) && (want == 0 || want > len(rec.SVD.S)) {
+		return false
+	}
+	if want > 0 && want < len(rec.SVD.S) {
+		cut := *rec.SVD
+		cut.Keep(want)
+		rec.SVD = &cut
+	}
+	return true
 }
 
 // workers is the number of goroutines that run the unmeasured trials of

@@ -135,3 +135,44 @@ func TestSharedRankAcrossScaling(t *testing.T) {
 	}
 	assert.Equal(t, 2, computed, "one decomposition without V, one with")
 }
+
+// svd.record_sigma keeps the leading singular values in the record, with k
+// and σ_k beside them, and changes no number (it is not part of the trial
+// id). A record that kept fewer values than a rerun asks for is computed
+// again; one that kept more is reused, cut to what is asked.
+func TestRecordSigma(t *testing.T) {
+	ctx := context.Background()
+	spec := func(keep string) string {
+		return strings.Replace(strings.Replace(sharedSpec, "SHARED", "0", 1), "shared_rank: 0", "shared_rank: 0, record_sigma: "+keep, 1)
+	}
+	out := t.TempDir()
+	all, err := (&harness.Runner{Jobs: 1}).Run(ctx, loadSpecTo(t, writeSpec(t, spec("0")), t.TempDir()))
+	require.NoError(t, err)
+	cut, err := (&harness.Runner{Jobs: 1}).Run(ctx, loadSpecTo(t, writeSpec(t, spec("4")), out))
+	require.NoError(t, err)
+	for i, rec := range cut.Records {
+		full := all.Records[i]
+		require.Equal(t, "ok", rec.Status, rec.Error)
+		assert.Equal(t, full.ID, rec.ID, "the same trial")
+		assert.Equal(t, full.Metrics, rec.Metrics, "the same numbers")
+		k := len(full.SVD.S)
+		assert.Equal(t, k, rec.SVD.Rank())
+		assert.Equal(t, full.SVD.S[k-1], rec.SVD.Last())
+		assert.Equal(t, full.SVD.S[:min(4, k)], rec.SVD.S)
+	}
+	assert.Equal(t, 0, all.Records[0].SVD.K, "a record that keeps every value says nothing more")
+
+	var log strings.Builder
+	again, err := (&harness.Runner{Jobs: 1, Log: &log}).Run(ctx, loadSpecTo(t, writeSpec(t, spec("0")), out))
+	require.NoError(t, err)
+	assert.Equal(t, 1, again.Reused, "only d = 3, whose record kept all its values: %s", log.String())
+	for i, rec := range again.Records {
+		assert.Equal(t, all.Records[i].SVD.S, rec.SVD.S)
+	}
+	fewer, err := (&harness.Runner{Jobs: 1}).Run(ctx, loadSpecTo(t, writeSpec(t, spec("2")), out))
+	require.NoError(t, err)
+	assert.Equal(t, 3, fewer.Reused)
+	for _, rec := range fewer.Records {
+		assert.Len(t, rec.SVD.S, 2)
+	}
+}

@@ -75,7 +75,7 @@ func (r *Runner) takeSibling(spec *schema.Spec, t schema.Trial, s *siblingRecord
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dir < cands[j].dir })
 	for _, c := range cands {
 		old := c.rec
-		if old.Status != "ok" || old.Seed != t.Seed || !schema.SameTrial(old.Settings, t) || !sameBackend(old, t) {
+		if old.Status != "ok" || old.Seed != t.Seed || !schema.SameTrial(old.Settings, t) || !sameBackend(old, t) || !keepsSigma(&old, t) {
 			continue
 		}
 		if records.Untraced(old, traced.inHistory) != "" || inputs.stale(old, t, logf) != "" {

@@ -1,5 +1,7 @@
 package records
 
+import "math"
+
 // Record is one line of results.jsonl: everything a trial produced.
 type Record struct {
 	ID       string             `json:"id"`       // stable id derived from the non-default settings
@@ -128,12 +130,49 @@ type CAResult struct {
 // SVDAccuracy is a word decomposition's measured accuracy: its singular
 // values and the largest residual sqrt(‖A v − σ u‖² + ‖Aᵀ u − σ v‖²) of
 // its triplets, absolute and relative to σ_1, and the operator
-// column-products it took.
+// column-products it took. S holds the leading values: all k of them, or
+// when the trial kept fewer (svd.record_sigma), that many, with k and σ_k
+// in K and SK.
 type SVDAccuracy struct {
 	S           []float64 `json:"s"`
+	K           int       `json:"k,omitempty"`
+	SK          float64   `json:"s_k,omitempty"`
 	MaxResidual float64   `json:"max_residual"`
 	RelResidual float64   `json:"rel_residual"`
 	Products    int       `json:"products"`
+}
+
+// Rank is the number of triplets the decomposition computed (k), whether
+// or not S keeps them all.
+func (a *SVDAccuracy) Rank() int {
+	if a.K > 0 {
+		return a.K
+	}
+	return len(a.S)
+}
+
+// Last is σ_k, the smallest singular value the decomposition computed;
+// NaN when S is empty.
+func (a *SVDAccuracy) Last() float64 {
+	switch {
+	case a.K > 0:
+		return a.SK
+	case len(a.S) > 0:
+		return a.S[len(a.S)-1]
+	}
+	return math.NaN()
+}
+
+// Keep cuts S to its leading n values, keeping k and σ_k in K and SK; n
+// ≤ 0, or n ≥ len(S), keeps S whole.
+func (a *SVDAccuracy) Keep(n int) {
+	if n <= 0 || n >= len(a.S) {
+		return
+	}
+	if a.K == 0 {
+		a.K, a.SK = len(a.S), a.S[len(a.S)-1]
+	}
+	a.S = a.S[:n:n]
 }
 
 // Statuses a record may have.

@@ -48,7 +48,7 @@ func megabytes(v float64) string {
 // spectrumGap is the largest |σ_k(a) − σ_k(b)| over σ_1(b) of two
 // spectra of one length; NaN when they cannot be compared.
 func spectrumGap(a, b *records.SVDAccuracy) float64 {
-	if a == nil || b == nil || len(a.S) == 0 || len(a.S) != len(b.S) || b.S[0] == 0 {
+	if a == nil || b == nil || len(a.S) == 0 || len(a.S) != len(b.S) || a.Rank() != b.Rank() || b.S[0] == 0 {
 		return math.NaN()
 	}
 	gap := 0.0
@@ -140,7 +140,7 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 		gap := spectrumGap(r.SVD, first.SVD)
 		if svd {
 			if r.SVD != nil && len(r.SVD.S) > 0 {
-				row = append(row, sig(r.SVD.S[0], 4), fmt.Sprintf("%s (k = %d)", sig(r.SVD.S[len(r.SVD.S)-1], 4), len(r.SVD.S)), sig(r.SVD.RelResidual, 2))
+				row = append(row, sig(r.SVD.S[0], 4), fmt.Sprintf("%s (k = %d)", sig(r.SVD.Last(), 4), r.SVD.Rank()), sig(r.SVD.RelResidual, 2))
 			} else {
 				row = append(row, "—", "—", "—")
 			}
@@ -176,7 +176,7 @@ func measuredCSV(rows []row) [][]string {
 			line = append(line, "", "")
 		}
 		if r.SVD != nil && len(r.SVD.S) > 0 {
-			line = append(line, csvNumber(r.SVD.S[0]), csvNumber(r.SVD.S[len(r.SVD.S)-1]), strconv.Itoa(len(r.SVD.S)),
+			line = append(line, csvNumber(r.SVD.S[0]), csvNumber(r.SVD.Last()), strconv.Itoa(r.SVD.Rank()),
 				csvNumber(r.SVD.RelResidual), strconv.Itoa(r.SVD.Products), csvNumber(spectrumGap(r.SVD, rows[0].SVD)))
 		} else {
 			line = append(line, "", "", "", "", "", "")
@@ -211,7 +211,7 @@ func measuredSentence(r, first row, i int, gap float64) string {
 				conv = fmt.Sprintf(": not converged (svd.tol is %s·σ_1), so these σ are estimates", sig(tol, 2))
 			}
 			parts = append(parts, fmt.Sprintf("k = %d singular values from %s to %s, largest residual %s·σ_1 after %s operator products%s",
-				len(r.SVD.S), sig(r.SVD.S[0], 4), sig(r.SVD.S[len(r.SVD.S)-1], 4), sig(r.SVD.RelResidual, 2), thousands(float64(r.SVD.Products)), conv))
+				r.SVD.Rank(), sig(r.SVD.S[0], 4), sig(r.SVD.Last(), 4), sig(r.SVD.RelResidual, 2), thousands(float64(r.SVD.Products)), conv))
 		}
 		return strings.Join(parts, "; ") + "."
 	}
@@ -288,6 +288,12 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 	}
 	s := &Section{ID: "spectra", Title: "Singular value spectra"}
 	text := "The singular values each decomposition recorded, largest first"
+	for _, t := range pr.Trials {
+		if t.SVD.Rank() > len(t.SVD.S) {
+			text += " (a trial that keeps fewer than its k, svd.record_sigma, recorded the leading ones)"
+			break
+		}
+	}
 	if len(groups) < pr.Len() {
 		text += " (replicates: their mean, ± the standard deviation over the seeds)"
 	}

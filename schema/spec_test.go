@@ -32,7 +32,7 @@ func TestDecodeSpecErrors(t *testing.T) {
 		{"missing name", "seed: 1\n", `s.yaml:1: missing required key "name"`},
 		{"bad name", "name: ../x\n", "must be a plain file name"},
 		{"unknown top", "name: x\nmethdo: ca\n", `s.yaml:2: unknown key "methdo"; did you mean "method"?`},
-		{"unknown nested", "name: x\nsvd:\n  rnak: 3\n", `s.yaml:3: unknown key "svd.rnak"; did you mean "rank"? (allowed in svd: backend, normalizer, oversample, power_iters, projected, rank, shared_rank, tol)`},
+		{"unknown nested", "name: x\nsvd:\n  rnak: 3\n", `s.yaml:3: unknown key "svd.rnak"; did you mean "rank"? (allowed in svd: backend, normalizer, oversample, power_iters, projected, rank, record_sigma, shared_rank, tol)`},
 		{"section not mapping", "name: x\nsvd: 3\n", "s.yaml:2: svd is a section"},
 		{"enum", "name: x\nsvd:\n  backend: dens\n", `s.yaml:3: svd.backend: "dens" is not allowed (allowed: auto, dense, lapack, randomized, dssvd, krylov)`},
 		{"enum in list", "name: x\nsvd:\n  backend: [dense,\n    qr]\n", `svd.backend: line 4: "qr" is not allowed`},
