@@ -62,9 +62,8 @@ const usage = `usage: kcalab [flags] SPEC.yaml [SPEC.yaml ...]
 
 Runs each experiment spec: every trial of its grid, in parallel, writing
 results/<name>/results.jsonl and results/<name>/report.html.
-Trials already complete with the same settings are reused (see -fresh),
-also from another spec's results beside this one's when they were
-computed from a clean tree at a commit of this history.
+Trials already complete with the same settings are reused (see -fresh;
+-share also takes them from other specs' results beside this one's).
 After a run into results/<name> (or OUT/<name> with -out), every other
 spec beside it that has results there gets its report rendered from them,
 and OUT/index.html lists them all (reports and index are build outputs).
@@ -98,6 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cacheMax := fs.Float64("cache-max-mb", defaultCacheMaxMB, "after a run, trim the cache's vocabularies and offset tables to this many MiB, least recently used first (0 = no bound)")
 	cacheClean := fs.Bool("cache-clean", false, "remove every vocabulary and offset table from the cache directory, and exit")
 	wait := fs.Duration("wait", harness.DefaultLockWait, "how long to wait for another kcalab run writing the same output directory before giving up (0 = refuse at once)")
+	share := fs.Bool("share", false, "take a trial this spec's results lack from another spec's results beside them (results/<other>/) when it is the same trial (id, seed, settings) computed from a clean tree at a commit of this history, with its saved vectors, instead of computing it")
 	untraced := fs.Bool("untraced", false, "recompute only the trials whose records cannot be traced to a commit of this checkout's history (a dirty tree, no commit, a commit not in the history); reuse the others")
 	prune := fs.Bool("prune", false, "remove the records of trials no longer in the spec's grid (a run keeps them by default), once every trial of the grid has finished")
 	index := fs.Bool("index", false, "run nothing: render every spec's report (experiments/*.yaml) from its results and write results/index.html")
@@ -186,7 +186,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		specs = append(specs, spec)
 	}
-	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, Prune: *prune, Untraced: *untraced, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
+	runner := &harness.Runner{Jobs: *jobs, Fresh: *fresh, Prune: *prune, Untraced: *untraced, Share: *share, DataDir: *dataDir, CacheDir: *cacheDir, VectorsDir: *vectorsDir, Log: stderr, LockWait: *wait}
 	// The page inlines ECharts from reports/node_modules, else from the
 	// cache, else fetched (verified) from the npm registry, so a report
 	// works offline without an npm step; only with none of them does it

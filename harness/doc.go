@@ -8,9 +8,9 @@
 // number of jobs), appends each finished trial's record to results.jsonl
 // (synced) and compacts the file at the end, and reuses complete trials on
 // a rerun (a recorded trial is reused when schema.SameTrial says the
-// settings it read are unchanged); a trial another spec's results beside
-// this one's hold, computed from a commit of this history, is taken from
-// there (siblings.go). An output directory belongs to one
+// settings it read are unchanged); with Runner.Share, a trial another
+// spec's results beside this one's hold, computed from a commit of this
+// history, is taken from there (siblings.go). An output directory belongs to one
 // spec and has one writer at a time: a run holds a lock file in it (see
 // LockOutput), and a second run waits for the first or gives up. Trials with measure.process run one at a time, each in a
 // re-executed child process (RunChild), so their wall time, CPU time and

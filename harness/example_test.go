@@ -32,5 +32,5 @@ func ExampleDecodeSpec() {
 	// Output:
 	// de1059001958 100 krylov fisher
 	// 4ef71a281a8d 300 krylov fisher
-	// x.yaml:2: unknown key "svd.rnak"; did you mean "rank"? (allowed in svd: backend, normalizer, oversample, power_iters, projected, rank, shared_rank, tol)
+	// x.yaml:2: unknown key "svd.rnak"; did you mean "rank"? (allowed in svd: backend, normalizer, oversample, power_iters, projected, rank, record_sigma, shared_rank, tol)
 }

@@ -47,6 +47,12 @@ type Runner struct {
 	// commit of the checkout's history (records.Untraced): a dirty tree,
 	// no commit, a commit not in the history. Other trials are reused.
 	Untraced bool
+	// Share takes a trial this spec's results lack (or hold only in a form
+	// it cannot reuse) from another spec's results beside its own, when
+	// that record is of the same trial and traces to a commit of this
+	// history (takeSibling): a trial two specs share is computed once.
+	// Off, only this spec's own results are reused.
+	Share bool
 
 	cacheChecked bool   // usableCache ran
 	runID        string // this Run's records.RunInfo.ID
@@ -136,11 +142,11 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	reusedWords := 0        // reused trials that make word vectors
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	siblings := &siblingRecords{own: dir}
-	// compute puts t on the list to compute, unless another spec's results
-	// beside this one hold the same trial, computed from a commit of this
-	// history (takeSibling); -fresh computes every trial.
+	// compute puts t on the list to compute, unless (with Share) another
+	// spec's results beside this one hold the same trial, computed from a
+	// commit of this history (takeSibling); -fresh computes every trial.
 	compute := func(t schema.Trial) {
-		if !r.Fresh {
+		if r.Share && !r.Fresh {
 			if rec, ok := r.takeSibling(spec, t, siblings, traced, inputs, logf); ok {
 				out.Records[t.Index] = rec
 				done[t.Index] = true

@@ -15,10 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A trial two specs share (the same id and seed) is computed once: a run of
-// the second spec takes the first one's record from the results beside its
-// own, with its vectors, when that record traces to a commit of this
-// history. A record from a dirty tree is not taken, nor is any with -fresh.
+// A trial two specs share (the same id and seed) is computed once: with
+// -share, a run of the second spec takes the first one's record from the
+// results beside its own, with its vectors, when that record traces to a
+// commit of this history. A record from a dirty tree is not taken, nor is
+// any with -fresh or without -share.
 func TestSharedTrialTakenFromSibling(t *testing.T) {
 	head, err := exec.Command("git", "rev-parse", "--verify", "HEAD").Output()
 	if err != nil {
@@ -50,11 +51,13 @@ variants:
 	for _, tc := range []struct {
 		name         string
 		dirty, fresh bool
+		noShare      bool
 		taken        bool
 	}{
 		{name: "traced: taken", taken: true},
 		{name: "made from a dirty tree: computed", dirty: true},
 		{name: "-fresh: computed", fresh: true},
+		{name: "without -share: computed", noShare: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.NoError(t, os.RemoveAll(results))
@@ -67,7 +70,7 @@ variants:
 
 			defer harness.SetGitState(commit, false)()
 			var log strings.Builder
-			b, err := (&harness.Runner{Jobs: 1, Fresh: tc.fresh, Log: &log}).Run(context.Background(), second)
+			b, err := (&harness.Runner{Jobs: 1, Share: !tc.noShare, Fresh: tc.fresh, Log: &log}).Run(context.Background(), second)
 			require.NoError(t, err)
 			got := b.Records[0]
 			require.Equal(t, shared.ID, got.ID, "the same trial")
