@@ -75,13 +75,18 @@ func (s *sharedDecs) taken(key string) {
 var afterDecomposition = map[string]bool{"vectors.alpha": true, "vectors.beta": true, "vectors.normalize": true, "vectors.save": true}
 
 // shareKey names what a decomposition depends on apart from its rank: every
-// setting the trial's method and data read, but svd.rank and the settings
-// read only after the decomposition (evaluation, labels, how vectors are
-// scaled), and the backend the trial resolves to.
+// setting the trial's method and data read, but svd.rank, the settings
+// that are not part of a trial's id (they change no number: how many
+// replicates, how many σ a record keeps) and the settings read only after
+// the decomposition (evaluation, labels, how vectors are scaled), and the
+// backend the trial resolves to.
 func shareKey(t schema.Trial) string {
 	set := t.RecordSettings()
 	keys := make([]string, 0, len(set))
 	for k := range set {
+		if s, ok := schema.LookupSetting(k); ok && s.NoID {
+			continue
+		}
 		if k == "svd.rank" || k == schema.KeyLabel || k == "tuned_on" || afterDecomposition[k] ||
 			strings.HasPrefix(k, "eval.") || strings.HasPrefix(k, "measure.") || strings.HasPrefix(k, "tune.") {
 			continue

@@ -176,3 +176,21 @@ func TestRecordSigma(t *testing.T) {
 		assert.Len(t, rec.SVD.S, 2)
 	}
 }
+
+// A setting that is not part of a trial's id changes no number of a shared
+// decomposition either: svd.record_sigma leaves its seed, and so its bits,
+// as they were.
+func TestSharedRankIgnoresNoIDSettings(t *testing.T) {
+	ctx := context.Background()
+	base := strings.Replace(sharedSpec, "SHARED", "12", 1)
+	plain, err := (&harness.Runner{Jobs: 1}).Run(ctx, loadSpecTo(t, writeSpec(t, base), t.TempDir()))
+	require.NoError(t, err)
+	kept, err := (&harness.Runner{Jobs: 1}).Run(ctx, loadSpecTo(t, writeSpec(t, strings.Replace(base, "shared_rank: 12", "shared_rank: 12, record_sigma: 2", 1)), t.TempDir()))
+	require.NoError(t, err)
+	for i, rec := range kept.Records {
+		p := plain.Records[i]
+		assert.Equal(t, p.SVD.S[:2], rec.SVD.S)
+		assert.Equal(t, p.SVD.Last(), rec.SVD.Last())
+		assert.Equal(t, p.Metrics["spearman.zero.synthetic"], rec.Metrics["spearman.zero.synthetic"])
+	}
+}

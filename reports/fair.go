@@ -110,6 +110,19 @@ func dimOf(rec records.Record) float64 {
 	return 300
 }
 
+// dimTuned says a trial's dimension is one of its tuned axes (tune.axes
+// names svd.rank or train.dim): its d is part of the design its tuning
+// group chose on dev parts.
+func dimTuned(rec records.Record) bool {
+	axes, _ := rec.Settings[records.KeyTuneAxes].([]any)
+	for _, a := range axes {
+		if a == "svd.rank" || a == "train.dim" {
+			return true
+		}
+	}
+	return false
+}
+
 // isDataKey says a setting names the data a trial learned from (the
 // source, corpus, its fraction and case, a synthetic corpus's shape):
 // vectors learned from different data are not ranked together.
@@ -160,7 +173,9 @@ type rowGroup struct {
 // groupByDim puts rows into ranking groups: one per dimension d and data
 // (isDataKey settings), ordered by the data as they first appear, then by
 // d; each labelled "d = 300", with the data settings that vary among the
-// rows ("d = 10 · words=20"). Within a group rows keep their order, but a
+// rows ("d = 10 · words=20"). Rows whose d was chosen on dev parts
+// (dimTuned) form one group of their data, "d chosen on dev parts",
+// before the others. Within a group rows keep their order, but a
 // held-out row of a method that can be scored in-sample (SCA folds) moves
 // just after the in-sample row of its method whose settings are nearest
 // its own (SCA in-sample on the same set), so the two read side by side.
@@ -184,9 +199,14 @@ func (p *builder) groupByDim(rows []row) []rowGroup {
 		}
 		d := dimOf(r.Record)
 		k := fmt.Sprintf("%s\x00%g", data, d)
+		label := "d = " + formatValue(d)
+		if dimTuned(r.Record) {
+			// Its d was chosen on dev parts with the rest of its design:
+			// it competes with every other such row, whatever d each chose.
+			d, k, label = 0, data+"\x00tuned", "d chosen on dev parts"
+		}
 		i, ok := index[k]
 		if !ok {
-			label := "d = " + formatValue(d)
 			if data != "" {
 				label += " · " + data
 			}

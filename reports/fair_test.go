@@ -128,6 +128,25 @@ func TestGroupByDim(t *testing.T) {
 		{"cut300", "scaMEN", "foldsMEN", "scaTurk", "foldsTurk", "sgns"},
 		{"half"},
 	}, got)
+
+	// Rows whose d was tuned on dev parts compete whatever d each chose,
+	// before the rows of a fixed d.
+	tuned := []records.Record{
+		rec("sgns", "label", "SGNS", "method", "sgns", "train.dim", 0.0, "svd.rank", 300.0),
+		rec("cut8000", "label", "tail-cut", "svd.rank", 8000.0, "tune.axes", []any{"svd.rank", "vectors.alpha"}),
+		rec("ft300", "label", "fastText", "method", "fasttext", "train.dim", 0.0, "svd.rank", 300.0, "tune.axes", []any{"svd.rank"}),
+		rec("cut300", "label", "tail-cut", "svd.rank", 300.0, "tune.axes", []any{"vectors.alpha"}),
+	}
+	labels, got = nil, nil
+	for _, g := range tb().groupByDim(tb().project(tuned).Rows(true)) {
+		var ids []string
+		for _, r := range g.rows {
+			ids = append(ids, r.ID)
+		}
+		got, labels = append(got, ids), append(labels, g.label)
+	}
+	assert.Equal(t, []string{"d chosen on dev parts", "d = 300"}, labels)
+	assert.Equal(t, [][]string{{"cut8000", "ft300"}, {"sgns", "cut300"}}, got)
 }
 
 // A measured trial (measure.process) is ranked like any other.
