@@ -168,6 +168,9 @@ type rowGroup struct {
 	d     float64
 	data  string // the data settings' label ("" when the rows share their data)
 	rows  []row
+	// tuned: the rows' d was chosen on dev parts (dimTuned), so each row's
+	// label names its d.
+	tuned bool
 }
 
 // groupByDim puts rows into ranking groups: one per dimension d and data
@@ -200,9 +203,11 @@ func (p *builder) groupByDim(rows []row) []rowGroup {
 		d := dimOf(r.Record)
 		k := fmt.Sprintf("%s\x00%g", data, d)
 		label := "d = " + formatValue(d)
-		if dimTuned(r.Record) {
+		tuned := dimTuned(r.Record)
+		if tuned {
 			// Its d was chosen on dev parts with the rest of its design:
 			// it competes with every other such row, whatever d each chose.
+			r.Label += " (d = " + formatValue(d) + ")"
 			d, k, label = 0, data+"\x00tuned", "d chosen on dev parts"
 		}
 		i, ok := index[k]
@@ -212,7 +217,7 @@ func (p *builder) groupByDim(rows []row) []rowGroup {
 			}
 			i = len(out)
 			index[k] = i
-			out = append(out, rowGroup{label: label, d: d, data: data})
+			out = append(out, rowGroup{label: label, d: d, data: data, tuned: tuned})
 		}
 		out[i].rows = append(out[i].rows, r)
 	}

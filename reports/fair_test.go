@@ -135,7 +135,7 @@ func TestGroupByDim(t *testing.T) {
 		rec("sgns", "label", "SGNS", "method", "sgns", "train.dim", 0.0, "svd.rank", 300.0),
 		rec("cut8000", "label", "tail-cut", "svd.rank", 8000.0, "tune.axes", []any{"svd.rank", "vectors.alpha"}),
 		rec("ft300", "label", "fastText", "method", "fasttext", "train.dim", 0.0, "svd.rank", 300.0, "tune.axes", []any{"svd.rank"}),
-		rec("cut300", "label", "tail-cut", "svd.rank", 300.0, "tune.axes", []any{"vectors.alpha"}),
+		rec("cut300", "label", "tail-cut at 300", "svd.rank", 300.0, "tune.axes", []any{"vectors.alpha"}),
 	}
 	labels, got = nil, nil
 	for _, g := range tb().groupByDim(tb().project(tuned).Rows(true)) {
@@ -147,6 +147,10 @@ func TestGroupByDim(t *testing.T) {
 	}
 	assert.Equal(t, []string{"d chosen on dev parts", "d = 300"}, labels)
 	assert.Equal(t, [][]string{{"cut8000", "ft300"}, {"sgns", "cut300"}}, got)
+	g := tb().groupByDim(tb().project(tuned).Rows(true))
+	assert.Equal(t, "tail-cut (d = 8000)", g[0].rows[0].Label, "a row whose d was chosen names it")
+	assert.Equal(t, "fastText (d = 300)", g[0].rows[1].Label)
+	assert.Equal(t, "SGNS", g[1].rows[0].Label)
 }
 
 // A measured trial (measure.process) is ranked like any other.

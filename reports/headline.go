@@ -130,7 +130,11 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 	if scope != "" {
 		scope = ", " + scope
 	}
-	return fmt.Sprintf("At %s, %s rule%s, %s: %s.", gg.label, rule, scope, p.simText(), strings.Join(clauses, "; "))
+	at := "At " + gg.label
+	if gg.tuned {
+		at = "With " + gg.label
+	}
+	return fmt.Sprintf("%s, %s rule%s, %s: %s.", at, rule, scope, p.simText(), strings.Join(clauses, "; "))
 }
 
 // otherAny says some cell has a score at the other similarity.

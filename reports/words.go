@@ -228,6 +228,12 @@ func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
 		"ranked only among rows of one dimension d learned from the same data (the groups), never on a set a row was tuned on. "+
 		"Coverage is the share of a set's pairs with both words in the vocabulary; under the zero rule the others count as similarity 0, under the skip rule they are left out.",
 		len(rows), len(sets))
+	for _, gg := range g.groups {
+		if gg.tuned {
+			intro += " A design whose d was chosen on dev parts with the rest of it (tune.axes) is ranked against every other such design, whatever d each chose: the group \"d chosen on dev parts\", each row naming its d."
+			break
+		}
+	}
 	bySim := map[records.Similarity][]string{}
 	for _, gg := range g.groups {
 		for _, r := range gg.rows {
