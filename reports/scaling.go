@@ -63,15 +63,24 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	if ax.distinct() < 2 {
 		return nil
 	}
-	names, rest := p.scalingSeries(pr)
+	names, rest := p.scalingSeries(pr, ax)
 	lines := pr.Lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
 	colorLines(lines)
-	timeFig, timeMany := scalingChart(lines, ax, "scaling-time", "Figure 2: wall time", metricWall, "Wall time (s)")
-	memFig, memMany := scalingChart(lines, ax, "scaling-memory", "Figure 3: peak memory", metricRSS, "Peak resident memory (MiB)")
-	s := &Section{ID: "scaling", Title: "Time and memory against size"}
+	timeTitle, memTitle := "Figure 2: wall time", "Figure 3: peak memory"
+	title := "Time and memory against size"
 	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
 		"against the size of the training data, as in the paper's Figures 2 and 3 (log–log axes where the values span a decade or more, linear otherwise). " +
 		"A faint dashed vertical line marks a size at which a trial did not finish."
+	if ax.rank {
+		timeTitle, memTitle, title = "Wall time against k", "Peak memory against k", "Time and memory against the rank k"
+		intro = "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
+			"decomposing one table at each rank k (log–log axes where the values span a decade or more, linear otherwise). " +
+			"A faint dashed vertical line marks a k at which a trial did not finish."
+	}
+	timeFig, timeMany := scalingChart(lines, ax, "scaling-time", timeTitle, metricWall, "Wall time (s)")
+	memFig, memMany := scalingChart(lines, ax, "scaling-memory", memTitle, metricRSS, "Peak resident memory (MiB)")
+	s := &Section{ID: "scaling", Title: title}
+
 	if timeMany || memMany {
 		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
 	}
@@ -97,9 +106,13 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 		answer = ratioAnswer(*t)
 	}
 	if t := growthTable(lines, ax.symbol); t != nil {
+		how := "An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."
+		if ax.rank {
+			how = "Against k: a dense SVD costs the same at every k (it computes every triplet); krylov's products grow about as k and its orthogonalisation " +
+				"and projected problem as k² (methods/svd, \"Cost at the paper's dimensions\"); the basis and the factors take memory in proportion to k."
+		}
 		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow: a power law y = c·x^b fitted per series to the finished trials "+
-			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+
-			"An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."), *t)
+			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+how), *t)
 		if len(answer) == 0 {
 			answer = growthAnswer(*t, ax.symbol)
 		}
@@ -205,14 +218,44 @@ func growthAnswer(t Table, symbol string) []string {
 type scalingAxis struct {
 	xs     []float64 // per trial of the projection; NaN: unknown
 	allV   bool      // xs are vocabulary sizes, else the corpus fraction
+	rank   bool      // xs are the decompositions' ranks k, at one size (rankAxisOf)
 	name   string    // the axis title
-	symbol string    // the size in a fitted law: "V" or the fraction's key
+	symbol string    // the size in a fitted law: "V", "k" or the fraction's key
+}
+
+// rankKey is the setting of a decomposition's rank k.
+const rankKey = "svd.rank"
+
+// rankAxisOf places the trials by their rank k (svd.rank): the axis of
+// trials that all decompose one table (one size) at several k.
+func rankAxisOf(pr projection) scalingAxis {
+	ax := scalingAxis{xs: make([]float64, pr.Len()), rank: true, name: "Rank k (svd.rank)", symbol: "k"}
+	for i, t := range pr.Trials {
+		ax.xs[i] = math.NaN()
+		if k, ok := compare.Number(t.Settings[rankKey]); ok && k > 0 {
+			ax.xs[i] = k
+		}
+	}
+	return ax
 }
 
 // scalingAxisOf sizes the trials: by V when every finished trial has it (a
 // trial that did not finish takes V from a finished one on the same corpus
-// fraction), else by the corpus fraction.
+// fraction), else by the corpus fraction; and when the trials are all of
+// one size but decompose at several ranks, by the rank k (rankAxisOf).
 func scalingAxisOf(pr projection) scalingAxis {
+	ax := sizeAxisOf(pr)
+	if ax.distinct() < 2 {
+		if r := rankAxisOf(pr); r.distinct() >= 2 {
+			return r
+		}
+	}
+	return ax
+}
+
+// sizeAxisOf sizes the trials by V or by the corpus fraction
+// (scalingAxisOf).
+func sizeAxisOf(pr projection) scalingAxis {
 	_, axisKey := scalingKeys()
 	vocabOf := map[string]float64{}
 	ax := scalingAxis{xs: make([]float64, pr.Len()), allV: true, name: "Vocabulary size V", symbol: "V"}
@@ -263,7 +306,10 @@ func (ax scalingAxis) distinct() int {
 // text prints a size for a table: "V = 71,290", "f = 0.25" or "unknown".
 // csvName names the size column of a table for a program.
 func (ax scalingAxis) csvName() string {
-	if ax.allV {
+	switch {
+	case ax.rank:
+		return "k"
+	case ax.allV:
 		return "V"
 	}
 	return "corpus_fraction"
@@ -273,6 +319,8 @@ func (ax scalingAxis) text(x float64) string {
 	switch {
 	case !finite(x):
 		return "unknown"
+	case ax.rank:
+		return "k = " + thousands(x)
 	case ax.allV:
 		return "V = " + thousands(x)
 	}
@@ -282,7 +330,7 @@ func (ax scalingAxis) text(x float64) string {
 // scalingSeries names each trial's line of the scaling figures: its
 // backend, then any other setting that varies among the trials but their
 // size and replicate (rest, which groups the ratio table).
-func (p *builder) scalingSeries(pr projection) (names, rest []string) {
+func (p *builder) scalingSeries(pr projection, ax scalingAxis) (names, rest []string) {
 	seriesKey, _ := scalingKeys()
 	_, varying := settingsSplit(pr.Records())
 	hasBackend := false
@@ -290,6 +338,7 @@ func (p *builder) scalingSeries(pr projection) (names, rest []string) {
 		switch {
 		case k == seriesKey:
 			hasBackend = true
+		case ax.rank && k == rankKey:
 		case !isSizeKey(k) && !labelKeys[k] && k != schema.KeyReplicate:
 			rest = append(rest, k)
 		}

@@ -526,3 +526,48 @@ func TestLargestAnswer(t *testing.T) {
 	assert.Equal(t, []string{"dense finished at no size", "dssvd at V = 235,625, its largest: 147 s, peak memory 4,954 MiB"},
 		largestAnswer(lines, scalingAxis{allV: true}))
 }
+
+// Trials that decompose one table at several ranks are drawn against k:
+// one line per backend, a lapack trial over its memory budget at every k
+// listed, and the growth law fitted against k.
+func TestScalingAgainstRank(t *testing.T) {
+	b := with(baseSettings(), "method", "kca", "data.table", "cut", "measure.process", true, "budget.memory_mb", 20000.0)
+	var recs []records.Record
+	wall := map[string][]float64{"krylov": {5, 18, 85, 420}, "dssvd": {3, 9, 40, 210}}
+	for _, backend := range []string{"krylov", "dssvd", "lapack"} {
+		for i, k := range []float64{300, 1000, 3000, 8000} {
+			rec := records.Record{ID: backend + formatValue(k), Spec: "svd-k-scaling", Seed: uint64(i + 1),
+				Settings: with(b, "svd.backend", backend, "svd.rank", k), Run: &records.RunInfo{ID: "one run"}}
+			if backend == "lapack" {
+				rec.Status, rec.Error = "over_budget", "over budget: the lapack backend plans 38,785 MiB of buffers, more than budget.memory_mb = 20000"
+			} else {
+				w := wall[backend][i]
+				rec.Status = "ok"
+				rec.Metrics = map[string]float64{"wall_s": w, "cpu_s": 1.9 * w, "max_rss_mb": 300 + k/3, "vocab": 22542, "nnz": 1.5e7,
+					records.MetricOthersCPU: 0, records.MetricSVDResidual: 1e-9}
+			}
+			recs = append(recs, rec)
+		}
+	}
+	s := tb().scalingSection(recs)
+	require.NotNil(t, s)
+	assert.Equal(t, "Time and memory against the rank k", s.Title)
+	charts := body(s)[1].(Row)
+	c := charts[0].(LineChart)
+	assert.Equal(t, "Rank k (svd.rank)", c.XName)
+	assert.Equal(t, "Wall time against k", c.Title)
+	require.Len(t, c.Series, 3)
+	assert.Equal(t, []string{"krylov", "dssvd", "lapack"}, []string{c.Series[0].Name, c.Series[1].Name, c.Series[2].Name})
+	assert.Len(t, c.Series[0].Points, 4)
+	assert.Empty(t, c.Series[2].Points, "lapack finished at no k: its marks say where it did not")
+	var unfinished Table
+	for _, b := range s.Blocks {
+		if tb, ok := b.(Table); ok && tb.ID == "scaling-unfinished" {
+			unfinished = tb
+		}
+	}
+	require.Len(t, unfinished.Rows, 4)
+	assert.Equal(t, []string{"lapack", "k = 300", "over_budget"}, unfinished.Rows[0][:3])
+	h := strings.Join(s.Blocks[0].(Headline), " ")
+	assert.Contains(t, h, "krylov / dssvd at k = 8,000: 2× slower")
+}
