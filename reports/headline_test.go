@@ -140,3 +140,24 @@ func TestHeadlineCoverage(t *testing.T) {
 		})
 	}
 }
+
+// Rows of one corpus vocabulary pair whatever else their methods read: a
+// count model's record holds its table's settings, a trainer's does not.
+func TestVocabularyOf(t *testing.T) {
+	data := map[string]any{"data.source": "corpus", "data.corpus": "text8_prefix", "data.fraction": 1.0, "data.lowercase": false, "data.min_count": 5.0, "data.max_vocab": 0.0}
+	rec := func(extra ...any) records.Record {
+		s := map[string]any{}
+		for k, v := range data {
+			s[k] = v
+		}
+		for i := 0; i < len(extra); i += 2 {
+			s[extra[i].(string)] = extra[i+1]
+		}
+		return records.Record{Settings: s}
+	}
+	tailcut := rec("method", "kca", "data.table", "cut", "data.window", 24.0, "data.cut_n1_twice", false, "data.symmetric", false)
+	fasttext := rec("method", "fasttext", "train.window", 10.0)
+	assert.Equal(t, vocabularyOf(tailcut), vocabularyOf(fasttext))
+	assert.NotEqual(t, vocabularyOf(tailcut), vocabularyOf(rec("data.min_count", 10.0)))
+	assert.NotEqual(t, vocabularyOf(tailcut), vocabularyOf(rec("data.fraction", 0.5)))
+}

@@ -247,12 +247,14 @@ func commonSide(r row, set string, sim records.Similarity) compare.Side {
 }
 
 // vocabularyOf names the settings that fix a trial's corpus vocabulary
-// (the corpus, its section and case, and which words are kept): two
-// trials with equal names count words alike, so the pairs each covers of a
-// set are nested (compare.CommonPairs).
+// (the corpus, its section and case, and which words are kept), which
+// every word method's record holds: two trials with equal names count
+// words alike, so the pairs each covers of a set are nested
+// (compare.CommonPairs). How a table is counted from the vocabulary
+// (data.table, data.window, …) is no part of it.
 func vocabularyOf(rec records.Record) string {
 	var b strings.Builder
-	for _, k := range []string{"data.source", "data.corpus", "data.tables", "data.fraction", "data.lowercase", "data.min_count", "data.max_vocab", "data.cut_n1_twice"} {
+	for _, k := range []string{"data.source", "data.corpus", "data.tables", "data.fraction", "data.lowercase", "data.min_count", "data.max_vocab"} {
 		b.WriteString(k + "=" + formatValue(rec.Settings[k]) + ";")
 	}
 	return b.String()
