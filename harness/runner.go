@@ -145,16 +145,20 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	// compute puts t on the list to compute, unless (with Share) another
 	// spec's results beside this one hold the same trial, computed from a
 	// commit of this history (takeSibling); -fresh computes every trial.
+	// reuse puts a record made by an earlier run in t's place.
+	reuse := func(t schema.Trial, rec records.Record) {
+		out.Records[t.Index] = rec
+		done[t.Index] = true
+		out.Reused++
+		if t.Data.Source.Input() == schema.CorpusInput {
+			reusedWords++
+		}
+		prog.Done(t, rec, true)
+	}
 	compute := func(t schema.Trial) {
 		if r.Share && !r.Fresh {
 			if rec, ok := r.takeSibling(spec, t, siblings, traced, inputs, logf); ok {
-				out.Records[t.Index] = rec
-				done[t.Index] = true
-				out.Reused++
-				if t.Data.Source.Input() == schema.CorpusInput {
-					reusedWords++
-				}
-				prog.Done(t, rec, true)
+				reuse(t, rec)
 				return
 			}
 		}
@@ -187,13 +191,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			// (new keys, other methods' defaults), so the file and report
 			// show one set of settings.
 			old.Settings = t.RecordSettings()
-			out.Records[t.Index] = old
-			done[t.Index] = true
-			out.Reused++
-			if t.Data.Source.Input() == schema.CorpusInput {
-				reusedWords++
-			}
-			prog.Done(t, old, true)
+			reuse(t, old)
 			continue
 		}
 		compute(t)
