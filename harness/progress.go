@@ -69,6 +69,17 @@ func (p *Progress) Done(t schema.Trial, r records.Record, reused bool) {
 	p.r.Line(fmt.Sprintf("kcalab: [%d/%d] %s: %s", p.done, p.total, trialName(t), what))
 }
 
+// Again adds n trials computed a second time in the same run (a candidate
+// the choice now picks, whose record was cut to the search).
+func (p *Progress) Again(n int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total += n
+}
+
 // Finish ends the bar.
 func (p *Progress) Finish() {
 	if p == nil {

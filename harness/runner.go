@@ -255,69 +255,85 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		return true
 	}
 
-	jobs := workers(r.Jobs, todo, log)
-	work := make(chan schema.Trial)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range work {
-				rec := encodable(r.executeWithin(ctx, spec, t, prog))
-				mu.Lock()
-				if ctx.Err() != nil && rec.Status == "error" {
+	// runRound computes trials (measured ones last, one at a time) and
+	// saves each record as it finishes.
+	runRound := func(todo []schema.Trial) {
+		jobs := workers(r.Jobs, todo, log)
+		work := make(chan schema.Trial)
+		var wg sync.WaitGroup
+		for w := 0; w < jobs; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for t := range work {
+					rec := encodable(r.executeWithin(ctx, spec, t, prog))
+					mu.Lock()
+					if ctx.Err() != nil && rec.Status == "error" {
+						mu.Unlock()
+						continue // interrupted: leave it for the next run
+					}
+					stored := rec
+					if !save(&stored) {
+						mu.Unlock()
+						continue
+					}
+					out.Records[t.Index] = stored
+					done[t.Index] = true
 					mu.Unlock()
-					continue // interrupted: leave it for the next run
+					prog.Done(t, rec, false)
 				}
-				stored := rec
-				if !save(&stored) {
-					mu.Unlock()
-					continue
-				}
+			}()
+		}
+		// Measured trials run one at a time after the others, each in its own
+		// process, so no other trial competes with them for the cores.
+		var measured []schema.Trial
+	feed:
+		for _, t := range todo {
+			if t.Measure.Process {
+				measured = append(measured, t)
+				continue
+			}
+			select {
+			case work <- t:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+		close(work)
+		wg.Wait()
+		for _, t := range measured {
+			if ctx.Err() != nil {
+				break
+			}
+			rec := encodable(r.executeMeasured(ctx, spec, t, prog))
+			if ctx.Err() != nil && rec.Status == "error" {
+				break
+			}
+			mu.Lock()
+			stored := rec
+			ok := save(&stored)
+			if ok {
 				out.Records[t.Index] = stored
 				done[t.Index] = true
-				mu.Unlock()
-				prog.Done(t, rec, false)
 			}
-		}()
-	}
-	// Measured trials run one at a time after the others, each in its own
-	// process, so no other trial competes with them for the cores.
-	var measured []schema.Trial
-feed:
-	for _, t := range todo {
-		if t.Measure.Process {
-			measured = append(measured, t)
-			continue
-		}
-		select {
-		case work <- t:
-		case <-ctx.Done():
-			break feed
+			mu.Unlock()
+			if !ok {
+				break
+			}
+			prog.Done(t, rec, false)
 		}
 	}
-	close(work)
-	wg.Wait()
-	for _, t := range measured {
-		if ctx.Err() != nil {
-			break
+	runRound(todo)
+	// A candidate whose record was cut to the search (records.Slim) and
+	// that the choice now picks (a rule or a grid changed) is computed
+	// again: a compared row needs its replicates and word map.
+	if writeErr == nil && ctx.Err() == nil {
+		if again := fullAgain(trials, out.Records, done); len(again) > 0 {
+			logf("kcalab: tune: %d chosen trial(s) hold only their search scores: computing them again for their replicates", len(again))
+			prog.Again(len(again))
+			r.shared.count(again)
+			runRound(again)
 		}
-		rec := encodable(r.executeMeasured(ctx, spec, t, prog))
-		if ctx.Err() != nil && rec.Status == "error" {
-			break
-		}
-		mu.Lock()
-		stored := rec
-		ok := save(&stored)
-		if ok {
-			out.Records[t.Index] = stored
-			done[t.Index] = true
-		}
-		mu.Unlock()
-		if !ok {
-			break
-		}
-		prog.Done(t, rec, false)
 	}
 	cerr := rlog.Close()
 	if writeErr == nil && cerr != nil {
@@ -325,6 +341,9 @@ feed:
 	}
 	if writeErr != nil {
 		return out, fmt.Errorf("%w; the run stopped at once: %d trial(s) finished before it are saved in %s (fix the disk or give another -out, then run again to resume)", writeErr, finished, path)
+	}
+	if n := slimDone(trials, out.Records, done); n > 0 {
+		logf("kcalab: tune: %d record(s) of tuned trials keep only what a page uses (no replicates of in-sample scores; candidates not chosen keep their scores alone)", n)
 	}
 	comp, err := compactResults(path, trials, out.Records, done, prev, r.Prune)
 	if err != nil {

@@ -2,11 +2,13 @@ package harness_test
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"kcalab/harness"
 	"kcalab/records"
+	"kcalab/schema"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -115,6 +117,78 @@ tune: {axes: [data.window]}
 		assert.Contains(t, log.String(), "kcalab: tune: lca ("+c.Shared+"): chose "+harness.Values(best.Values))
 	}
 	assert.Contains(t, log.String(), "among 3 candidate(s); compare it on the test parts")
+}
+
+// A finished tuned grid keeps, in its results file, what a page uses: the
+// candidates not chosen their scores alone, the chosen design no
+// replicates of its in-sample scores. A chosen trial found cut to the
+// search (a choice that moved) is computed again in the same run.
+func TestRunnerSlimsTuned(t *testing.T) {
+	spec := `
+name: tuned
+seed: 5
+data: {source: synthetic, table: flat, window: [1, 2, 4]}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic], parts: true}
+method: lca
+svd: {rank: 8}
+tune: {axes: [data.window]}
+`
+	out := t.TempDir()
+	s := loadSpecTo(t, writeSpec(t, spec), out)
+	var log strings.Builder
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), s)
+	require.NoError(t, err)
+	assert.Contains(t, log.String(), "kcalab: tune: 3 record(s) of tuned trials keep only what a page uses")
+	path := filepath.Join(out, records.FileName)
+	recs, _, err := records.Read(path)
+	require.NoError(t, err)
+	require.Len(t, recs, 3)
+	cs := records.Choose(recs, schema.OwnSimilarity)
+	require.Len(t, cs, 1)
+	chosen := cs[0].ChosenIDs()[0]
+	for _, rec := range recs {
+		assert.Equal(t, res.Records[0].Metrics["pairs.synthetic"], rec.Metrics["pairs.synthetic"])
+		assert.Contains(t, rec.Metrics, "spearman.zero.synthetic@test", "every score stays")
+		if rec.ID != chosen {
+			assert.True(t, rec.SearchOnly, rec.ID)
+			assert.Nil(t, rec.Bootstrap, rec.ID)
+			assert.Nil(t, rec.WordsMap, rec.ID)
+			continue
+		}
+		assert.False(t, rec.SearchOnly)
+		assert.NotNil(t, rec.WordsMap)
+		require.NotNil(t, rec.Bootstrap)
+		assert.Contains(t, rec.Bootstrap.Scores, "spearman.zero.synthetic@test")
+		assert.Contains(t, rec.Bootstrap.Scores, "spearman.cosine.skip.synthetic@test")
+		for k := range rec.Bootstrap.Scores {
+			assert.True(t, strings.HasSuffix(k, "@test"), "in-sample replicates dropped: %s", k)
+		}
+	}
+
+	// The chosen record cut to the search, as a run where it lost would
+	// leave it: the next run computes it again, and reuses the others.
+	for i := range recs {
+		if recs[i].ID == chosen {
+			recs[i].Bootstrap, recs[i].WordsMap, recs[i].Neighbours, recs[i].NeighboursOther, recs[i].SearchOnly = nil, nil, nil, nil, true
+		}
+	}
+	require.NoError(t, records.Write(path, recs))
+	log.Reset()
+	again, err := (&harness.Runner{Log: &log}).Run(context.Background(), s)
+	require.NoError(t, err)
+	assert.Contains(t, log.String(), "kcalab: tune: 1 chosen trial(s) hold only their search scores: computing them again")
+	assert.Equal(t, 3, again.Reused)
+	final, _, err := records.Read(path)
+	require.NoError(t, err)
+	for _, rec := range final {
+		if rec.ID == chosen {
+			assert.False(t, rec.SearchOnly)
+			require.NotNil(t, rec.Bootstrap)
+			assert.Contains(t, rec.Bootstrap.Scores, "spearman.zero.synthetic@test")
+		}
+	}
+	assert.Equal(t, recs[0].Metrics, final[0].Metrics)
 }
 
 // Trials that differ only in how vectors are scaled from a decomposition

@@ -52,3 +52,52 @@ func Values(v map[string]any) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// fullAgain are the trials of a finished grid whose records the choice
+// picks but were cut to the search (records.NeedsFull).
+func fullAgain(trials []schema.Trial, recs []records.Record, done []bool) []schema.Trial {
+	have := doneRecords(trials, recs, done)
+	if have == nil {
+		return nil
+	}
+	again := map[string]bool{}
+	for _, id := range records.NeedsFull(have, records.Choose(have, schema.OwnSimilarity)) {
+		again[id] = true
+	}
+	var out []schema.Trial
+	for _, t := range trials {
+		if again[t.ID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// slimDone cuts the tuned records of a finished grid to what a page can
+// use (records.Slim), in place, and says how many changed. A grid with a
+// trial not done is left whole: a choice made without every candidate's
+// every replicate could change.
+func slimDone(trials []schema.Trial, recs []records.Record, done []bool) int {
+	have := doneRecords(trials, recs, done)
+	if have == nil {
+		return 0
+	}
+	cut, n := records.Slim(have, records.Choose(have, schema.OwnSimilarity))
+	for i, t := range trials {
+		recs[t.Index] = cut[i]
+	}
+	return n
+}
+
+// doneRecords are the records of trials in grid order, nil unless every
+// trial is done.
+func doneRecords(trials []schema.Trial, recs []records.Record, done []bool) []records.Record {
+	have := make([]records.Record, len(trials))
+	for i, t := range trials {
+		if !done[t.Index] {
+			return nil
+		}
+		have[i] = recs[t.Index]
+	}
+	return have
+}

@@ -36,6 +36,9 @@ type Record struct {
 	WordsMap        *WordMap     `json:"words_map,omitempty"`
 	Neighbours      []Neighbours `json:"neighbours,omitempty"`
 	NeighboursOther []Neighbours `json:"neighbours_other,omitempty"`
+	// SearchOnly marks a candidate its tuning group did not choose, cut
+	// to its scores (Slim): no replicates, word map or neighbours.
+	SearchOnly bool `json:"search_only,omitempty"`
 }
 
 // TableFile records a word table decomposed from files (budget.table_mb):
