@@ -223,6 +223,19 @@ func checkCSVNumeric(t *testing.T, page string) {
 	}
 }
 
+// Every committed results file is as a run of today's code leaves it:
+// its tuned trials keep what a page uses (records.Slim changes nothing),
+// and no chosen design is cut to the search.
+func TestCommittedResultsSlim(t *testing.T) {
+	for _, name := range committed(t) {
+		_, recs := loadCommitted(t, name)
+		cs := records.Choose(recs, schema.OwnSimilarity)
+		_, n := records.Slim(recs, cs)
+		assert.Zero(t, n, "results/%s: %d tuned record(s) keep more than a page uses: run its spec again (it reuses every trial)", name, n)
+		assert.Empty(t, records.NeedsFull(recs, cs), "results/%s: chosen designs cut to the search", name)
+	}
+}
+
 // Every committed results file holds exactly the trials its spec expands
 // to, each with the spec's current settings, ids and seeds: rerunning a spec
 // reuses every trial and rewrites nothing, so a new setting or default that
