@@ -455,9 +455,11 @@ func sameBackend(old records.Record, t schema.Trial) bool {
 
 // keepsSigma says a record holds every singular value trial t keeps
 // (svd.record_sigma, not part of the trial id), and cuts a longer list to
-// them; a record that kept fewer is computed again rather than reused.
+// them; a record that kept fewer is computed again rather than reused. A
+// candidate cut to the search (records.Slim) keeps σ_1 and σ_k alone by
+// design: it is reused, and computed again only if a choice picks it.
 func keepsSigma(rec *records.Record, t schema.Trial) bool {
-	if rec.SVD == nil {
+	if rec.SVD == nil || rec.SearchOnly {
 		return true
 	}
 	want := t.SVD.RecordSigma

@@ -154,6 +154,9 @@ tune: {axes: [data.window]}
 			assert.True(t, rec.SearchOnly, rec.ID)
 			assert.Nil(t, rec.Bootstrap, rec.ID)
 			assert.Nil(t, rec.WordsMap, rec.ID)
+			require.NotNil(t, rec.SVD)
+			assert.Len(t, rec.SVD.S, 1, "σ_1 alone, with k and σ_k")
+			assert.Equal(t, 8, rec.SVD.Rank())
 			continue
 		}
 		assert.False(t, rec.SearchOnly)
@@ -178,7 +181,7 @@ tune: {axes: [data.window]}
 	again, err := (&harness.Runner{Log: &log}).Run(context.Background(), s)
 	require.NoError(t, err)
 	assert.Contains(t, log.String(), "kcalab: tune: 1 chosen trial(s) hold only their search scores: computing them again")
-	assert.Equal(t, 3, again.Reused)
+	assert.Equal(t, 3, again.Reused, "the candidates cut to the search are reused, their spectrum cut too")
 	final, _, err := records.Read(path)
 	require.NoError(t, err)
 	for _, rec := range final {

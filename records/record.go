@@ -37,7 +37,8 @@ type Record struct {
 	Neighbours      []Neighbours `json:"neighbours,omitempty"`
 	NeighboursOther []Neighbours `json:"neighbours_other,omitempty"`
 	// SearchOnly marks a candidate its tuning group did not choose, cut
-	// to its scores (Slim): no replicates, word map or neighbours.
+	// to its scores (Slim): no replicates, word map, neighbours or
+	// spectrum beyond σ_1 and σ_k.
 	SearchOnly bool `json:"search_only,omitempty"`
 }
 

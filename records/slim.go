@@ -10,8 +10,9 @@ import "maps"
 //     chosen on or that contain them (the dev part and the whole of each
 //     set of tune.on): they are in-sample, shown marked, never ranked;
 //   - of a candidate its group did not choose, its scores, settings,
-//     timings and decomposition, not what only a compared row is shown
-//     with (replicates, word map, neighbours); it is marked SearchOnly.
+//     timings and its decomposition's accuracy (residual, products, k, σ_1
+//     and σ_k), not what only a compared row is shown with (replicates,
+//     word map, neighbours, the spectrum); it is marked SearchOnly.
 //
 // Every score stays, so the choice and the search's charts are the same
 // from a slimmed file. A SearchOnly record that a later choice picks (a
@@ -51,6 +52,12 @@ func Slim(recs []Record, cs []Choice) ([]Record, int) {
 			changed = rec.Bootstrap != nil || rec.WordsMap != nil || rec.Neighbours != nil || rec.NeighboursOther != nil || !rec.SearchOnly
 			out[i].Bootstrap, out[i].WordsMap, out[i].Neighbours, out[i].NeighboursOther = nil, nil, nil, nil
 			out[i].SearchOnly = true
+			if rec.SVD != nil && len(rec.SVD.S) > 1 {
+				cut := *rec.SVD
+				cut.Keep(1)
+				out[i].SVD = &cut
+				changed = true
+			}
 		} else if b := withoutInSample(rec); b != rec.Bootstrap {
 			out[i].Bootstrap = b
 			changed = true

@@ -27,6 +27,7 @@ func slimRec(id string, window int, men float64) records.Record {
 	rec.WordsMap = &records.WordMap{Words: []string{"king"}}
 	rec.Neighbours = []records.Neighbours{{Word: "king"}}
 	rec.NeighboursOther = []records.Neighbours{{Word: "king"}}
+	rec.SVD = &records.SVDAccuracy{S: []float64{0.9, 0.5, 0.2}, MaxResidual: 1e-9, Products: 40}
 	return rec
 }
 
@@ -45,6 +46,10 @@ func TestSlim(t *testing.T) {
 	assert.Nil(t, lost.Neighbours)
 	assert.Nil(t, lost.NeighboursOther)
 	assert.Equal(t, recs[0].Metrics, lost.Metrics, "every score stays")
+	assert.Equal(t, &records.SVDAccuracy{S: []float64{0.9}, K: 3, SK: 0.2, MaxResidual: 1e-9, Products: 40}, lost.SVD,
+		"σ_1, σ_k, k and the residual stay; the spectrum goes")
+	assert.Len(t, recs[0].SVD.S, 3)
+	assert.Len(t, chosen.SVD.S, 3)
 
 	assert.False(t, chosen.SearchOnly)
 	assert.NotNil(t, chosen.WordsMap)
