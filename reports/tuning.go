@@ -121,7 +121,29 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 	}
 	s.Blocks = append(s.Blocks, head, Paragraph(intro))
 
-	t := Table{ID: "tuning-choices", Caption: "The chosen designs: their dev score, the runner-up's, and their cost measured in this run",
+	// The costs are compared only when one run measured them all (as
+	// every ratio on a page: timesCompare); otherwise the caption says why
+	// and each row names the run its times come from.
+	var chosenRecs []records.Record
+	for _, c := range cs {
+		for _, id := range c.ChosenIDs() {
+			chosenRecs = append(chosenRecs, byID[id])
+		}
+	}
+	caption, oneRun := "The chosen designs: their dev score, the runner-up's, and their cost", true
+	if len(chosenRecs) > 1 {
+		ok, why := timesCompare(chosenRecs[:1], chosenRecs[1:])
+		switch {
+		case ok:
+			caption += ", measured in one run"
+		case why == whyOtherRuns:
+			oneRun = false
+			caption += ": measured in different runs (each row names its run), so the times are read one by one, not against each other"
+		default:
+			caption += " (" + strings.TrimPrefix(why, "not compared: ") + ": the times are read one by one, not against each other)"
+		}
+	}
+	t := Table{ID: "tuning-choices", Caption: caption,
 		Header:  []string{"Group", "Chosen", "Dev ρ", "Runner-up dev ρ", "Candidates", "Decomposition or training (s)", "Trial (s)", "Note"},
 		Numeric: []bool{false, false, true, true, true, true, true, false},
 		CSV:     [][]string{{"group", "chosen", "dev_rho", "runner_up_dev_rho", "candidates", "cost_s", "trial_s"}}}
@@ -143,6 +165,9 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		var notes []string
 		if len(ch.IDs) > 1 {
 			notes = append(notes, fmt.Sprintf("%d seeds: dev ρ and times are their means", len(ch.IDs)))
+		}
+		if rec := byID[ch.IDs[0]]; !oneRun && rec.Run != nil {
+			notes = append(notes, "measured in the run that started "+rec.Run.Start)
 		}
 		if byID[ch.IDs[0]].Metrics[records.MetricSVDShared] == 1 {
 			notes = append(notes, "its decomposition, shared by the sweep's other trials (svd.shared_rank), was computed by one of them: its cost is that one's")

@@ -47,6 +47,7 @@ func TestTuningSection(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.400", "3", "9.25", "12.5", ""}, tab.Rows[0])
 	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.4", "3", "9.25", "12.5"}, tab.CSV[1], "numbers only")
+	assert.Equal(t, "The chosen designs: their dev score, the runner-up's, and their cost (no run id in the records: the times are read one by one, not against each other)", tab.Caption)
 	require.Len(t, s.Blocks, 4, "one search chart for data.window")
 	ch := s.Blocks[3].(LineChart)
 	require.Len(t, ch.Series, 2)
@@ -77,4 +78,37 @@ func TestTuningSection(t *testing.T) {
 	assert.Contains(t, test, `<td class="num best">0.450`, "W = 10's test score, not W = 5's 0.800")
 	assert.NotContains(t, test, "0.800")
 	assert.Contains(t, page[strings.Index(page, `id="trials"`):], "<td>t5</td><td>5</td>", "every candidate stays in the trials table")
+}
+
+// The chosen designs' costs are said to be measured in one run only when
+// they were; from several runs each row names its run.
+func TestTuningCostsRuns(t *testing.T) {
+	tests := []struct {
+		name    string
+		runs    map[string]string // record id -> run id ("" = none)
+		caption string
+		note    string // the tail-cut row's note
+	}{
+		{"one run", map[string]string{"t10": "r1", "s2": "r1"}, "The chosen designs: their dev score, the runner-up's, and their cost, measured in one run", ""},
+		{"two runs", map[string]string{"t10": "r1", "s2": "r2"},
+			"The chosen designs: their dev score, the runner-up's, and their cost: measured in different runs (each row names its run), so the times are read one by one, not against each other",
+			"measured in the run that started 2026-01-r1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recs := tunedRecs()
+			for i := range recs {
+				if id := tt.runs[recs[i].ID]; id != "" {
+					recs[i].Run = &records.RunInfo{ID: id, Start: "2026-01-" + id}
+				} else {
+					recs[i].Run = &records.RunInfo{ID: "r1", Start: "2026-01-r1"}
+				}
+			}
+			p := newBuilder(Report{Title: "tuned", Records: recs, Methods: testMethods})
+			s := p.tuningSection(recs, p.choices(recs))
+			tab := s.Blocks[2].(Table)
+			assert.Equal(t, tt.caption, tab.Caption)
+			assert.Equal(t, tt.note, tab.Rows[0][7])
+		})
+	}
 }
