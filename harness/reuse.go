@@ -60,6 +60,17 @@ func newInputCheck(r *Runner, spec *schema.Spec) *inputCheck {
 // stale returns why rec cannot be reused as it stands ("" when it can),
 // and writes a note to log for an input it could not find.
 func (c *inputCheck) stale(rec records.Record, t schema.Trial, log func(format string, args ...any)) string {
+	return c.check(rec, t, log, false)
+}
+
+// unverified is stale for a record taken from another spec's results
+// (-share): there an input found nowhere is a reason not to take it, not a
+// note, since this spec never held the record.
+func (c *inputCheck) unverified(rec records.Record, t schema.Trial, log func(format string, args ...any)) string {
+	return c.check(rec, t, log, true)
+}
+
+func (c *inputCheck) check(rec records.Record, t schema.Trial, log func(format string, args ...any), strict bool) string {
 	if rec.Run == nil {
 		return ""
 	}
@@ -77,6 +88,9 @@ func (c *inputCheck) stale(rec records.Record, t schema.Trial, log func(format s
 			}
 		} else {
 			at = c.locate(path)
+		}
+		if at == "" && strict {
+			return fmt.Sprintf("its input %s is not here to check against its recorded SHA-256", path)
 		}
 		if at == "" {
 			c.mu.Lock()

@@ -78,7 +78,11 @@ func (r *Runner) takeSibling(spec *schema.Spec, t schema.Trial, s *siblingRecord
 		if old.Status != "ok" || old.Seed != t.Seed || !schema.SameTrial(old.Settings, t) || !sameBackend(old, t) || !keepsSigma(&old, t) {
 			continue
 		}
-		if records.Untraced(old, traced.inHistory) != "" || inputs.stale(old, t, logf) != "" {
+		if records.Untraced(old, traced.inHistory) != "" {
+			continue
+		}
+		if why := inputs.unverified(old, t, logf); why != "" {
+			logf("kcalab: trial %s: %s's record of it: %s; not taken", t.ID, termsafe.Text(filepath.Base(c.dir)), termsafe.Text(why))
 			continue
 		}
 		if why := changedFile(c.dir, old); why != "" {

@@ -52,12 +52,14 @@ variants:
 		name         string
 		dirty, fresh bool
 		noShare      bool
+		inputGone    bool // the record names a corpus file found nowhere
 		taken        bool
 	}{
 		{name: "traced: taken", taken: true},
 		{name: "made from a dirty tree: computed", dirty: true},
 		{name: "-fresh: computed", fresh: true},
 		{name: "without -share: computed", noShare: true},
+		{name: "an input not here to check: computed", inputGone: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.NoError(t, os.RemoveAll(results))
@@ -67,6 +69,17 @@ variants:
 			require.NoError(t, err)
 			shared := a.Records[0]
 			require.Len(t, shared.Files, 1)
+			if tc.inputGone {
+				path := filepath.Join(first.Output, records.FileName)
+				recs, _, err := records.Read(path)
+				require.NoError(t, err)
+				in := recs[0].Run.Inputs
+				corpusFile := filepath.Join(dir, "c.txt")
+				require.Contains(t, in, corpusFile)
+				in[filepath.Join(dir, "gone", "c-moved.txt")] = in[corpusFile]
+				delete(in, corpusFile)
+				require.NoError(t, records.Write(path, recs))
+			}
 
 			defer harness.SetGitState(commit, false)()
 			var log strings.Builder
@@ -75,6 +88,9 @@ variants:
 			got := b.Records[0]
 			require.Equal(t, shared.ID, got.ID, "the same trial")
 			assert.Equal(t, "second", got.Spec)
+			if tc.inputGone {
+				assert.Contains(t, log.String(), "c-moved.txt is not here to check against its recorded SHA-256; not taken")
+			}
 			if !tc.taken {
 				assert.Equal(t, 0, b.Reused, log.String())
 				assert.NotContains(t, log.String(), "taken from there")
