@@ -21,7 +21,6 @@ import (
 // shrink: a spec on it whose records all trace is an error too (take it off).
 // Every other committed record must trace.
 var awaitingRecompute = map[string]string{
-	"text8-table":            "75 trials, about 4.5 h on 2 cores (GloVe, fastText and the fastText CLI dominate)",
 	"baselines-vs-reference": "9 trials, about 2.5 h with gensim and the fastText CLI",
 }
 
