@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"kcalab/records"
 	"kcalab/schema"
@@ -167,7 +168,7 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 			notes = append(notes, fmt.Sprintf("%d seeds: dev ρ and times are their means", len(ch.IDs)))
 		}
 		if rec := byID[ch.IDs[0]]; !oneRun && rec.Run != nil {
-			notes = append(notes, "measured in the run that started "+rec.Run.Start)
+			notes = append(notes, "measured in "+runName(*rec.Run))
 		}
 		if byID[ch.IDs[0]].Metrics[records.MetricSVDShared] == 1 {
 			notes = append(notes, "its decomposition, shared by the sweep's other trials (svd.shared_rank), was computed by one of them: its cost is that one's")
@@ -284,4 +285,18 @@ func secondsOrDash(v float64) string {
 		return "—"
 	}
 	return secondsText(v)
+}
+
+// runName names the run that computed a record: when it started (its ID
+// begins with that time) and from which commit.
+func runName(ri records.RunInfo) string {
+	start, _, _ := strings.Cut(ri.ID, "/")
+	name := "the run " + ri.ID
+	if t, err := time.Parse(time.RFC3339Nano, start); err == nil {
+		name = "the run started " + t.UTC().Format(time.RFC3339)
+	}
+	if len(ri.Commit) >= 7 {
+		name += " at commit " + ri.Commit[:7]
+	}
+	return name
 }

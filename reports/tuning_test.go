@@ -80,6 +80,9 @@ func TestTuningSection(t *testing.T) {
 	assert.Contains(t, page[strings.Index(page, `id="trials"`):], "<td>t5</td><td>5</td>", "every candidate stays in the trials table")
 }
 
+// runIDs are runner invocations as the harness names them.
+var runIDs = map[string]string{"r1": "2026-11-26T12:48:44.976278636Z/vm/29876", "r2": "2026-11-26T14:02:10.5Z/vm/31000"}
+
 // The chosen designs' costs are said to be measured in one run only when
 // they were; from several runs each row names its run.
 func TestTuningCostsRuns(t *testing.T) {
@@ -92,16 +95,16 @@ func TestTuningCostsRuns(t *testing.T) {
 		{"one run", map[string]string{"t10": "r1", "s2": "r1"}, "The chosen designs: their dev score, the runner-up's, and their cost, measured in one run", ""},
 		{"two runs", map[string]string{"t10": "r1", "s2": "r2"},
 			"The chosen designs: their dev score, the runner-up's, and their cost: measured in different runs (each row names its run), so the times are read one by one, not against each other",
-			"measured in the run that started 2026-01-r1"},
+			"measured in the run started 2026-11-26T12:48:44Z at commit 756e871"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			recs := tunedRecs()
 			for i := range recs {
 				if id := tt.runs[recs[i].ID]; id != "" {
-					recs[i].Run = &records.RunInfo{ID: id, Start: "2026-01-" + id}
+					recs[i].Run = &records.RunInfo{ID: runIDs[id], Commit: "756e871e2b6c011db21319a7e8e8caf6192d2bf0"}
 				} else {
-					recs[i].Run = &records.RunInfo{ID: "r1", Start: "2026-01-r1"}
+					recs[i].Run = &records.RunInfo{ID: runIDs["r1"], Commit: "756e871e2b6c011db21319a7e8e8caf6192d2bf0"}
 				}
 			}
 			p := newBuilder(Report{Title: "tuned", Records: recs, Methods: testMethods})
