@@ -20,9 +20,7 @@ import (
 // no run metadata), each with what recomputing it costs. The list may only
 // shrink: a spec on it whose records all trace is an error too (take it off).
 // Every other committed record must trace.
-var awaitingRecompute = map[string]string{
-	"baselines-vs-reference": "9 trials, about 2.5 h with gensim and the fastText CLI",
-}
+var awaitingRecompute = map[string]string{}
 
 // Every committed record can be traced to the code that made it: computed
 // from a clean tree at a commit of this history (records.Untraced), so a
