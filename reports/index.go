@@ -46,11 +46,25 @@ func Summarize(r Report) (Summary, error) {
 	if len(sections) > 0 {
 		s.Lead = sections[0].Title
 	}
-	for _, sec := range sections {
-		if h := headlineOf(sec); len(h) > 0 {
-			s.Lead, s.Headline = sec.Title, h
-			break
+	for i, sec := range sections {
+		h := headlineOf(sec)
+		if len(h) == 0 {
+			continue
 		}
+		s.Lead, s.Headline = sec.Title, h
+		// Which design each group chose does not answer a question about
+		// the methods: the verdict on the chosen designs comes first, the
+		// choices after it.
+		if sec.ID == tuningSectionID {
+			for _, next := range sections[i+1:] {
+				if v := headlineOf(next); len(v) > 0 {
+					s.Lead = next.Title + ", each design chosen on the dev parts"
+					s.Headline = append(append(Headline{}, v...), h...)
+					break
+				}
+			}
+		}
+		break
 	}
 	return s, nil
 }

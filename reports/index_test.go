@@ -46,6 +46,16 @@ func TestSummarize(t *testing.T) {
 	assert.Contains(t, s.Headline[0], "the paper's ordering")
 	assert.NotContains(t, s.Headline[0], "One row per method")
 
+	// A tuned page opens with its choices; the index leads with the
+	// verdict on the chosen designs, then the choices.
+	r = Report{Title: "tuned", Records: tunedRecs(), Methods: testMethods, ECharts: stubScript(t)}
+	s, err = Summarize(r)
+	require.NoError(t, err)
+	assert.Equal(t, "Word similarity, each design chosen on the dev parts", s.Lead)
+	require.GreaterOrEqual(t, len(s.Headline), 3)
+	assert.NotContains(t, s.Headline[0], "mean dev ρ")
+	assert.Equal(t, "tail-cut: data.window=10, mean dev ρ 0.500 (dot) among 3 candidate(s).", s.Headline[len(s.Headline)-2])
+
 	// A page whose first section computes no answer takes the first
 	// section's that does.
 	r = wordReport("sweep", sweepRecords(), stubScript(t))

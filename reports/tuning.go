@@ -21,6 +21,9 @@ import (
 // invite a choice by looking at the test sets. They are drawn here, in the
 // search, and listed in the trials table.
 
+// tuningSectionID is the id of the section that shows the choices.
+const tuningSectionID = "tuning"
+
 // ownSimilarity is the similarity a trial's method declares (its users'),
 // else its eval.similarity: the one its design is chosen at.
 func (p *builder) ownSimilarity(rec records.Record) records.Similarity {
@@ -100,7 +103,7 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 	for _, rec := range recs {
 		byID[rec.ID] = rec
 	}
-	s := &Section{ID: "tuning", Title: "Designs chosen on the dev parts"}
+	s := &Section{ID: tuningSectionID, Title: "Designs chosen on the dev parts"}
 	chosen, none := 0, 0
 	var head Headline
 	for _, c := range cs {
