@@ -118,12 +118,11 @@ func withoutInSample(rec Record) *Bootstrap {
 	}
 	var drop []string
 	for key := range b.Scores {
+		// Replicates are kept for ρ of word-similarity sets and for
+		// analogy accuracies; only the former can be tuned on.
 		m := ParseMetric(key)
-		if m.Kind != ScoreMetric && m.Kind != VocabScoreMetric && m.Kind != PlainScoreMetric {
-			continue
-		}
 		set, part := SplitSetPart(m.Set)
-		if on[set] && part != PartTest {
+		if m.Kind == ScoreMetric && on[set] && part != PartTest {
 			drop = append(drop, key)
 		}
 	}
