@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"kcalab/harness"
 	"kcalab/records"
 	"kcalab/schema"
 
@@ -234,6 +235,32 @@ func TestCommittedResultsSlim(t *testing.T) {
 		assert.Zero(t, n, "results/%s: %d tuned record(s) keep more than a page uses: run its spec again (it reuses every trial)", name, n)
 		assert.Empty(t, records.NeedsFull(recs, cs), "results/%s: chosen designs cut to the search", name)
 	}
+}
+
+// svd.backend auto resolves by the table's shape; every committed record of
+// an auto trial was decomposed by the backend this build's auto picks for
+// its table, so a run reuses it rather than computing it again with another
+// backend (which would change its numbers' last bits).
+func TestCommittedAutoChoices(t *testing.T) {
+	n := 0
+	for _, name := range committed(t) {
+		spec, recs := loadCommitted(t, name)
+		byID := map[string]schema.Trial{}
+		for _, tr := range spec.Trials() {
+			byID[tr.ID] = tr
+		}
+		for _, rec := range recs {
+			tr, ok := byID[rec.ID]
+			if !ok || tr.SVD.Backend != "auto" || rec.Backend == "" {
+				continue
+			}
+			got, ok := harness.AutoBackend(rec, tr)
+			require.True(t, ok, "results/%s %s: the record does not say its table's shape", name, rec.ID)
+			assert.Equal(t, rec.Backend, got, "results/%s %s", name, rec.ID)
+			n++
+		}
+	}
+	assert.Greater(t, n, 100, "records of auto trials checked")
 }
 
 // Every committed results file holds exactly the trials its spec expands

@@ -77,6 +77,7 @@ func (tr *TrialRun) CAVectorsWith(ctx context.Context, wd *WordData, n *sparse.C
 		limit = min(rows, cols)
 	}
 	var tab ca.Table = n
+	nnz := int64(n.NNZ())
 	if mb := tr.Trial.Budget.TableMB; mb > 0 && 2*n.Bytes() > int64(mb*(1<<20)) {
 		f, cleanup, err := tr.tableOnDisk(n, int64(mb*(1<<20)))
 		if err != nil {
@@ -85,7 +86,7 @@ func (tr *TrialRun) CAVectorsWith(ctx context.Context, wd *WordData, n *sparse.C
 		defer cleanup()
 		tab, n = f, nil // the operator reads the files: let the arrays go
 	}
-	dec, err := tr.Decompose(ctx, rows, cols, limit, func(b svd.Backend, opt svd.Options) (*ca.Decomposition, error) {
+	dec, err := tr.Decompose(ctx, rows, cols, nnz, limit, func(b svd.Backend, opt svd.Options) (*ca.Decomposition, error) {
 		return ca.DecomposeWith(ctx, tab, kernel, b, opt, do)
 	})
 	if err != nil {
@@ -155,10 +156,11 @@ func fileSize(path string) int64 {
 
 func mibText(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
-// Decompose runs a decomposition of a rows×cols word operator with the
-// trial's SVD backend and options (svd.*) in the "svd" stage; limit is the
-// largest rank it allows.
-func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
+// Decompose runs a decomposition of a rows×cols word operator with nnz
+// stored values (what svd.backend auto weighs) with the trial's SVD
+// backend and options (svd.*) in the "svd" stage; limit is the largest
+// rank it allows.
+func (tr *TrialRun) Decompose(ctx context.Context, rows, cols int, nnz int64, limit int,
 	run func(svd.Backend, svd.Options) (*ca.Decomposition, error)) (*ca.Decomposition, error) {
 	if t := tr.Trial; t.Subword.MaxN > 0 {
 		// Refuse subword settings that cannot work before an hour of SVD.
@@ -166,11 +168,14 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols, limit int,
 			return nil, fmt.Errorf("subword.*: %w", err)
 		}
 	}
-	b, opt, err := svdOptions(tr.Trial, rows, cols, limit)
+	b, opt, auto, err := svdOptions(tr.Trial, rows, cols, nnz, limit)
 	if err != nil {
 		return nil, fmt.Errorf("vocabulary of %d words: %w", rows, err)
 	}
 	tr.Record.Backend = b.Name() // what "auto" resolved to
+	if auto != "" {
+		fmt.Fprintf(tr.Log(), "kcalab: trial %s: %s\n", tr.Trial.ID, auto)
+	}
 	// A decomposition can take an hour at the paper's size: say where it is.
 	rep := progress.New(tr.Log())
 	opt.Progress = func(step string) {

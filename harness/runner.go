@@ -447,10 +447,21 @@ var ErrSkipped = errors.New("skipped")
 var testHookOpenLog = records.OpenLog
 
 // sameBackend reports whether a record was decomposed by the backend the
-// trial resolves to: what "auto" means is a property of this build, not of
-// the trial id, and another backend's result is not this trial's.
+// trial resolves to: what "auto" means depends on this build (lapack or
+// not) and on the table's shape, not on the trial id, and another
+// backend's result is not this trial's. A record that does not say its
+// table's shape is taken when an exact backend made it.
 func sameBackend(old records.Record, t schema.Trial) bool {
-	return old.Backend == "" || old.Backend == BackendName(t)
+	if old.Backend == "" || old.Backend == t.SVD.Backend {
+		return true
+	}
+	if t.SVD.Backend != "auto" {
+		return false
+	}
+	if b, ok := AutoBackend(old, t); ok {
+		return old.Backend == b
+	}
+	return exactBackends[old.Backend]
 }
 
 // keepsSigma says a record holds every singular value trial t keeps

@@ -208,6 +208,34 @@ func TestRunnerAutoBackendChange(t *testing.T) {
 	assert.Equal(t, first.Metrics, res.Records[0].Metrics)
 }
 
+// svd.backend auto resolves by the table's shape and rank: krylov for a
+// word table, the dense SVD for Fisher's 5×4 table; the log says which and
+// why, and the record made is reused.
+func TestRunnerAutoBackendByShape(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct{ body, want string }{
+		{"name: auto\nseed: 2\ndata: {source: synthetic, table: flat, window: 5}\nsynthetic: {tokens: 200000, words: 200}\n" +
+			"eval: {sets: [synthetic]}\nmethod: lca\nsvd: {rank: 20}\n", "krylov"},
+		{"name: auto\nseed: 2\ndata: {source: fisher}\neval: {sets: []}\nmethod: ca\nsvd: {rank: 3}\n", "dense"},
+	} {
+		t.Run(tt.want, func(t *testing.T) {
+			spec := loadSpecTo(t, writeSpec(t, tt.body), t.TempDir())
+			var log bytes.Buffer
+			res, err := (&harness.Runner{Log: &log}).Run(ctx, spec)
+			require.NoError(t, err)
+			require.Len(t, res.Records, 1)
+			rec := res.Records[0]
+			require.Equal(t, "ok", rec.Status, rec.Error)
+			assert.Equal(t, tt.want, rec.Backend)
+			assert.Contains(t, log.String(), "svd.backend auto: "+tt.want+" (cost model: krylov ")
+
+			res, err = (&harness.Runner{}).Run(ctx, spec)
+			require.NoError(t, err)
+			assert.Equal(t, 1, res.Reused, "the record auto made is this trial's")
+		})
+	}
+}
+
 // Method corpusstats records the growth series over five prefixes and the
 // tail-cut spectrum of a text-like synthetic corpus, deterministically.
 func TestCorpusStatsMethod(t *testing.T) {

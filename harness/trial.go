@@ -128,16 +128,19 @@ func (tr *TrialRun) run(ctx context.Context) error {
 	return m.Run(ctx, tr)
 }
 
-// What svd.backend "auto" means. Word tables get the converged backend, so
-// a score does not depend on the random draw; it costs about what the DSSVD
-// sketch does (BenchmarkSVDPeers in methods/ca).
+// What svd.backend "auto" stands for before the table's shape is known:
+// the key of a shared decomposition, the growth curves of corpusstats, and
+// the incumbent a decomposition keeps unless the cost model expects another
+// exact backend to be much faster for the table's shape (svdOptions).
 const (
 	autoTableBackend = "dense"
 	autoWordBackend  = "krylov"
 )
 
-// BackendName resolves svd.backend for a trial: "auto" by its data source's
-// input (tables dense, corpora and counted word tables krylov).
+// BackendName is what svd.backend "auto" stands for before the table's
+// shape is known (tables dense, corpora and counted word tables krylov), or
+// the backend the trial names. It keys shared decompositions; the backend
+// a trial decomposes with is svdOptions', chosen by shape.
 func BackendName(t schema.Trial) string {
 	if t.SVD.Backend != "auto" {
 		return t.SVD.Backend
@@ -170,24 +173,30 @@ func svdFailure(err error) error {
 // notConvergedSettings maps the krylov backend's advice to spec keys.
 const notConvergedSettings = "in a spec: svd.tol, svd.rank, budget.seconds, budget.memory_mb"
 
-// svdOptions resolves the svd.* settings for a rows×cols problem.
-func svdOptions(t schema.Trial, rows, cols, maxRank int) (svd.Backend, svd.Options, error) {
-	name := BackendName(t)
-	b, err := svd.Get(name)
-	if err != nil {
-		return nil, svd.Options{}, fmt.Errorf("svd.backend: %w", err)
+// svdOptions resolves the svd.* settings for a rows×cols problem with nnz
+// stored values, whose rank may be at most maxRank. When svd.backend is
+// "auto", svd.Auto resolves it by this shape and rank (the shared rank when
+// decompositions are shared): BackendName's backend unless the cost model
+// expects another exact one to be much faster; auto then says which and
+// why, and is "" otherwise.
+func svdOptions(t schema.Trial, rows, cols int, nnz int64, maxRank int) (b svd.Backend, opt svd.Options, auto string, err error) {
+	name := t.SVD.Backend
+	if name != "auto" {
+		if b, err = svd.Get(name); err != nil {
+			return nil, svd.Options{}, "", fmt.Errorf("svd.backend: %w", err)
+		}
 	}
 	k := t.SVD.Rank
 	if k == 0 {
 		k = min(maxRank, 300)
 	}
 	if k > maxRank {
-		return nil, svd.Options{}, fmt.Errorf("svd.rank = %d is too large for a %d×%d table (at most %d)", k, rows, cols, maxRank)
+		return nil, svd.Options{}, "", fmt.Errorf("svd.rank = %d is too large for a %d×%d table (at most %d)", k, rows, cols, maxRank)
 	}
 	if k < 1 {
-		return nil, svd.Options{}, fmt.Errorf("a %d×%d table has no non-trivial dimension to analyse", rows, cols)
+		return nil, svd.Options{}, "", fmt.Errorf("a %d×%d table has no non-trivial dimension to analyse", rows, cols)
 	}
-	opt := svd.Options{
+	opt = svd.Options{
 		Rank:       k,
 		Oversample: t.SVD.Oversample,
 		PowerIters: t.SVD.PowerIters,
@@ -205,7 +214,44 @@ func svdOptions(t schema.Trial, rows, cols, maxRank int) (svd.Backend, svd.Optio
 		opt.MaxDenseBytes = int64(mb * (1 << 20))
 		opt.MaxBytes = opt.MaxDenseBytes
 	}
-	return b, opt, nil
+	if name == "auto" {
+		c := svd.Auto(svd.Shape{Rows: rows, Cols: cols, NNZ: nnz, Rank: max(k, t.SVD.SharedRank)}, opt, BackendName(t))
+		if b, err = svd.Get(c.Backend); err != nil {
+			return nil, svd.Options{}, "", err
+		}
+		auto = fmt.Sprintf("svd.backend auto: %s for a %d×%d table of %d stored values at rank %d", c, rows, cols, nnz, max(k, t.SVD.SharedRank))
+	}
+	return b, opt, auto, nil
+}
+
+// AutoBackend is the backend svdOptions resolves t's svd.backend to for the
+// table a record describes (its word table's vocabulary and non-zeros, or
+// its CA counts), and false when the record does not say its table's shape.
+func AutoBackend(old records.Record, t schema.Trial) (string, bool) {
+	var rows, cols int
+	var nnz int64
+	switch {
+	case old.Metrics[records.MetricVocab] > 0 && old.Metrics[records.MetricNNZ] > 0:
+		// Word tables are square: words by the same words as contexts.
+		rows = int(old.Metrics[records.MetricVocab])
+		cols, nnz = rows, int64(old.Metrics[records.MetricNNZ])
+	case old.CA != nil && len(old.CA.Counts) > 0:
+		rows, cols = len(old.CA.Counts), len(old.CA.Counts[0])
+		for _, row := range old.CA.Counts {
+			for _, v := range row {
+				if v != 0 {
+					nnz++
+				}
+			}
+		}
+	default:
+		return "", false
+	}
+	b, _, _, err := svdOptions(t, rows, cols, nnz, min(rows, cols)-1)
+	if err != nil {
+		return "", false
+	}
+	return b.Name(), true
 }
 
 // AnalyzeTable runs CA with a kernel on the trial's labelled table, its
@@ -225,11 +271,14 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 	}
 	tr.warnDegenerate(tab)
 	r, c := tab.N.Dims()
-	b, opt, err := svdOptions(t, r, c, min(r, c)-1)
+	b, opt, auto, err := svdOptions(t, r, c, int64(tab.N.NNZ()), min(r, c)-1)
 	if err != nil {
 		return err
 	}
 	tr.Record.Backend = b.Name() // what "auto" resolved to
+	if auto != "" {
+		fmt.Fprintf(tr.Log(), "kcalab: trial %s: %s\n", t.ID, auto)
+	}
 	var res *ca.Result
 	if err := tr.Stage("svd", func() (err error) {
 		res, err = ca.Analyze(ctx, tab.N, kernel, b, opt)

@@ -211,7 +211,7 @@ func paperSCA(ctx context.Context, tr *harness.TrialRun, wd *harness.WordData, n
 	opt := sca.PaperOptions{Strength: t.SCA.Strength, Pivot: t.SCA.Pivot,
 		Rows: t.SCA.Tune != "cols", Cols: t.SCA.Tune != "rows"}
 	rows, cols := n.Dims()
-	dec, err := tr.Decompose(ctx, rows, cols, min(rows, cols)-1, func(b svd.Backend, o svd.Options) (*ca.Decomposition, error) {
+	dec, err := tr.Decompose(ctx, rows, cols, int64(n.NNZ()), min(rows, cols)-1, func(b svd.Backend, o svd.Options) (*ca.Decomposition, error) {
 		return sca.DecomposePaper(ctx, n, train, opt, b, o)
 	})
 	if err != nil {

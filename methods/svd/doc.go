@@ -222,7 +222,7 @@
 // Gram–Schmidt is two GEMMs against the basis where it lies, and the
 // projected eigenproblem is a blocked divide and conquer. Tol = 1e-6
 // takes 4–6% fewer products (2,796 and 7,016): the last digits come
-// cheaply. So svd.backend auto is krylov for word tables.
+// cheaply.
 //
 // # Cost at the paper's dimensions
 //
@@ -265,6 +265,45 @@
 // 4.3e-15·σ_1 of krylov's), 10.4× krylov's time. By the model krylov stays
 // ahead of it until k is a large fraction of c (BenchmarkSVDPeers in
 // package ca, its "large" cases with KCALAB_BENCH_LARGE=1).
+//
+// # Choosing a backend: svd.backend auto
+//
+// Auto weighs the exact backends (krylov; lapack when built; dense) by a
+// cost model of the reference machine, the 2-core AMD EPYC VM: krylov as
+// above, with P = 8k + 800 products predicted, t = 9.2e-11 s per stored
+// non-zero and the window its plan gives (the dense SVD's cost when the
+// rank leaves no room for a Krylov basis, as Krylov.Decompose then builds
+// the matrix); a dense SVD 3.7e-10 s (dgesdd on OpenBLAS) or 1.1e-8 s
+// (gonum) per m·n·min(m, n), whatever k. It keeps the incumbent (the
+// harness's: dense for a CSV table, krylov for a word table) unless another
+// backend whose memory plan fits Options.MaxBytes is expected to be twice
+// as fast and a second faster: below that the choice cannot matter to
+// anyone waiting, and a switch would change a result's last bits for
+// nothing. The constants are fixed, not measured at run time, so a spec
+// resolves auto the same way on every machine and at any GOMAXPROCS; the
+// harness logs the choice with every estimate, and the record names the
+// backend.
+//
+// The model follows every measurement within a factor of two
+// (TestEstimateSecondsMatchesMeasured), and the measurements leave no
+// doubt where the backends part. On the first quarter of text8_prefix
+// (tail cut, W = 24, c = 9,207, 2.8 M non-zeros: results/svd-k-scaling-small,
+// each trial alone in its own process, SVD stage in seconds):
+//
+//	k                    300      1,000    3,000    6,000
+//	krylov (exact)       2.2      6.9     27.9     73.7
+//	dgesdd (exact)     225      217      234      227
+//	DSSVD (sketch)       3.2     10.2     67.9    370.9
+//
+// krylov is still 3.1× faster than dgesdd at k = 0.65·c. So auto takes
+// krylov for every word table but where the rank leaves no room for a
+// Krylov basis (k within about five blocks of c), and there dgesdd in a
+// -tags lapack build (gonum's SVD is what krylov would run anyway); and it
+// takes krylov over gonum's dense SVD for a CSV table large enough for it
+// to matter (a full 1,500² table at k = 300: 0.9 s against 37 s). Every
+// committed record of an auto trial is the backend auto picks for its table
+// (TestCommittedAutoChoices). Nearer the side than 0.65·c the krylov
+// estimate is an extrapolation.
 //
 // # Accuracy
 //
