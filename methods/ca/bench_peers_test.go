@@ -88,14 +88,16 @@ func BenchmarkSVDPeers(b *testing.B) {
 		return rep.op, rep.n, rep.table
 	}
 	const dr = 100
+	var repRef []float64
 	b.Run(fmt.Sprintf("repeated/d=%d/krylov", dr), func(b *testing.B) {
 		op, n, _ := repeated(b)
-		benchBackend(b, op, n, svd.Krylov{}, svd.DefaultOptions(dr))
+		repRef = benchBackend(b, op, n, svd.Krylov{}, svd.DefaultOptions(dr)).S
 	})
 	b.Run(fmt.Sprintf("repeated/d=%d/scipy", dr), func(b *testing.B) {
 		_, _, table := repeated(b)
-		benchPeer(b, dr, []string{"/usr/bin/python3", "-c", "import scipy.sparse.linalg"}, "python3-scipy",
-			"/usr/bin/python3", filepath.Join("testdata", "peers", "svds_scipy.py"), table, strconv.Itoa(dr))
+		benchPeerWith(b, peerRun{d: dr, ref: repRef,
+			probe: []string{"/usr/bin/python3", "-c", "import scipy.sparse.linalg"}, pkg: "python3-scipy",
+			argv: []string{"/usr/bin/python3", filepath.Join("testdata", "peers", "svds_scipy.py"), table, strconv.Itoa(dr)}})
 	})
 
 	// text8_prefix's tail-cut table, built on the first case that runs.
@@ -339,6 +341,10 @@ func benchBackend(b *testing.B, op svd.Operator, n *sparse.CSR, backend svd.Back
 	b.ReportMetric(float64(res.Products), "products")
 	b.ReportMetric(res.S[0], "σ_1")
 	b.ReportMetric(res.S[opt.Rank-1], "σ_d")
+	if a := res.Accuracy; a != nil {
+		// How converged: krylov stops at opt.Tol; a sketch says how far off.
+		b.ReportMetric(a.RelResidual, "resid/σ_1")
+	}
 	b.Logf("%s d=%d: σ_1..5 = %.5f, σ_%d = %.6g, %d products", backend.Name(), opt.Rank, res.S[:5], opt.Rank, res.S[opt.Rank-1], res.Products)
 	return res
 }
