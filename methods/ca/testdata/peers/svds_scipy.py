@@ -4,8 +4,11 @@ Called by BenchmarkSVDPeers (bench_peers_test.go) on a table it writes:
     python3 svds_scipy.py TABLE.bin K
 TABLE.bin is described in svds_rspectra.R. As there, the CA triplets are those of the sparse,
 uncentred M = D(r)^-1/2 (N/n) D(c)^-1/2 after its trivial first triplet, so K+1 are asked for.
-Prints one line key=value; the timed part is svds alone, peak RSS is reset just before it.
+Prints one line key=value; the timed part is svds alone, peak RSS is reset just before it. With
+PEER_SIGMA_OUT set, the K singular values are also written there, one per line, for the benchmark to
+compare with krylov's.
 """
+import os
 import sys
 import time
 
@@ -52,6 +55,8 @@ def main():
             if line.startswith("VmHWM:"):
                 hwm = int(line.split()[1]) / 1024
     d = np.sort(s)[::-1][1:]
+    if os.environ.get("PEER_SIGMA_OUT"):
+        np.savetxt(os.environ["PEER_SIGMA_OUT"], d, fmt="%.17g")
     print(f"peer=scipy k={k} seconds={el:.2f} cpu_seconds={cpu:.2f} peak_rss_mb={hwm:.1f} "
           f"products={count[0]} sigma1_5={','.join(f'{v:.5f}' for v in d[:5])} sigma_k={d[k - 1]:.6g}")
 
