@@ -23,15 +23,16 @@ type Estimate struct {
 	Excluded string
 }
 
-// AutoChoice is the backend Auto picked and every candidate's estimate, in
-// the order of Names.
+// AutoChoice is the backend Auto picked and every candidate's estimate:
+// krylov, lapack, dense.
 type AutoChoice struct {
 	Backend   string
 	Estimates []Estimate
 }
 
-// String says which backend was picked and why, for a log line:
-// "krylov (model: krylov 84 s; lapack 4,880 s, not built; dense 1.3e5 s)".
+// String says which backend was picked and why, for a log line: "krylov
+// (cost model: krylov 91 s; lapack 4238 s, not built (-tags lapack); dense
+// 1.3e+05 s)".
 func (a AutoChoice) String() string {
 	var b strings.Builder
 	b.WriteString(a.Backend)
