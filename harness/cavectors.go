@@ -168,13 +168,9 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols int, nnz int64, li
 			return nil, fmt.Errorf("subword.*: %w", err)
 		}
 	}
-	b, opt, auto, err := svdOptions(tr.Trial, rows, cols, nnz, limit)
+	b, opt, err := tr.svdBackend(rows, cols, nnz, limit)
 	if err != nil {
 		return nil, fmt.Errorf("vocabulary of %d words: %w", rows, err)
-	}
-	tr.Record.Backend = b.Name() // what "auto" resolved to
-	if auto != "" {
-		fmt.Fprintf(tr.Log(), "kcalab: trial %s: %s\n", tr.Trial.ID, auto)
 	}
 	// A decomposition can take an hour at the paper's size: say where it is.
 	rep := progress.New(tr.Log())

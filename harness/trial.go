@@ -215,13 +215,28 @@ func svdOptions(t schema.Trial, rows, cols int, nnz int64, maxRank int) (b svd.B
 		opt.MaxBytes = opt.MaxDenseBytes
 	}
 	if name == "auto" {
-		c := svd.Auto(svd.Shape{Rows: rows, Cols: cols, NNZ: nnz, Rank: max(k, t.SVD.SharedRank)}, opt, BackendName(t))
+		rank := max(k, t.SVD.SharedRank)
+		c := svd.Auto(svd.Shape{Rows: rows, Cols: cols, NNZ: nnz, Rank: rank}, opt, BackendName(t))
 		if b, err = svd.Get(c.Backend); err != nil {
 			return nil, svd.Options{}, "", err
 		}
-		auto = fmt.Sprintf("svd.backend auto: %s for a %d×%d table of %d stored values at rank %d", c, rows, cols, nnz, max(k, t.SVD.SharedRank))
+		auto = fmt.Sprintf("svd.backend auto: %s for a %d×%d table of %d stored values at rank %d", c, rows, cols, nnz, rank)
 	}
 	return b, opt, auto, nil
+}
+
+// svdBackend is svdOptions for this trial: it also records the backend
+// (what "auto" resolved to) and logs auto's choice with its estimates.
+func (tr *TrialRun) svdBackend(rows, cols int, nnz int64, maxRank int) (svd.Backend, svd.Options, error) {
+	b, opt, auto, err := svdOptions(tr.Trial, rows, cols, nnz, maxRank)
+	if err != nil {
+		return nil, svd.Options{}, err
+	}
+	tr.Record.Backend = b.Name()
+	if auto != "" {
+		fmt.Fprintf(tr.Log(), "kcalab: trial %s: %s\n", tr.Trial.ID, auto)
+	}
+	return b, opt, nil
 }
 
 // AutoBackend is the backend svdOptions resolves t's svd.backend to for the
@@ -271,13 +286,9 @@ func (tr *TrialRun) AnalyzeTable(ctx context.Context, kernel ca.Kernel) error {
 	}
 	tr.warnDegenerate(tab)
 	r, c := tab.N.Dims()
-	b, opt, auto, err := svdOptions(t, r, c, int64(tab.N.NNZ()), min(r, c)-1)
+	b, opt, err := tr.svdBackend(r, c, int64(tab.N.NNZ()), min(r, c)-1)
 	if err != nil {
 		return err
-	}
-	tr.Record.Backend = b.Name() // what "auto" resolved to
-	if auto != "" {
-		fmt.Fprintf(tr.Log(), "kcalab: trial %s: %s\n", t.ID, auto)
 	}
 	var res *ca.Result
 	if err := tr.Stage("svd", func() (err error) {
