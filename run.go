@@ -259,7 +259,11 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 		}
 		return nil, rerr
 	}
-	fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
+	halved := ""
+	if res.NotPromoted > 0 {
+		halved = fmt.Sprintf("; %d not promoted by successive halving", res.NotPromoted)
+	}
+	fmt.Fprintf(stdout, "%s: %d trials (%d reused%s) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, halved, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
 	fmt.Fprintf(stdout, "report: %s\n", termsafe.Text(reportPath))
 	// The index and the other specs' reports beside this one: a run into
 	// results/<name> leaves a site whose every link resolves.

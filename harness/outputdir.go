@@ -137,7 +137,9 @@ func compactResults(path string, trials []schema.Trial, recs []records.Record, d
 	for _, t := range trials {
 		inGrid[t.ID] = true
 		if done[t.Index] {
-			out = append(out, recs[t.Index])
+			if recs[t.Index].Status != records.StatusNotPromoted { // a plan's, not a result
+				out = append(out, recs[t.Index])
+			}
 		} else if old, ok := byID[t.ID]; ok {
 			out = append(out, old)
 			all = false

@@ -80,6 +80,16 @@ func (p *Progress) Again(n int) {
 	p.total += n
 }
 
+// NotRun takes n trials off the total: the halving plan does not run them.
+func (p *Progress) NotRun(n int) {
+	if p == nil || n == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.total -= n
+}
+
 // Finish ends the bar.
 func (p *Progress) Finish() {
 	if p == nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -86,8 +87,11 @@ func (r *Runner) log() io.Writer {
 type Run struct {
 	Spec    *schema.Spec
 	Dir     string           // output directory
-	Records []records.Record // one per trial, in grid order
+	Records []records.Record // one per trial that has a result, in grid order
 	Reused  int              // trials taken from an earlier run
+	// NotPromoted counts the trials of the grid that successive halving
+	// did not run (records.PlanHalving); Records leaves them out.
+	NotPromoted int
 	// Aside counts the records of trials outside the grid that the results
 	// file keeps; Pruned those Runner.Prune removed.
 	Aside, Pruned int
@@ -197,7 +201,6 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		compute(t)
 	}
 
-	r.shared.count(todo)
 	// Where a trial to compute would write its vectors must not be a link:
 	// refused now, not after its decomposition.
 	for _, t := range todo {
@@ -323,7 +326,31 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			prog.Done(t, rec, false)
 		}
 	}
-	runRound(todo)
+	// Successive halving (tune.halving) decides some trials only from
+	// others' results: each round computes what the plan runs now, until
+	// it runs nothing more; the trials it does not promote are not run.
+	notPromoted := 0
+	for round := 0; writeErr == nil && ctx.Err() == nil; round++ {
+		now, skip := planRound(trials, todo, out.Records, done)
+		for _, s := range skip {
+			out.Records[s.trial.Index] = s.rec
+			done[s.trial.Index] = true
+		}
+		notPromoted += len(skip)
+		prog.NotRun(len(skip))
+		if len(now) == 0 {
+			break
+		}
+		if round > 0 {
+			logf("kcalab: tune: successive halving: %d more trial(s) promoted by the results so far", len(now))
+		}
+		r.shared.count(now)
+		runRound(now)
+		todo = slices.DeleteFunc(todo, func(t schema.Trial) bool { return done[t.Index] })
+	}
+	if notPromoted > 0 {
+		logf("kcalab: tune: successive halving: %d trial(s) of the grid not promoted, so not run (the report lists why)", notPromoted)
+	}
 	// A candidate whose record was cut to the search (records.Slim) and
 	// that the choice now picks (a rule or a grid changed) is computed
 	// again: a compared row needs its replicates and word map.
@@ -350,6 +377,8 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		return out, fmt.Errorf("%w; the records are kept in the uncompacted %s, run again to resume", err, path)
 	}
 	out.Aside, out.Pruned = comp.Aside, comp.Pruned
+	out.NotPromoted = notPromoted
+	out.Records = slices.DeleteFunc(out.Records, func(rec records.Record) bool { return rec.Status == records.StatusNotPromoted })
 	switch {
 	case comp.Pruned > 0:
 		logf("kcalab: -prune: removed %d record(s) of trials outside this spec's grid from %s", comp.Pruned, termsafe.Text(path))
@@ -360,7 +389,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	}
 	if err := parent.Err(); err != nil {
 		return out, fmt.Errorf("interrupted: %d trial(s) finished in this run, %d reused, %d of %d not done; completed trials are saved in %s; run again to resume: %w",
-			finished, out.Reused, len(trials)-finished-out.Reused, len(trials), path, err)
+			finished, out.Reused, len(trials)-finished-out.Reused-notPromoted, len(trials)-notPromoted, path, err)
 	}
 	r.noteVectorsNotWritten(spec, reusedWords)
 	r.noteUntraced(out.Records, logf)

@@ -271,3 +271,56 @@ func TestSharedRankIgnoresNoIDSettings(t *testing.T) {
 		assert.Equal(t, p.Metrics["spearman.zero.synthetic"], rec.Metrics["spearman.zero.synthetic"])
 	}
 }
+
+// A group searched by successive halving runs its grid rung by rung: every
+// configuration at the smallest resource, the best third at the next, and
+// the chosen design's further seeds; the rest never run and leave no
+// record, and a rerun plans the same trials and reuses them all.
+func TestRunnerHalves(t *testing.T) {
+	spec := `
+name: halved
+seed: 5
+data: {source: synthetic, table: flat, window: [1, 2, 4]}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic], parts: true}
+method: lca
+svd: {rank: [3, 5, 8]}
+replicates: 2
+tune: {axes: [svd.rank, data.window], halving: data.window}
+`
+	out := t.TempDir()
+	s := loadSpecTo(t, writeSpec(t, spec), out)
+	require.Len(t, s.Trials(), 18)
+	var log strings.Builder
+	res, err := (&harness.Runner{Log: &log, Jobs: 2}).Run(context.Background(), s)
+	require.NoError(t, err)
+	assert.Equal(t, 12, res.NotPromoted)
+	require.Len(t, res.Records, 6, "3 at W=1, 1 at W=2, 1 at W=4, and the chosen design's second seed")
+	firstSeed := map[any]int{} // trials of replicate 0 by window
+	for _, rec := range res.Records {
+		assert.Equal(t, records.StatusOK, rec.Status)
+		if rec.Settings["replicate"] == nil || rec.Settings["replicate"] == 0 {
+			firstSeed[rec.Settings["data.window"]]++
+		}
+	}
+	assert.Equal(t, map[any]int{1: 3, 2: 1, 4: 1}, firstSeed)
+	assert.Contains(t, log.String(), "successive halving: 12 trial(s) of the grid not promoted")
+	cs := records.Choose(res.Records, schema.OwnSimilarity)
+	require.Len(t, cs, 1)
+	require.GreaterOrEqual(t, cs[0].Chosen, 0)
+	assert.Len(t, cs[0].ChosenIDs(), 2, "the chosen design ran both seeds")
+	for i, c := range cs[0].Candidates {
+		if i != cs[0].Chosen {
+			assert.Len(t, c.IDs, 1, "a design not chosen ran one seed")
+		}
+	}
+	recs, _, err := records.Read(filepath.Join(out, records.FileName))
+	require.NoError(t, err)
+	assert.Len(t, recs, 6, "no record of a trial not run")
+
+	log.Reset()
+	again, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, spec), out))
+	require.NoError(t, err)
+	assert.Equal(t, 6, again.Reused)
+	assert.Equal(t, 12, again.NotPromoted)
+}

@@ -101,3 +101,69 @@ func doneRecords(trials []schema.Trial, recs []records.Record, done []bool) []re
 	}
 	return have
 }
+
+// notRun is a trial the halving plan does not run and the in-memory record
+// that says why (records.StatusNotPromoted: never written to a results
+// file).
+type notRun struct {
+	trial schema.Trial
+	rec   records.Record
+}
+
+// planRound splits the trials still to compute (todo) by the halving plan
+// over the whole grid (records.PlanHalving): those to compute now, and
+// those it does not promote. The rest wait for a rung still running (none
+// remain once the plan has nothing more to run, unless a trial failed or
+// the run was stopped).
+func planRound(trials, todo []schema.Trial, recs []records.Record, done []bool) (now []schema.Trial, skip []notRun) {
+	grid := make([]records.Record, len(trials))
+	for i, t := range trials {
+		if done[t.Index] && recs[t.Index].Status != records.StatusNotPromoted {
+			grid[i] = recs[t.Index]
+			continue
+		}
+		grid[i] = records.Record{ID: t.ID, Seed: t.Seed, Settings: t.RecordSettings()}
+	}
+	plans := records.PlanHalving(grid, schema.OwnSimilarity)
+	at := make(map[int]records.Plan, len(trials))
+	for i, t := range trials {
+		at[t.Index] = plans[i]
+	}
+	for _, t := range todo {
+		if done[t.Index] {
+			continue
+		}
+		switch p := at[t.Index]; p.Step {
+		case records.StepRun:
+			now = append(now, t)
+		case records.StepNotPromoted:
+			skip = append(skip, notRun{trial: t, rec: records.Record{ID: t.ID, Seed: t.Seed, Settings: t.RecordSettings(),
+				Status: records.StatusNotPromoted, Error: p.Why}})
+		}
+	}
+	return now, skip
+}
+
+// NotPromoted names the trials of spec's grid that successive halving does
+// not run, given the records of a finished run (its results file): trial id
+// → why. A results file of a finished run holds every other trial of the
+// grid.
+func NotPromoted(trials []schema.Trial, recs []records.Record) map[string]string {
+	byID := make(map[string]records.Record, len(recs))
+	for _, rec := range recs {
+		byID[rec.ID] = rec
+	}
+	have := make([]records.Record, len(trials))
+	done := make([]bool, len(trials))
+	for _, t := range trials {
+		if rec, ok := byID[t.ID]; ok {
+			have[t.Index], done[t.Index] = rec, true
+		}
+	}
+	_, skip := planRound(trials, trials, have, done)
+	out := make(map[string]string, len(skip))
+	for _, s := range skip {
+		out[s.trial.ID] = s.rec.Error
+	}
+	return out
+}

@@ -185,6 +185,10 @@ const (
 	StatusOverBudget = "over_budget" // the trial would exceed budget.seconds or budget.memory_mb
 	StatusSkipped    = "skipped"     // a tool or build it needs is missing
 	StatusError      = "error"
+	// StatusNotPromoted marks, in memory only, a trial of a successive
+	// halving that its plan does not run (PlanHalving): no results file
+	// holds such a record, as it holds no result.
+	StatusNotPromoted = "not_promoted"
 )
 
 // RunInfo says when, where and from which code and data a trial's numbers

@@ -15,8 +15,12 @@ const (
 	KeyTuneAxes = "tune.axes"
 	KeyTuneOn   = "tune.on"
 	KeyTuneRule = "tune.rule"
-	keyTunedOn  = "tuned_on"
-	keySim      = "eval.similarity"
+	// KeyTuneHalving names the resource axis of a successive halving
+	// (PlanHalving) and KeyTuneEta its reduction factor.
+	KeyTuneHalving = "tune.halving"
+	KeyTuneEta     = "tune.eta"
+	keyTunedOn     = "tuned_on"
+	keySim         = "eval.similarity"
 )
 
 // RuleMean scores a candidate by its mean ρ over the dev parts.
@@ -50,6 +54,10 @@ type Choice struct {
 	Similarity Similarity // the similarity the scores are read at (the method's own)
 	Candidates []Candidate
 	Chosen     int // index into Candidates; -1 when no candidate can be chosen
+	// Halving is the resource axis when the group was searched by
+	// successive halving (PlanHalving): its candidates are the designs
+	// that ran, each scored on replicate 0.
+	Halving string
 }
 
 // ChosenIDs are the trials of the chosen design (its replicates).
@@ -78,13 +86,36 @@ func (c Choice) Why() string {
 // tuning groups, equal in every setting but the tuned axes, the replicate
 // and tuned_on, and picks each group's design by its rule: the highest mean
 // of the dev-part ρ over the sets of tune.on (zero rule, at own(rec), the
-// method's own similarity), replicates averaged first; the first candidate
-// in record order wins a tie. Groups and candidates are in record order.
+// method's own similarity), replicates averaged first (in a group searched
+// by successive halving, tune.halving, replicate 0 alone: the seed every
+// candidate ran); the first candidate in record order wins a tie. Groups
+// and candidates are in record order.
 func Choose(recs []Record, own func(Record) Similarity) []Choice {
-	var out []Choice
+	groups := groupTuned(recs, own)
+	out := make([]Choice, len(groups))
+	for gi := range groups {
+		out[gi] = groups[gi].choice(recs)
+	}
+	sharedSettings(out, recs)
+	return out
+}
+
+// tuneGroup is a tuning group as the records lay it out: its choice's
+// description and, per candidate, the indices into the records of its
+// trials (replicate 0 first when the grid is in order).
+type tuneGroup struct {
+	Choice
+	members [][]int // per candidate
+	halving string  // the resource axis (tune.halving), "" for none
+	eta     int
+}
+
+// groupTuned groups the tuned records as Choose describes.
+func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
+	var out []tuneGroup
 	groupAt := map[string]int{}
 	candAt := map[string]int{} // group key + candidate key -> index
-	for _, rec := range recs {
+	for ri, rec := range recs {
 		axes := stringList(rec.Settings[KeyTuneAxes])
 		if len(axes) == 0 {
 			continue
@@ -119,9 +150,17 @@ func Choose(recs []Record, own func(Record) Similarity) []Choice {
 			}
 			label, _ := rec.Settings[KeyLabel].(string)
 			method, _ := rec.Settings[KeyMethod].(string)
+			halving, _ := rec.Settings[KeyTuneHalving].(string)
+			eta := DefaultEta
+			if e, ok := number(rec.Settings[KeyTuneEta]); ok && e >= 2 {
+				eta = int(e)
+			}
 			gi = len(out)
 			groupAt[gk] = gi
-			out = append(out, Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1})
+			out = append(out, tuneGroup{
+				Choice:  Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving},
+				halving: halving, eta: eta,
+			})
 		}
 		ck := gk + "\x00" + jsonKey(vals)
 		ci, ok := candAt[ck]
@@ -129,60 +168,96 @@ func Choose(recs []Record, own func(Record) Similarity) []Choice {
 			ci = len(out[gi].Candidates)
 			candAt[ck] = ci
 			out[gi].Candidates = append(out[gi].Candidates, Candidate{Values: vals})
+			out[gi].members = append(out[gi].members, nil)
 		}
-		c := &out[gi].Candidates[ci]
-		c.IDs = append(c.IDs, rec.ID)
-		if rec.Status != "ok" && c.Why == "" {
-			c.Why = fmt.Sprintf("trial %s did not finish (%s)", rec.ID, rec.Status)
-		}
+		out[gi].members[ci] = append(out[gi].members[ci], ri)
 	}
-	byID := map[string]Record{}
-	for _, rec := range recs {
-		byID[rec.ID] = rec
-	}
-	for gi := range out {
-		g := &out[gi]
-		best := math.Inf(-1)
-		for ci := range g.Candidates {
-			c := &g.Candidates[ci]
-			c.Dev = map[string]float64{}
-			c.Score = math.NaN()
-			if c.Why != "" {
-				continue
-			}
-			sum := 0.0
-			for _, set := range g.On {
-				total, n := 0.0, 0
-				for _, id := range c.IDs {
-					rec := byID[id]
-					ownSim, _ := rec.Settings[keySim].(string)
-					key := Score(RuleZero, SetPart(set, PartDev)).At(g.Similarity, Similarity(ownSim)).Key()
-					if v, ok := rec.Metrics[key]; ok && !math.IsNaN(v) {
-						total += v
-						n++
-					}
-				}
-				if n < len(c.IDs) {
-					c.Why = fmt.Sprintf("no %s score on %s's dev part", g.Similarity, set)
-					break
-				}
-				c.Dev[set] = total / float64(n)
-				sum += c.Dev[set]
-			}
-			if c.Why != "" || len(g.On) == 0 {
-				if c.Why == "" {
-					c.Why = "no set to choose on"
-				}
-				continue
-			}
-			c.Score = sum / float64(len(g.On))
-			if c.Score > best {
-				best, g.Chosen = c.Score, ci
-			}
-		}
-	}
-	sharedSettings(out, recs)
 	return out
+}
+
+// choice scores every candidate of g from recs (its members' records) and
+// picks the best; a member without a result (Status "", a trial still to
+// run) is left out, so a candidate with none has no score.
+func (g tuneGroup) choice(recs []Record) Choice {
+	c := g.Choice
+	c.Candidates = make([]Candidate, len(g.Candidates))
+	best := math.Inf(-1)
+	for ci, cand := range g.Candidates {
+		cand.IDs, cand.Why = nil, ""
+		var scoring []Record
+		for _, ri := range g.members[ci] {
+			rec := recs[ri]
+			if rec.Status == "" || rec.Status == StatusNotPromoted {
+				continue
+			}
+			cand.IDs = append(cand.IDs, rec.ID)
+			if g.halving != "" && replicateOf(rec) != 0 {
+				continue
+			}
+			scoring = append(scoring, rec)
+			if rec.Status != StatusOK && cand.Why == "" {
+				cand.Why = fmt.Sprintf("trial %s did not finish (%s)", rec.ID, rec.Status)
+			}
+		}
+		if len(scoring) == 0 && cand.Why == "" {
+			cand.Why = "not run"
+		}
+		cand.Dev, cand.Score = map[string]float64{}, math.NaN()
+		if cand.Why == "" {
+			cand.Score, cand.Why = devScore(scoring, c.On, c.Similarity, cand.Dev)
+		}
+		if cand.Why == "" && cand.Score > best {
+			best, c.Chosen = cand.Score, ci
+		}
+		c.Candidates[ci] = cand
+	}
+	return c
+}
+
+// devScore is the rule's score of a candidate from the records it is
+// scored on: the mean over the sets of on of their mean dev ρ (zero rule,
+// at sim), each set's mean stored in dev; why says why there is none.
+func devScore(scoring []Record, on []string, sim Similarity, dev map[string]float64) (score float64, why string) {
+	if len(on) == 0 {
+		return math.NaN(), "no set to choose on"
+	}
+	sum := 0.0
+	for _, set := range on {
+		total, n := 0.0, 0
+		for _, rec := range scoring {
+			ownSim, _ := rec.Settings[keySim].(string)
+			key := Score(RuleZero, SetPart(set, PartDev)).At(sim, Similarity(ownSim)).Key()
+			if v, ok := rec.Metrics[key]; ok && !math.IsNaN(v) {
+				total += v
+				n++
+			}
+		}
+		if n < len(scoring) {
+			return math.NaN(), fmt.Sprintf("no %s score on %s's dev part", sim, set)
+		}
+		dev[set] = total / float64(n)
+		sum += dev[set]
+	}
+	return sum / float64(len(on)), ""
+}
+
+// replicateOf is a record's replicate number (0 when the setting is absent).
+func replicateOf(rec Record) int {
+	r, _ := number(rec.Settings[KeyReplicate])
+	return int(r)
+}
+
+// number reads a numeric setting as decoded from a spec or a results file.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	}
+	return 0, false
 }
 
 // sharedSettings names what tells groups of one label apart (another

@@ -57,7 +57,11 @@ type Settings struct {
 type TuneSettings struct {
 	Axes []string `key:"axes" omitdefault:"true" default:"" noid:"true" doc:"the grid axes (setting keys given as lists, e.g. [data.window, vectors.alpha]) whose values are chosen on dev parts: the trials equal in every other setting are one tuning group, the candidates, and the rule picks one of them, recorded with the search; needs eval.parts: true. Each candidate's dev parts of tune.on are in-sample for it (tuned_on is set to them), and the choice is compared on the test parts; empty = no tuning"`
 	On   []string `key:"on" omitdefault:"true" default:"" noid:"true" doc:"the word-similarity sets whose dev parts choose the design (names of eval.sets); empty = every set of eval.sets"`
-	Rule string   `key:"rule" default:"mean" omitdefault:"true" enum:"mean" noid:"true" doc:"how a candidate is scored: mean = the mean Spearman ρ over the dev parts of tune.on, zero rule, at the method's own similarity, replicates (seeds) averaged first; the highest wins, the first in grid order on a tie"`
+	Rule string   `key:"rule" default:"mean" omitdefault:"true" enum:"mean" noid:"true" doc:"how a candidate is scored: mean = the mean Spearman ρ over the dev parts of tune.on, zero rule, at the method's own similarity, replicates (seeds) averaged first (with tune.halving: replicate 0 alone, the seed every candidate ran); the highest wins, the first in grid order on a tie"`
+	// Halving and Eta search a costly group by successive halving
+	// (records.PlanHalving); unset, every candidate runs, as before.
+	Halving string `key:"halving" omitdefault:"true" default:"" noid:"true" doc:"successive halving over a resource axis (one of tune.axes with numbers, e.g. train.epochs): every configuration of the other tuned axes runs at the axis's smallest value (rung 0), the best 1/tune.eta of a rung by the rule's score (the first in grid order on a tie) run at the next value, and so on to the largest; a configuration not promoted does not run at the larger values. Every design that ran is a candidate of the choice, scored on replicate 0; replicates beyond the first run only for the chosen design (its seeds for the verdict). Empty = every candidate runs"`
+	Eta     int    `key:"eta" omitdefault:"true" default:"3" min:"2" max:"100" noid:"true" doc:"successive halving: a rung keeps the best ⌈n/eta⌉ of its n configurations for the next"`
 }
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.

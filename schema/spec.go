@@ -763,7 +763,7 @@ func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
 
 // notTunable are the keys a tuning group is not chosen over: what names the
 // trial or the group, and what says how the choice is made.
-var notTunable = map[string]bool{KeyLabel: true, KeyReplicate: true, "tuned_on": true, "tune.axes": true, "tune.on": true, "tune.rule": true}
+var notTunable = map[string]bool{KeyLabel: true, KeyReplicate: true, "tuned_on": true, "tune.axes": true, "tune.on": true, "tune.rule": true, "tune.halving": true, "tune.eta": true}
 
 // checkTune refuses a tune block that cannot choose: an axis that is not
 // one of the trial's grid axes, sets it does not score, no dev parts.
@@ -802,6 +802,16 @@ func checkTune(t Trial) error {
 			return fmt.Errorf("tune.axes: %s is no grid axis of this trial (its axes: %s)", a, allowed)
 		}
 		seen[a] = true
+	}
+	if h := t.Tune.Halving; h != "" {
+		if !seen[h] {
+			return fmt.Errorf("tune.halving: %s is not one of tune.axes (%s): halving spends a tuned axis as its resource", h, strings.Join(t.Tune.Axes, ", "))
+		}
+		if _, ok := t.Values[h].(float64); !ok {
+			if _, isInt := t.Values[h].(int); !isInt {
+				return fmt.Errorf("tune.halving: %s is no numeric setting: its values are the rungs' resource, smallest first", h)
+			}
+		}
 	}
 	scored := map[string]bool{}
 	for _, n := range t.Eval.Sets {

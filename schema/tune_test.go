@@ -21,12 +21,28 @@ func TestTuneErrors(t *testing.T) {
 		{"unscored set", tuneBase + "tune: {axes: [data.window], on: [s999]}\n", `tune.on: "s999" is no set of eval.sets`},
 		{"on without axes", tuneBase + "tune: {on: [men]}\n", "give tune.axes too"},
 		{"bad rule", tuneBase + "tune: {axes: [data.window], rule: max}\n", `tune.rule: "max" is not allowed (allowed: mean)`},
+		{"halving off the axes", tuneBase + "tune: {axes: [vectors.alpha], halving: data.window}\n", "tune.halving: data.window is not one of tune.axes (vectors.alpha)"},
+		{"halving over no number", "name: x\ndata: {source: corpus, table: [flat, skip], window: [5, 10]}\nmethod: kca\neval: {sets: [men], parts: true}\ntune: {axes: [data.table, data.window], halving: data.table}\n", "tune.halving: data.table is no numeric setting"},
+		{"eta of one", tuneBase + "tune: {axes: [data.window, vectors.alpha], halving: data.window, eta: 1}\n", "tune.eta"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := schema.DecodeSpec([]byte(tc.in), "s.yaml")
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
+	}
+}
+
+// Successive halving is a tuning setting: it enters no trial id.
+func TestTuneHalvingKeepsIDs(t *testing.T) {
+	plain, err := schema.DecodeSpec([]byte(tuneBase+"tune: {axes: [data.window, vectors.alpha]}\n"), "s.yaml")
+	require.NoError(t, err)
+	halved, err := schema.DecodeSpec([]byte(tuneBase+"tune: {axes: [data.window, vectors.alpha], halving: data.window, eta: 2}\n"), "s.yaml")
+	require.NoError(t, err)
+	require.Len(t, halved.Trials(), len(plain.Trials()))
+	for i, tr := range halved.Trials() {
+		assert.Equal(t, plain.Trials()[i].ID, tr.ID)
+		assert.Equal(t, "data.window", tr.RecordSettings()["tune.halving"])
 	}
 }
 

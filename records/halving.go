@@ -1,0 +1,258 @@
+package records
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Successive halving (Jamieson & Talwalkar 2016; one bracket of Li et
+// al.'s Hyperband; Optuna's SuccessiveHalvingPruner) searches a costly
+// tuning group with a fraction of its grid. One tuned axis with numbers is
+// the resource (tune.halving, e.g. train.epochs); a configuration is a
+// value of every other tuned axis. The rule, kept by PlanHalving:
+//
+//   - rung 0: every configuration runs at the resource's smallest value;
+//   - rung k+1: of the n configurations of rung k, the best ⌈n/η⌉ by the
+//     group's score at rung k (tune.rule on replicate 0; a trial that did
+//     not finish ranks last and is never promoted; the first in grid order
+//     on a tie) run at the next value; the others do not run at any larger
+//     value (StepNotPromoted, with the rung, rank and cut-off);
+//   - every design that ran, at whatever rung, is a candidate of the
+//     choice (Choose, on replicate 0): the resource is a design setting
+//     like the others, so a configuration's best number of epochs may be
+//     below the largest;
+//   - replicates beyond the first run only for the chosen design, once
+//     every rung is done: its further seeds serve the verdict, never the
+//     choice.
+//
+// The plan is a function of the records alone, so a rerun plans the same
+// trials, and a trial's record is never asked to stand for another.
+
+// DefaultEta is successive halving's reduction factor when tune.eta is
+// not set: a rung keeps the best third.
+const DefaultEta = 3
+
+// Step is what the plan does with one trial of the grid.
+type Step int
+
+const (
+	StepDone        Step = iota // it has a result (of any status)
+	StepRun                     // compute it now
+	StepWait                    // a rung not finished yet decides it
+	StepNotPromoted             // it is not to run (Plan.Why)
+)
+
+// Plan is the step of one trial and, for StepNotPromoted, why.
+type Plan struct {
+	Step Step
+	Why  string
+}
+
+// PlanHalving plans the trials of a grid, given in grid order as records:
+// a trial with a result is its record, one still to run a record with its
+// ID and Settings and an empty Status. A trial outside a halving group runs
+// when it has no result; a trial of one follows the rule above. own is the
+// similarity a record's design is scored at (as for Choose).
+func PlanHalving(recs []Record, own func(Record) Similarity) []Plan {
+	plans := make([]Plan, len(recs))
+	for i, rec := range recs {
+		if rec.Status == "" {
+			plans[i].Step = StepRun
+		}
+	}
+	for _, g := range groupTuned(recs, own) {
+		if g.halving != "" {
+			g.plan(recs, plans)
+		}
+	}
+	return plans
+}
+
+// plan applies the halving rule to g's members.
+func (g tuneGroup) plan(recs []Record, plans []Plan) {
+	pending := func(ri int) bool { return recs[ri].Status == "" }
+	// Configurations (values of the tuned axes but the resource) in record
+	// order, and the resource's values, smallest first.
+	var configs []string
+	cfgAt := map[string]int{}
+	var levels []float64
+	cfgOf := make([]int, len(g.Candidates))
+	levelOf := make([]float64, len(g.Candidates))
+	for ci, cand := range g.Candidates {
+		rest := map[string]any{}
+		for k, v := range cand.Values {
+			if k != g.halving {
+				rest[k] = v
+			}
+		}
+		key := jsonKey(rest)
+		if _, ok := cfgAt[key]; !ok {
+			cfgAt[key] = len(configs)
+			configs = append(configs, key)
+		}
+		cfgOf[ci] = cfgAt[key]
+		lv, ok := number(cand.Values[g.halving])
+		if !ok {
+			lv = math.NaN()
+		}
+		levelOf[ci] = lv
+		if !slices.Contains(levels, lv) {
+			levels = append(levels, lv)
+		}
+	}
+	slices.Sort(levels)
+	// at[cfg][level] is the candidate there, -1 when the grid has none.
+	at := make([][]int, len(configs))
+	for c := range at {
+		at[c] = slices.Repeat([]int{-1}, len(levels))
+	}
+	for ci := range g.Candidates {
+		at[cfgOf[ci]][slices.Index(levels, levelOf[ci])] = ci
+	}
+	rep0 := func(ci int) int {
+		for _, ri := range g.members[ci] {
+			if replicateOf(recs[ri]) == 0 {
+				return ri
+			}
+		}
+		return -1
+	}
+	setAll := func(ci int, p Plan, onlyPending bool) {
+		for _, ri := range g.members[ci] {
+			if !onlyPending || pending(ri) {
+				plans[ri] = p
+			}
+		}
+	}
+	// Replicates beyond the first wait for the choice.
+	for ci := range g.Candidates {
+		for _, ri := range g.members[ci] {
+			if pending(ri) && replicateOf(recs[ri]) != 0 {
+				plans[ri] = Plan{Step: StepWait}
+			}
+		}
+	}
+	alive := make([]int, len(configs))
+	for c := range alive {
+		alive[c] = c
+	}
+	value := func(lv float64) string { return g.halving + "=" + strconv.FormatFloat(lv, 'f', -1, 64) }
+	complete := true
+	for k := range levels {
+		running := false
+		for _, c := range alive {
+			if ci := at[c][k]; ci >= 0 {
+				if ri := rep0(ci); ri >= 0 && pending(ri) {
+					plans[ri] = Plan{Step: StepRun}
+					running = true
+				}
+			}
+		}
+		if running {
+			// Larger rungs wait for this one.
+			for c := range configs {
+				for l := k + 1; l < len(levels); l++ {
+					if ci := at[c][l]; ci >= 0 {
+						setAll(ci, Plan{Step: StepWait}, true)
+					}
+				}
+			}
+			complete = false
+			break
+		}
+		if k == len(levels)-1 {
+			break
+		}
+		// Rank the rung on replicate 0 and promote the best ⌈n/η⌉.
+		type entry struct {
+			cfg   int
+			score float64
+		}
+		var ranked []entry
+		for _, c := range alive {
+			score := math.NaN()
+			if ci := at[c][k]; ci >= 0 {
+				if ri := rep0(ci); ri >= 0 && recs[ri].Status == StatusOK {
+					if s, why := devScore([]Record{recs[ri]}, g.On, g.Similarity, map[string]float64{}); why == "" {
+						score = s
+					}
+				}
+			}
+			ranked = append(ranked, entry{c, score})
+		}
+		slices.SortStableFunc(ranked, func(a, b entry) int {
+			switch {
+			case math.IsNaN(a.score) && math.IsNaN(b.score):
+				return 0
+			case math.IsNaN(a.score):
+				return 1
+			case math.IsNaN(b.score):
+				return -1
+			}
+			return cmp.Compare(b.score, a.score)
+		})
+		keep := (len(ranked) + g.eta - 1) / g.eta
+		var next []int
+		for r, e := range ranked {
+			if r < keep && !math.IsNaN(e.score) {
+				next = append(next, e.cfg)
+				continue
+			}
+			why := fmt.Sprintf("successive halving: not promoted past %s (rung %d): ", value(levels[k]), k)
+			if math.IsNaN(e.score) {
+				why += "it has no score there"
+			} else {
+				why += fmt.Sprintf("its dev ρ %.4f ranked %d of %d, and the best %d went on", e.score, r+1, len(ranked), keep)
+			}
+			for l := k + 1; l < len(levels); l++ {
+				if ci := at[e.cfg][l]; ci >= 0 {
+					setAll(ci, Plan{Step: StepNotPromoted, Why: why}, true)
+				}
+			}
+		}
+		slices.Sort(next)
+		alive = next
+	}
+	// Configurations the grid lacks at rung 0 never enter; nothing to do.
+	if !complete {
+		return
+	}
+	ch := g.choice(recs)
+	for ci := range g.Candidates {
+		for _, ri := range g.members[ci] {
+			if !pending(ri) || replicateOf(recs[ri]) == 0 {
+				continue
+			}
+			switch {
+			case ci == ch.Chosen:
+				plans[ri] = Plan{Step: StepRun}
+			case ch.Chosen < 0:
+				plans[ri] = Plan{Step: StepNotPromoted, Why: "successive halving: no design could be chosen (" + ch.Why() + "), so no further seeds run"}
+			default:
+				plans[ri] = Plan{Step: StepNotPromoted, Why: "successive halving: not the chosen design (" + describe(ch.Candidates[ch.Chosen].Values) + "): only it runs its further seeds"}
+			}
+		}
+	}
+}
+
+// describe spells a candidate's values, "svd.rank=300 train.epochs=27".
+func describe(v map[string]any) string {
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		x := v[k]
+		if f, ok := number(x); ok {
+			x = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		parts[i] = fmt.Sprintf("%s=%v", k, x)
+	}
+	return strings.Join(parts, " ")
+}
