@@ -444,6 +444,20 @@ func (r *Runner) execute(ctx context.Context, spec *schema.Spec, t schema.Trial,
 		rec.Timings["total"] = time.Since(start).Seconds()
 		rec.Run = endRun(run, tr.Inputs())
 	}()
+	// A one-core trial (a baseline's training) keeps its thread, so the
+	// thread's CPU time is its cost, however many trials share the cores:
+	// its wall time is not, beside other work.
+	if m, ok := lookupMethod(t.Method); ok && m.Info().Baseline {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if c0, ok := threadCPU(); ok {
+			defer func() {
+				if c1, ok := threadCPU(); ok && rec.Status == records.StatusOK {
+					rec.Metrics[records.MetricThreadCPU] = c1 - c0
+				}
+			}()
+		}
+	}
 	tr = &TrialRun{runner: r, Spec: spec, Trial: t, Record: &rec, prog: prog}
 	if err := tr.run(ctx); err != nil {
 		rec.Status = "error"

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -98,6 +99,13 @@ vectors: {save: true}
 	assert.Equal(t, 2.0, r.Metrics[records.MetricComposed], "catty and parked")
 	assert.Equal(t, 8.0, r.Metrics[records.MetricDim])
 	assert.Equal(t, 1.0, r.Metrics[records.Coverage("p.tsv").Key()], "every pair has vectors")
+	// A baseline trains on one core: the CPU time of its thread is its
+	// cost, whatever shares the machine (records.MetricThreadCPU).
+	if runtime.GOOS == "linux" {
+		require.Contains(t, r.Metrics, records.MetricThreadCPU)
+		assert.Greater(t, r.Metrics[records.MetricThreadCPU], 0.0)
+		assert.LessOrEqual(t, r.Metrics[records.MetricThreadCPU], r.Timings["total"]+0.05, "one thread cannot use more than the wall time")
+	}
 	require.Len(t, r.Files, 1)
 	vs, err := vectors.ReadTextFile(filepath.Join(s.Output, r.Files[0]))
 	require.NoError(t, err)

@@ -38,6 +38,7 @@ import (
 const (
 	MetricWall             = "wall_s"             // wall time of a measured trial (child process), seconds
 	MetricCPU              = "cpu_s"              // its CPU time, seconds
+	MetricThreadCPU        = "thread_cpu_s"       // CPU time of the thread a one-core trial (a baseline's training) ran on, seconds: its cost whatever else shared the cores
 	MetricRSS              = "max_rss_mb"         // its peak resident memory, MiB
 	MetricOthersCPU        = "others_cpu_s"       // CPU time every other process of the machine used during it, seconds (see Quiet)
 	MetricLoadAvg          = "load_avg1"          // the machine's one-minute load average at its end
@@ -304,7 +305,7 @@ func (m Metric) Base() Metric { m.Stat = ""; return m }
 // Unit is "s", "MiB" or "" (a ratio or a count).
 func (m Metric) Unit() string {
 	switch m.Name {
-	case MetricWall, MetricCPU, MetricOthersCPU, MetricSVDSharedSeconds:
+	case MetricWall, MetricCPU, MetricThreadCPU, MetricOthersCPU, MetricSVDSharedSeconds:
 		return "s"
 	case MetricRSS, MetricSVDPlan:
 		return "MiB"
@@ -445,7 +446,7 @@ func ParseMetric(key string) Metric {
 		}
 	}
 	switch base {
-	case MetricWall, MetricCPU, MetricRSS, MetricSVDPlan, MetricOthersCPU, MetricLoadAvg, MetricSVDSharedSeconds:
+	case MetricWall, MetricCPU, MetricThreadCPU, MetricRSS, MetricSVDPlan, MetricOthersCPU, MetricLoadAvg, MetricSVDSharedSeconds:
 		// The plan holds scratch per goroutine: like the peak memory it
 		// is compared with, it depends on the machine, not on the spec.
 		return Metric{Kind: MeasurementMetric, Name: base, Stat: stat}

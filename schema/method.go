@@ -58,6 +58,11 @@ type MethodInfo struct {
 	// ZeroMeans spells, for settings whose 0 means "the method's own
 	// default", what that default is ("train.window" → "15").
 	ZeroMeans map[string]string
+	// Baseline says the method is one of the paper's neural baselines (SGNS,
+	// CBOW, GloVe, fastText), trained on one core: the verdicts of a tuned
+	// page set the best CA design against the best of them, and its search
+	// budget counts one core per trial.
+	Baseline bool
 	// Similarity is how the method's own users compare its word vectors
 	// (records.SimDot, records.SimCosine; "" for a method without them):
 	// score tables rank it at that similarity unless a spec says

@@ -20,7 +20,7 @@ func init() { harness.RegisterMethod(fastText{}) }
 func (fastText) Info() schema.MethodInfo {
 	return schema.MethodInfo{Name: "fasttext", Label: "fastText", Rank: 43, Inputs: schema.CorpusInput,
 		Doc:       "skip-gram with character n-grams, the neural baseline (train.*)",
-		ZeroMeans: word2vecZero, Similarity: records.SimCosine,
+		ZeroMeans: word2vecZero, Similarity: records.SimCosine, Baseline: true,
 		CorpusReads: append([]string{"train.negative", "train.sample", "train.min_n", "train.max_n", "train.buckets"},
 			baselineReads...)}
 }

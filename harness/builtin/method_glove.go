@@ -20,7 +20,7 @@ func (glove) Info() schema.MethodInfo {
 	return schema.MethodInfo{Name: "glove", Label: "GloVe", Rank: 42, Inputs: schema.CorpusInput,
 		Doc:         "GloVe, the log-bilinear baseline (train.*)",
 		CorpusReads: append([]string{"train.x_max"}, baselineReads...),
-		ZeroMeans:   map[string]string{"train.window": "15", "train.epochs": "25"}, Similarity: records.SimCosine}
+		ZeroMeans:   map[string]string{"train.window": "15", "train.epochs": "25"}, Similarity: records.SimCosine, Baseline: true}
 }
 
 func (glove) Run(ctx context.Context, tr *harness.TrialRun) error {

@@ -31,7 +31,7 @@ func init() {
 
 func (m word2vec) Info() schema.MethodInfo {
 	info := m.info
-	info.Similarity = records.SimCosine
+	info.Similarity, info.Baseline = records.SimCosine, true
 	info.Inputs = schema.CorpusInput
 	info.CorpusReads = append([]string{"train.negative", "train.sample"}, baselineReads...)
 	return info
