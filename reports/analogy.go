@@ -357,13 +357,13 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 	st := ScoreTable{ID: id, RowHeader: "Trial", Columns: t.Header(), Caption: caption,
 		Footer: []TextRow{{Name: "questions covered", Cells: covered}}}
 	var legends []string
-	var reps [][][]float64 // per row and column, for RankTable
+	var reps [][]estimate // per row and column, for RankTableEstimates
 	counted, tuned := false, false
 	for _, g := range groups {
 		for _, r := range g.rows {
 			sr := ScoreRow{Name: r.Label, Group: g.label, Scores: make([]float64, len(cols)), Notes: make([]string, len(cols)),
 				Unranked: make([]bool, len(cols)), Quantities: make([][]Quantity, len(cols))}
-			rowReps := make([][]float64, len(cols))
+			rowReps := make([]estimate, len(cols))
 			for j, col := range cols {
 				m := records.ParseMetric(col.Metric)
 				e := r.Estimate(col.Metric)
@@ -391,7 +391,7 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 					tuned = true
 				}
 				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.Value, strings.Join(c.Notes, " "), c.Unranked
-				rowReps[j], sr.Quantities[j] = e.Reps, c.Quantities
+				rowReps[j], sr.Quantities[j] = e, c.Quantities
 			}
 			st.Rows = append(st.Rows, sr)
 			reps = append(reps, rowReps)
@@ -404,7 +404,7 @@ func (p *builder) analogyTable(groups []rowGroup, cols []column, id, caption str
 		legends = append(legends, tunedLegend)
 	}
 	st.Legend = strings.Join(legends, " ")
-	return RankTable(st, reps)
+	return compare.RankTableEstimates(st, reps)
 }
 
 // htmlID makes a set key usable in an element id ("my.q.txt" → "my-q-txt").

@@ -327,21 +327,21 @@ func TestGroupHeadline(t *testing.T) {
 				{"LCA", "lca", [3]float64{0.50, 0.52, 0.12}, true, ""},
 				{"SGNS", "sgns", [3]float64{0.40, 0.51, 0.30}, true, ""},
 			},
-			at + "the paper's ordering (the best CA row significantly above the best baseline) holds on 1 of 3 sets (Sim), is reversed on 1 (Rare), ties on 1 (MEN); " +
+			at + "the paper's ordering (the best CA row significantly above the best baseline, after Holm's adjustment for the 3 sets) holds on 1 of 3 sets (Sim), is reversed on 1 (Rare), ties on 1 (MEN); " +
 				"tail-cut is significantly above SGNS on Sim; SGNS above tail-cut on Rare; ties on MEN."},
 		{"an in-sample cell never counts",
 			[]r{
 				{"SCA", "sca", [3]float64{0.60, 0.90, 0.20}, true, "men"},
 				{"SGNS", "sgns", [3]float64{0.40, 0.50, 0.20}, true, ""},
 			},
-			at + "the paper's ordering (the best CA row significantly above the best baseline) holds on 1 of 2 sets (Sim), ties on 1 (Rare); SCA is significantly above SGNS on Sim; ties on Rare."},
+			at + "the paper's ordering (the best CA row significantly above the best baseline, after Holm's adjustment for the 2 sets) holds on 1 of 2 sets (Sim), ties on 1 (Rare); SCA is significantly above SGNS on Sim; ties on Rare."},
 		{"a row tuned on every set is said to be, not taken for one without scores",
 			[]r{
 				{"letters", "kca", [3]float64{0.60, 0.90, 0.20}, true, "all"},
 				{"tail-cut", "kca", [3]float64{0.50, 0.50, 0.10}, true, ""},
 				{"SGNS", "sgns", [3]float64{0.40, 0.50, 0.20}, true, ""},
 			},
-			at + "the paper's ordering (the best CA row significantly above the best baseline) holds on 1 of 3 sets (Sim), is reversed on 1 (Rare), ties on 1 (MEN); " +
+			at + "the paper's ordering (the best CA row significantly above the best baseline, after Holm's adjustment for the 3 sets) holds on 1 of 3 sets (Sim), is reversed on 1 (Rare), ties on 1 (MEN); " +
 				"tail-cut is significantly above SGNS on Sim; SGNS above tail-cut on Rare; ties on MEN; letters was tuned on these sets (in-sample): not compared."},
 		{"baselines alone: the two best rows of different methods",
 			[]r{

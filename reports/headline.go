@@ -90,23 +90,28 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 		clauses = append(clauses, "nothing is tested (no row has bootstrap replicates), so no difference is claimed")
 	case len(ca) > 0 && len(base) > 0:
 		vs := verdictSets{}
-		for j, set := range g.sets {
+		var js, as, bs []int
+		var ac, bc []gridCell
+		for j := range g.sets {
 			a, b := bestAt(gg, ca, j), bestAt(gg, base, j)
 			if a < 0 || b < 0 {
 				continue
 			}
-			v := cellVerdict(rule, gg.cells[a][j], gg.cells[b][j])
+			js, as, bs = append(js, j), append(as, a), append(bs, b)
+			ac, bc = append(ac, gg.cells[a][j]), append(bc, gg.cells[b][j])
+		}
+		for k, v := range familyVerdicts(rule, ac, bc) {
+			j, set := js[k], g.sets[js[k]]
 			vs[v] = append(vs[v], setDisplay(set))
-			covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, gg.cells[a][j], gg.cells[b][j], v)
+			covered.add(rule, set, gg.rows[as[k]].Label, gg.rows[bs[k]].Label, gg.cells[as[k]][j], gg.cells[bs[k]][j], v)
 		}
 		clauses = append(clauses, orderingClause(vs))
 	}
 	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
-		clauses = append(clauses, pairClause(gg.rows[a].Label, gg.rows[b].Label, comparePerSet(rule, g.sets, gg.cells[a], gg.cells[b])))
-		for j, set := range g.sets {
-			if ca, cb := gg.cells[a][j], gg.cells[b][j]; ca.ranked() && cb.ranked() {
-				covered.add(rule, set, gg.rows[a].Label, gg.rows[b].Label, ca, cb, cellVerdict(rule, ca, cb))
-			}
+		per := comparePerSet(rule, g.sets, gg.cells[a], gg.cells[b])
+		clauses = append(clauses, pairClause(gg.rows[a].Label, gg.rows[b].Label, per.sets))
+		for k, j := range per.at {
+			covered.add(rule, g.sets[j], gg.rows[a].Label, gg.rows[b].Label, gg.cells[a][j], gg.cells[b][j], per.vs[k])
 		}
 	}
 	clauses = append(clauses, covered.clauses()...)
@@ -226,16 +231,31 @@ func leadingPair(gg gridGroup, ca, base []int) (a, b int) {
 	return a, bestMean(gg, all, formatValue(gg.rows[a].Settings["method"]))
 }
 
-// comparePerSet compares two rows' ranked cells set by set.
-func comparePerSet(rule records.Rule, sets []string, a, b []gridCell) verdictSets {
-	vs := verdictSets{}
-	for j, set := range sets {
+// perSet is two rows compared set by set: the verdicts by set, and per
+// compared set (its index in at) its verdict.
+type perSet struct {
+	sets verdictSets
+	at   []int
+	vs   []verdict
+}
+
+// comparePerSet compares two rows' ranked cells set by set, the verdicts
+// adjusted for the sets compared (familyVerdicts).
+func comparePerSet(rule records.Rule, sets []string, a, b []gridCell) perSet {
+	var out perSet
+	var ac, bc []gridCell
+	for j := range sets {
 		if a[j].ranked() && b[j].ranked() {
-			v := cellVerdict(rule, a[j], b[j])
-			vs[v] = append(vs[v], setDisplay(set))
+			out.at = append(out.at, j)
+			ac, bc = append(ac, a[j]), append(bc, b[j])
 		}
 	}
-	return vs
+	out.vs = familyVerdicts(rule, ac, bc)
+	out.sets = verdictSets{}
+	for k, j := range out.at {
+		out.sets[out.vs[k]] = append(out.sets[out.vs[k]], setDisplay(sets[j]))
+	}
+	return out
 }
 
 // orderingClause says on how many sets the paper's ordering holds.
@@ -244,7 +264,7 @@ func orderingClause(vs verdictSets) string {
 	if n == len(vs[compare.NotTested]) {
 		return "the paper's ordering (its CA rows above the neural baselines) is not tested on any set (the best rows have no bootstrap replicates)"
 	}
-	s := fmt.Sprintf("the paper's ordering (the best CA row significantly above the best baseline) holds on %d of %d sets%s", len(vs[compare.Above]), n, setList(vs[compare.Above]))
+	s := fmt.Sprintf("the paper's ordering (the best CA row significantly above the best baseline, after Holm's adjustment for the %d sets) holds on %d of %d sets%s", n-len(vs[compare.NotTested]), len(vs[compare.Above]), n, setList(vs[compare.Above]))
 	if len(vs[compare.Below]) > 0 {
 		s += fmt.Sprintf(", is reversed on %d%s", len(vs[compare.Below]), setList(vs[compare.Below]))
 	}

@@ -33,5 +33,5 @@ func Example_headline() {
 	g := b.grid(b.groupByDim(b.project(recs).Rows(true)), sets, scoreOf(records.RuleZero))
 	fmt.Println(b.groupHeadline(g, 0, records.RuleZero, ""))
 	// Output:
-	// At d = 300, zero rule, each method at its own similarity: the paper's ordering (the best CA row significantly above the best baseline) holds on 0 of 3 sets, is reversed on 2 (MEN, Rare), ties on 1 (Sim); fastText (CLI) is significantly above tail-cut KCA on MEN, Rare; ties on Sim.
+	// At d = 300, zero rule, each method at its own similarity: the paper's ordering (the best CA row significantly above the best baseline, after Holm's adjustment for the 3 sets) holds on 0 of 3 sets, is reversed on 2 (MEN, Rare), ties on 1 (Sim); fastText (CLI) is significantly above tail-cut KCA on MEN, Rare; ties on Sim.
 }

@@ -22,6 +22,10 @@ type Summary struct {
 	Headline []string
 	Lead     string // the title of the section Headline is from, else of the one the page opens with
 	Trials   string // "74 trial(s): 70 ok, 4 over_budget"
+	// Verdict is a tuned page's answer in a few words (the best CA design
+	// against the best baseline, pooled and per set after Holm's
+	// adjustment), "" for other pages.
+	Verdict string
 	// Provenance and Warnings are the page header's lines on where and
 	// when the trials ran (see provenanceLines).
 	Provenance, Warnings []string
@@ -56,6 +60,14 @@ func Summarize(r Report) (Summary, error) {
 		// the methods: the verdict on the chosen designs comes first, the
 		// choices after it.
 		if sec.ID == tuningSectionID {
+			// The verdict of each method at its best answers it, when the
+			// page has one (verdict.go).
+			if blocks, v := p.verdictBlocks(r.Records, p.choices(r.Records)); v != nil {
+				s.Lead = "Each method at its best, on the test parts"
+				s.Headline = blocks[0].(Headline)
+				s.Verdict = v.short()
+				break
+			}
 			for _, next := range sections[i+1:] {
 				if v := headlineOf(next); len(v) > 0 {
 					s.Lead = next.Title + ", each design chosen on the dev parts"

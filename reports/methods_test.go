@@ -22,10 +22,10 @@ var testMethods = []schema.MethodInfo{
 		}
 		return s.SCA.Set
 	}},
-	{Name: "sgns", Label: "SGNS", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine},
-	{Name: "cbow", Label: "CBOW", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine},
-	{Name: "glove", Label: "GloVe", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "15", "train.epochs": "25"}, Similarity: records.SimCosine},
-	{Name: "fasttext", Label: "fastText", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine},
+	{Name: "sgns", Label: "SGNS", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine, Baseline: true},
+	{Name: "cbow", Label: "CBOW", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine, Baseline: true},
+	{Name: "glove", Label: "GloVe", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "15", "train.epochs": "25"}, Similarity: records.SimCosine, Baseline: true},
+	{Name: "fasttext", Label: "fastText", Inputs: schema.CorpusInput, ZeroMeans: map[string]string{"train.window": "5", "train.epochs": "5"}, Similarity: records.SimCosine, Baseline: true},
 	{Name: "external", Label: "external", Inputs: schema.CorpusInput, Reference: true, Similarity: records.SimCosine},
 	{Name: "corpusstats", Label: "corpus statistics", Inputs: schema.CorpusInput},
 }

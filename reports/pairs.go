@@ -25,7 +25,7 @@ import (
 func (b *builder) pairsSection(recs []records.Record) *Section {
 	scored := b.project(recs, compare.HasMetric(records.ScoreMetric))
 	sets := wordSets(scored.Records())
-	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time",
+	t := Table{ID: "pairs-table", Caption: "Go against the reference implementation: Spearman ρ (zero rule) per set, and training time; Δρ with its own 95% interval, the verdict adjusted for the sets of its part (whole sets, dev or test parts) by Holm's step-down",
 		Header: []string{"Method", "Set", "Go", "Reference", "ρ Go", "ρ reference", "Δρ (Go − reference)", "Δρ 95% interval", "Difference",
 			"Coverage Go / reference", "Training s Go", "Training s reference", "Go's training time against the reference's"},
 		Numeric: []bool{false, false, false, false, true, true, true, true, false, true, true, true, true},
@@ -138,6 +138,34 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 		}
 		return []string{csvNumber(mean), csvNumber(lo), csvNumber(hi)}
 	}
+	// The verdicts of one part (whole sets, dev or test parts) are one
+	// family, adjusted for its size by Holm's step-down.
+	adjusted := map[string]verdict{}
+	family := map[string][]string{}
+	for _, set := range sets {
+		_, part := records.SplitSetPart(set)
+		family[part] = append(family[part], set)
+	}
+	for _, members := range family {
+		var ga, ra []estimate
+		var in []string
+		for _, set := range members {
+			m := records.Score(records.RuleZero, set)
+			g := goRow.Estimate(m.At(simG, ownSim(goRec)).Key())
+			r := refRow.Estimate(m.At(simR, ownSim(ref)).Key())
+			few := fewPairs(goRec, set)
+			if f := fewPairs(ref, set); f > 0 && (few == 0 || f < few) {
+				few = f
+			}
+			if why != "" || few > 0 || !finite(g.Value) || !finite(r.Value) {
+				continue
+			}
+			ga, ra, in = append(ga, g), append(ra, r), append(in, set)
+		}
+		for i, v := range compare.FamilyVerdicts(ga, ra, 3) {
+			adjusted[in[i]] = v
+		}
+	}
 	vs := map[string]verdictSets{}
 	var covered coverageNotes // what coverage says of the verdicts on whole sets and test parts
 	for _, set := range sets {
@@ -157,7 +185,10 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 		if why == "" && few > 0 && finite(g.Value) && finite(r.Value) {
 			verdictText = fmt.Sprintf("not compared: ‡ %d pairs, too few (< %d)", few, records.MinRankedPairs)
 		} else if why == "" {
-			v := compare.Compare(g, r, 3)
+			v, ok := adjusted[set]
+			if !ok {
+				v = compare.Compare(g, r, 3)
+			}
 			if finite(g.Value) && finite(r.Value) {
 				if vs[part] == nil {
 					vs[part] = verdictSets{}
@@ -170,7 +201,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 						gridCell{cov: compare.Metric(ref, records.Coverage(set).Key()), alt: refRow.Estimate(skip.At(simR, ownSim(ref)).Key())}, v)
 				}
 			}
-			if l, h, _ := records.Difference(g.Value, r.Value, g.Reps, r.Reps); v != compare.NotTested && finite(l) && finite(h) {
+			if _, l, h, ok := compare.Diff(g, r); ok && v != compare.NotTested && finite(l) && finite(h) {
 				lo, hi = l, h
 				interval = "[" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
 			}

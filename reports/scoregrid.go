@@ -139,12 +139,12 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 		st.Footer = []TextRow{{Name: "pairs covered", Cells: footer}}
 	}
 	tuned, few, seeded := false, false, false
-	var reps [][][]float64 // per row and set, the score's bootstrap replicates
+	var reps [][]estimate // per row and set, the score's estimate (replicates, seed variance)
 	for gi, gg := range g.groups {
 		for i, r := range gg.rows {
 			sr := ScoreRow{Name: r.Label, Group: gg.label, Scores: make([]float64, len(g.sets)), Notes: make([]string, len(g.sets)),
 				Unranked: make([]bool, len(g.sets)), Quantities: make([][]Quantity, len(g.sets))}
-			rowReps := make([][]float64, len(g.sets))
+			rowReps := make([]estimate, len(g.sets))
 			for j := range g.sets {
 				gc := gg.cells[i][j]
 				c := cell{Value: gc.Value, N: r.N}
@@ -186,7 +186,7 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 					decorate(gi, i, j, &c)
 				}
 				sr.Scores[j], sr.Notes[j], sr.Unranked[j] = c.Value, strings.Join(c.Notes, " "), c.Unranked
-				rowReps[j], sr.Quantities[j] = gc.Reps, c.Quantities
+				rowReps[j], sr.Quantities[j] = gc.estimate, c.Quantities
 			}
 			st.Rows = append(st.Rows, sr)
 			reps = append(reps, rowReps)
@@ -203,7 +203,7 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 		legends = append(legends, seedsLegend)
 	}
 	st.Legend = strings.Join(legends, " ")
-	return RankTable(st, reps)
+	return compare.RankTableEstimates(st, reps)
 }
 
 // tunedLegend says what † means wherever a table has one.
@@ -276,10 +276,28 @@ func onCommonPairs(a, b gridCell) (ea, eb estimate, n int, ok bool) {
 // records hold those scores (onCommonPairs); otherwise, and under the zero
 // rule (every pair counts), their own scores are compared.
 func cellVerdict(rule records.Rule, a, b gridCell) verdict {
+	ea, eb := cellPair(rule, a, b)
+	return compare.Compare(ea, eb, 3)
+}
+
+// cellPair are the two estimates cellVerdict compares.
+func cellPair(rule records.Rule, a, b gridCell) (estimate, estimate) {
 	if rule == records.RuleSkip {
 		if ea, eb, _, ok := onCommonPairs(a, b); ok {
-			return compare.Compare(ea, eb, 3)
+			return ea, eb
 		}
 	}
-	return compare.Compare(a.estimate, b.estimate, 3)
+	return a.estimate, b.estimate
+}
+
+// familyVerdicts are cellVerdict's verdicts over a family of cells (a
+// headline's sets), adjusted for the family's size by Holm's step-down
+// (compare.FamilyVerdicts): six separate 95% tests come up with a chance
+// "significant" one about one time in four.
+func familyVerdicts(rule records.Rule, a, b []gridCell) []verdict {
+	ea, eb := make([]estimate, len(a)), make([]estimate, len(a))
+	for i := range a {
+		ea[i], eb[i] = cellPair(rule, a[i], b[i])
+	}
+	return compare.FamilyVerdicts(ea, eb, 3)
 }

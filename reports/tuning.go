@@ -3,12 +3,14 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"kcalab/records"
+	"kcalab/reports/compare"
 	"kcalab/schema"
 )
 
@@ -92,8 +94,12 @@ func valuesText(axes []string, v map[string]any) string {
 	return strings.Join(parts, " · ")
 }
 
-// tuningSection lays out the choices: what was chosen, on what, against
-// how many candidates and at what cost, and the search drawn as dev ρ
+// tuningSection lays out a tuned page's answer and its search: first the
+// verdict of each method at its best on the test parts (verdict.go), then
+// what each tuning group chose, on what, how sure the choice is (the
+// runner-up's margin beside the dev noise), whether it sits at the edge
+// of its range, at what cost and with what search budget; then every
+// candidate of each group, and the search drawn as every candidate's dev ρ
 // against each tuned setting.
 func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Section {
 	if len(cs) == 0 {
@@ -104,6 +110,9 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		byID[rec.ID] = rec
 	}
 	s := &Section{ID: tuningSectionID, Title: "Designs chosen on the dev parts"}
+	if blocks, _ := p.verdictBlocks(recs, cs); blocks != nil {
+		s.Blocks = append(s.Blocks, blocks...)
+	}
 	chosen, none := 0, 0
 	var head Headline
 	for _, c := range cs {
@@ -113,18 +122,34 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		}
 		chosen++
 		ch := c.Candidates[c.Chosen]
-		head = append(head, fmt.Sprintf("%s: %s, mean dev ρ %s (%s) among %d candidate(s).",
-			p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), simName(c.Similarity), len(c.Candidates)))
+		line := fmt.Sprintf("%s: %s, mean dev ρ %s (%s) among %d candidate(s)",
+			p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), simName(c.Similarity), len(c.Candidates))
+		if sure := p.sureness(c, byID); sure.text != "" {
+			line += "; " + sure.text
+		}
+		if edges := edgeFlags(c); len(edges) > 0 {
+			line += "; " + strings.Join(edges, "; ")
+		}
+		head = append(head, line+".")
 	}
 	rule := cs[0]
-	intro := fmt.Sprintf("%d design(s) chosen by the harness, none by hand: each tuning group's candidates (equal in every setting but %s) are scored by the mean Spearman ρ over the dev parts of %s (zero rule, each method at its own similarity, seeds averaged first), and the highest is chosen. "+
-		"The score tables of this page compare only the chosen designs (and the untuned trials) on the test parts, which played no part in the choice; a candidate's dev parts are in-sample for it (†). The candidates not chosen are drawn below and listed in the trials table, never ranked.",
+	intro := fmt.Sprintf("%d design(s) chosen by the harness, none by hand: each tuning group's candidates (equal in every setting but %s) are scored by the mean Spearman ρ over the dev parts of %s (zero rule, each method at its own similarity, seeds averaged first; a group searched by successive halving is scored on its first seed, the one every candidate ran), and the highest is chosen. "+
+		"The score tables of this page compare only the chosen designs (and the untuned trials) on the test parts, which played no part in the choice; a candidate's dev parts are in-sample for it (†). The candidates not chosen are listed and drawn below, never ranked. "+
+		"Dev noise is the half-width of a 95%% interval of a candidate's mean dev ρ: the pairs' sampling noise of each dev part (Bonett & Wright's standard error of Spearman's ρ, n the part's pairs) and, where the chosen design trained several seeds, their spread; a margin well inside it means the choice could as well have gone to the runner-up. A choice at the end of a numeric setting's range is flagged: its best may lie beyond the values tried.",
 		chosen, strings.Join(rule.Axes, ", "), strings.Join(rule.On, ", "))
 	if none > 0 {
 		intro += fmt.Sprintf(" %d group(s) could not choose: see the table.", none)
 	}
 	s.Blocks = append(s.Blocks, head, Paragraph(intro))
+	s.Blocks = append(s.Blocks, p.choicesTable(cs, byID), p.budgetTable(cs, byID))
+	s.Blocks = append(s.Blocks, p.candidateTables(cs, byID)...)
+	s.Blocks = append(s.Blocks, p.searchCharts(cs, byID)...)
+	return s
+}
 
+// choicesTable is one row per tuning group: its choice, how sure it is,
+// and what the chosen design cost.
+func (p *builder) choicesTable(cs []records.Choice, byID map[string]records.Record) Table {
 	// The costs are compared only when one run measured them all (as
 	// every ratio on a page: timesCompare); otherwise the caption says why
 	// and each row names the run its times come from.
@@ -134,7 +159,7 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 			chosenRecs = append(chosenRecs, byID[id])
 		}
 	}
-	caption, oneRun := "The chosen designs: their dev score, the runner-up's, and their cost", true
+	caption, oneRun := "The chosen designs: their dev score and noise, the runner-up's margin, and their cost", true
 	if len(chosenRecs) > 1 {
 		ok, why := timesCompare(chosenRecs[:1], chosenRecs[1:])
 		switch {
@@ -148,42 +173,329 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		}
 	}
 	t := Table{ID: "tuning-choices", Caption: caption,
-		Header:  []string{"Group", "Chosen", "Dev ρ", "Runner-up dev ρ", "Candidates", "Decomposition or training (s)", "Trial (s)", "Note"},
-		Numeric: []bool{false, false, true, true, true, true, true, false},
-		CSV:     [][]string{{"group", "chosen", "dev_rho", "runner_up_dev_rho", "candidates", "cost_s", "trial_s"}}}
+		Header:  []string{"Group", "Chosen", "Dev ρ", "Dev noise (±)", "Runner-up dev ρ", "Margin", "Candidates", "Decomposition or training (s)", "Trial (s)", "Note"},
+		Numeric: []bool{false, false, true, true, true, true, true, true, true, false},
+		CSV:     [][]string{{"group", "chosen", "dev_rho", "dev_noise", "runner_up_dev_rho", "margin", "candidates", "cost_s", "trial_s", "at_edge"}}}
 	for _, c := range cs {
 		if c.Chosen < 0 {
 			why := c.Why()
-			t.Rows = append(t.Rows, []string{p.groupName(c), "—", "—", "—", strconv.Itoa(len(c.Candidates)), "—", "—", "no design chosen: " + why})
-			t.CSV = append(t.CSV, []string{p.groupName(c), "", "", "", strconv.Itoa(len(c.Candidates)), "", ""})
+			t.Rows = append(t.Rows, []string{p.groupName(c), "—", "—", "—", "—", "—", strconv.Itoa(len(c.Candidates)), "—", "—", "no design chosen: " + why})
+			t.CSV = append(t.CSV, []string{p.groupName(c), "", "", "", "", "", strconv.Itoa(len(c.Candidates)), "", "", ""})
 			continue
 		}
 		ch := c.Candidates[c.Chosen]
-		second := math.NaN()
-		for i, cand := range c.Candidates {
-			if i != c.Chosen && !math.IsNaN(cand.Score) && (math.IsNaN(second) || cand.Score > second) {
-				second = cand.Score
-			}
-		}
+		sure := p.sureness(c, byID)
 		total, cost := meanOf(ch.IDs, byID, trialSeconds), meanOf(ch.IDs, byID, costSeconds)
 		var notes []string
 		if len(ch.IDs) > 1 {
-			notes = append(notes, fmt.Sprintf("%d seeds: dev ρ and times are their means", len(ch.IDs)))
+			notes = append(notes, fmt.Sprintf("%d seeds: times are their means", len(ch.IDs)))
 		}
 		if rec := byID[ch.IDs[0]]; !oneRun && rec.Run != nil {
 			notes = append(notes, "measured in "+runName(*rec.Run))
 		}
-		if byID[ch.IDs[0]].Metrics[records.MetricSVDShared] == 1 {
-			notes = append(notes, "its decomposition, shared by the sweep's other trials (svd.shared_rank), was computed by one of them: its cost is that one's")
+		if rec := byID[ch.IDs[0]]; rec.Metrics[records.MetricSVDShared] == 1 || rec.Metrics[records.MetricSVDSharedSeconds] > 0 {
+			k := rec.Metrics[records.MetricSVDSharedRank]
+			notes = append(notes, fmt.Sprintf("its vectors are the leading triplets of one decomposition at rank %s shared by the group's trials (svd.shared_rank): the cost is that decomposition's, not one at its own d", formatValue(k)))
 		}
-		t.Rows = append(t.Rows, []string{p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), formatScore(second, 3),
-			strconv.Itoa(len(c.Candidates)), secondsOrDash(cost), secondsOrDash(total), strings.Join(notes, "; ")})
-		t.CSV = append(t.CSV, []string{p.groupName(c), valuesText(c.Axes, ch.Values), strconv.FormatFloat(ch.Score, 'g', -1, 64),
-			csvFloat(second), strconv.Itoa(len(c.Candidates)), csvFloat(cost), csvFloat(total)})
+		edges := edgeFlags(c)
+		notes = append(notes, edges...)
+		t.Rows = append(t.Rows, []string{p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), scoreOrDash(sure.noise),
+			scoreOrDash(sure.second), signedOrDash(sure.margin), strconv.Itoa(len(c.Candidates)), secondsOrDash(cost), secondsOrDash(total), strings.Join(notes, "; ")})
+		t.CSV = append(t.CSV, []string{p.groupName(c), valuesText(c.Axes, ch.Values), strconv.FormatFloat(ch.Score, 'g', -1, 64), csvFloat(sure.noise),
+			csvFloat(sure.second), csvFloat(sure.margin), strconv.Itoa(len(c.Candidates)), csvFloat(cost), csvFloat(total), strconv.FormatBool(len(edges) > 0)})
 	}
-	s.Blocks = append(s.Blocks, t)
-	s.Blocks = append(s.Blocks, p.searchCharts(cs)...)
-	return s
+	return t
+}
+
+func scoreOrDash(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return formatScore(v, 3)
+}
+
+func signedOrDash(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return signed(v, 3)
+}
+
+// sure is how sure a group's choice is: the runner-up's score and the
+// margin, and the dev noise of the chosen design's score.
+type sure struct {
+	second, margin, noise float64
+	text                  string
+}
+
+// sureness compares the chosen design with the runner-up (the best other
+// candidate with a score) against the chosen design's dev noise
+// (devNoise).
+func (p *builder) sureness(c records.Choice, byID map[string]records.Record) sure {
+	out := sure{second: math.NaN(), margin: math.NaN(), noise: math.NaN()}
+	if c.Chosen < 0 {
+		return out
+	}
+	ch := c.Candidates[c.Chosen]
+	for i, cand := range c.Candidates {
+		if i != c.Chosen && !math.IsNaN(cand.Score) && (math.IsNaN(out.second) || cand.Score > out.second) {
+			out.second = cand.Score
+		}
+	}
+	var trials []records.Record
+	for _, id := range ch.IDs {
+		trials = append(trials, byID[id])
+	}
+	out.noise = devNoise(trials, c)
+	if math.IsNaN(out.second) {
+		return out
+	}
+	out.margin = ch.Score - out.second
+	out.text = "chosen by " + formatScore(out.margin, 3) + " over the runner-up"
+	if !math.IsNaN(out.noise) {
+		out.text += " (dev noise ± " + formatScore(out.noise, 3) + ")"
+		if out.margin < out.noise {
+			out.text += ": within noise"
+		}
+	}
+	return out
+}
+
+// devNoise is the half-width of a 95% interval of a candidate's score (the
+// mean of its dev ρ over the group's sets): each set's dev part adds the
+// sampling variance of Spearman's ρ over its n pairs (Bonett & Wright
+// 2000: the standard error of Fisher's z is √((1 + ρ²/2)/(n − 3)), of ρ
+// that times 1 − ρ²), and, when the design trained several seeds, the
+// variance of one seed's score over them (a candidate is scored on one
+// seed in a halving, on their mean otherwise). NaN when a part's pairs or
+// score are not recorded.
+func devNoise(trials []records.Record, c records.Choice) float64 {
+	if len(trials) == 0 || len(c.On) == 0 {
+		return math.NaN()
+	}
+	ch := c.Candidates[c.Chosen]
+	v := 0.0
+	for _, set := range c.On {
+		rho, ok := ch.Dev[set]
+		n := trials[0].Metrics[records.Pairs(records.SetPart(set, records.PartDev)).Key()]
+		if !ok || !(n > 3) {
+			return math.NaN()
+		}
+		se := (1 - rho*rho) * math.Sqrt((1+rho*rho/2)/(n-3))
+		v += se * se
+	}
+	v /= float64(len(c.On) * len(c.On))
+	if len(trials) > 1 {
+		// The seeds' spread of the mean dev ρ.
+		var per []float64
+		for _, rec := range trials {
+			sum, n := 0.0, 0
+			for _, set := range c.On {
+				key := records.Score(records.RuleZero, records.SetPart(set, records.PartDev)).At(c.Similarity, ownSim(rec)).Key()
+				if x, ok := rec.Metrics[key]; ok && !math.IsNaN(x) {
+					sum += x
+					n++
+				}
+			}
+			if n == len(c.On) {
+				per = append(per, sum/float64(n))
+			}
+		}
+		if len(per) > 1 {
+			sd := records.StdDev(per)
+			if c.Halving == "" {
+				sd /= math.Sqrt(float64(len(per))) // the choice read their mean
+			}
+			v += sd * sd
+		}
+	}
+	return 1.96 * math.Sqrt(v)
+}
+
+// edgeFlags name the numeric tuned settings whose chosen value is the
+// smallest or largest the group tried: its best may lie beyond.
+func edgeFlags(c records.Choice) []string {
+	if c.Chosen < 0 {
+		return nil
+	}
+	var out []string
+	for _, a := range c.Axes {
+		var vals []float64
+		for _, cand := range c.Candidates {
+			if x, ok := compare.Number(cand.Values[a]); ok && !slices.Contains(vals, x) {
+				vals = append(vals, x)
+			}
+		}
+		x, ok := compare.Number(c.Candidates[c.Chosen].Values[a])
+		if !ok || len(vals) < 2 {
+			continue
+		}
+		slices.Sort(vals)
+		spelled := make([]string, len(vals))
+		for i, v := range vals {
+			spelled[i] = formatValue(v)
+		}
+		switch x {
+		case vals[len(vals)-1]:
+			out = append(out, fmt.Sprintf("%s = %s is the largest value tried (%s): its best may lie above", a, formatValue(x), strings.Join(spelled, ", ")))
+		case vals[0]:
+			out = append(out, fmt.Sprintf("%s = %s is the smallest value tried (%s): its best may lie below", a, formatValue(x), strings.Join(spelled, ", ")))
+		}
+	}
+	return out
+}
+
+// budgetTable says what each group's search cost: the designs it ran, the
+// trials, and core-hours (each trial's wall time times the cores it used:
+// one for a baseline, which trains on one core; the run's GOMAXPROCS
+// otherwise), so a reader sees whether the search was even.
+func (p *builder) budgetTable(cs []records.Choice, byID map[string]records.Record) Table {
+	t := Table{ID: "tuning-budget", Caption: "The search budget of each group: designs run, trials (with seeds), and core-hours (a baseline's trials: the CPU time of the thread each trained on; other trials: wall time × the cores they could use, an upper bound)",
+		Header:  []string{"Group", "Search", "Designs run", "Trials", "Core-hours"},
+		Numeric: []bool{false, false, true, true, true},
+		CSV:     [][]string{{"group", "search", "designs", "trials", "core_hours"}}}
+	for _, c := range cs {
+		trials, coreS := 0, 0.0
+		for _, cand := range c.Candidates {
+			for _, id := range cand.IDs {
+				rec, ok := byID[id]
+				if !ok {
+					continue
+				}
+				trials++
+				coreS += coreSeconds(rec, p.method(rec).Baseline)
+			}
+		}
+		search := "every candidate of the grid"
+		if c.Halving != "" {
+			search = "successive halving over " + c.Halving + " (" + halvingRungs(c) + ")"
+		}
+		t.Rows = append(t.Rows, []string{p.groupName(c), search, strconv.Itoa(len(c.Candidates)), strconv.Itoa(trials), strconv.FormatFloat(coreS/3600, 'f', 2, 64)})
+		t.CSV = append(t.CSV, []string{p.groupName(c), search, strconv.Itoa(len(c.Candidates)), strconv.Itoa(trials), strconv.FormatFloat(coreS/3600, 'g', 6, 64)})
+	}
+	return t
+}
+
+// coreSeconds is what a trial cost in cores: a one-core trial's thread CPU
+// time where recorded (records.MetricThreadCPU: its own, whatever shared
+// the machine), else its wall time times the cores it used; a trial that
+// waited for a decomposition another trial computed counts its wait out.
+func coreSeconds(rec records.Record, oneCore bool) float64 {
+	if v, ok := rec.Metrics[records.MetricThreadCPU]; ok && oneCore {
+		return v
+	}
+	total := rec.Timings["total"]
+	if rec.Metrics[records.MetricSVDShared] == 1 {
+		total -= rec.Timings["svd"]
+	}
+	cores := 1.0
+	if !oneCore && rec.Env != nil && rec.Env.GOMAXPROCS > 0 {
+		cores = float64(rec.Env.GOMAXPROCS)
+	}
+	return math.Max(0, total) * cores
+}
+
+// halvingRungs spells how many designs ran at each value of the halving's
+// resource: "18 at 3, 6 at 9, 2 at 27, 1 at 81".
+func halvingRungs(c records.Choice) string {
+	n := map[float64]int{}
+	var vals []float64
+	for _, cand := range c.Candidates {
+		x, ok := compare.Number(cand.Values[c.Halving])
+		if !ok {
+			continue
+		}
+		if n[x] == 0 {
+			vals = append(vals, x)
+		}
+		n[x]++
+	}
+	slices.Sort(vals)
+	parts := make([]string, len(vals))
+	for i, x := range vals {
+		parts[i] = fmt.Sprintf("%d at %s", n[x], formatValue(x))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// candidateTables list, per group, every candidate that ran: its tuned
+// values, its mean dev ρ and its distance to the chosen one, chosen or
+// search-only, best first (one click away: a search can hold dozens).
+func (p *builder) candidateTables(cs []records.Choice, byID map[string]records.Record) []Block {
+	var out []Block
+	for gi, c := range cs {
+		header := append([]string{"Rank"}, c.Axes...)
+		header = append(header, "Mean dev ρ", "Δ to chosen", "Seeds", "Role")
+		numeric := make([]bool, len(header))
+		numeric[0] = true
+		for i := len(c.Axes) + 1; i < len(header)-1; i++ {
+			numeric[i] = true
+		}
+		csvHead := append([]string{"rank"}, c.Axes...)
+		csvHead = append(csvHead, "dev_rho", "delta_to_chosen", "seeds", "role")
+		t := Table{ID: "tuning-candidates-" + strconv.Itoa(gi+1), Caption: "Every candidate of " + p.groupName(c) + " that ran, best mean dev ρ first",
+			Header: header, Numeric: numeric, CSV: [][]string{csvHead}}
+		order := make([]int, len(c.Candidates))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			sa, sb := c.Candidates[a].Score, c.Candidates[b].Score
+			switch {
+			case math.IsNaN(sa) && math.IsNaN(sb):
+				return 0
+			case math.IsNaN(sa):
+				return 1
+			case math.IsNaN(sb):
+				return -1
+			}
+			return cmpFloat(sb, sa)
+		})
+		best := math.NaN()
+		if c.Chosen >= 0 {
+			best = c.Candidates[c.Chosen].Score
+		}
+		for rank, i := range order {
+			cand := c.Candidates[i]
+			role := "search-only"
+			switch {
+			case i == c.Chosen:
+				role = "chosen"
+			case cand.Why != "":
+				role = "no score: " + cand.Why
+			}
+			row := []string{strconv.Itoa(rank + 1)}
+			crow := []string{strconv.Itoa(rank + 1)}
+			for _, a := range c.Axes {
+				row = append(row, formatValue(cand.Values[a]))
+				crow = append(crow, formatValue(cand.Values[a]))
+			}
+			delta := signedOrDash(cand.Score - best)
+			if i == c.Chosen {
+				delta = "—"
+			}
+			row = append(row, scoreOrDash(cand.Score), delta, strconv.Itoa(len(cand.IDs)), role)
+			crow = append(crow, csvFloat(cand.Score), csvFloat(cand.Score-best), strconv.Itoa(len(cand.IDs)), role)
+			t.Rows = append(t.Rows, row)
+			t.CSV = append(t.CSV, crow)
+		}
+		summary := fmt.Sprintf("%s: all %d candidates", p.groupName(c), len(c.Candidates))
+		if c.Halving != "" {
+			summary += " (successive halving over " + c.Halving + ": " + halvingRungs(c) + ")"
+		}
+		out = append(out, Details{Summary: summary, Blocks: []Block{t}})
+	}
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 func csvFloat(v float64) string {
@@ -193,10 +505,12 @@ func csvFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// searchCharts draw, for each tuned numeric setting, each group's best dev
-// ρ at each of its values (over the other tuned settings): how the choice
-// depends on it.
-func (p *builder) searchCharts(cs []records.Choice) []Block {
+// searchCharts draw, for each tuned numeric setting, every candidate of
+// each group that tunes it as a point (Optuna's slice plot): its mean dev
+// ρ against its value there, with its dev noise as a bar, so the axis
+// shows how far apart the candidates are against the noise, and the
+// chosen designs apart.
+func (p *builder) searchCharts(cs []records.Choice, byID map[string]records.Record) []Block {
 	var axes []string
 	seen := map[string]bool{}
 	for _, c := range cs {
@@ -209,39 +523,49 @@ func (p *builder) searchCharts(cs []records.Choice) []Block {
 	}
 	var out []Block
 	for ai, a := range axes {
-		ch := LineChart{ID: "tuning-search-" + strconv.Itoa(ai+1), Title: "The search: dev ρ against " + a, XName: a, YName: "mean dev ρ (best over the other tuned settings)"}
+		ch := LineChart{ID: "tuning-search-" + strconv.Itoa(ai+1), Title: "The search: every candidate's dev ρ against " + a, XName: a,
+			YName: "mean dev ρ (bar: dev noise)"}
 		var lo, hi float64 = math.Inf(1), math.Inf(-1)
+		var chosen []XY
 		for _, c := range cs {
-			best := map[float64]float64{}
-			for _, cand := range c.Candidates {
-				x, ok := cand.Values[a].(float64)
-				if !ok {
-					if i, isInt := cand.Values[a].(int); isInt {
-						x, ok = float64(i), true
-					}
-				}
+			var pts []XY
+			distinct := map[float64]bool{}
+			for ci, cand := range c.Candidates {
+				x, ok := compare.Number(cand.Values[a])
 				if !ok || math.IsNaN(cand.Score) {
 					continue
 				}
-				if v, have := best[x]; !have || cand.Score > v {
-					best[x] = cand.Score
+				distinct[x] = true
+				var trials []records.Record
+				for _, id := range cand.IDs {
+					trials = append(trials, byID[id])
 				}
-			}
-			if len(best) < 2 {
-				continue
-			}
-			var pts []XY
-			for x, y := range best {
-				pts = append(pts, XY{X: x, Y: y})
+				one := c
+				one.Chosen = ci
+				pt := XY{X: x, Y: cand.Score, Err: devNoise(trials, one)}
+				if math.IsNaN(pt.Err) {
+					pt.Err = 0
+				}
+				pts = append(pts, pt)
+				if ci == c.Chosen {
+					chosen = append(chosen, XY{X: x, Y: cand.Score})
+				}
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
-			sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
-			ch.Series = append(ch.Series, LineSeries{Name: p.groupName(c), Points: pts})
+			if len(distinct) < 2 {
+				continue
+			}
+			sort.SliceStable(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
+			ch.Series = append(ch.Series, LineSeries{Name: p.groupName(c), Points: pts, Dots: true})
 		}
 		if len(ch.Series) == 0 {
 			continue
 		}
+		if len(chosen) > 0 {
+			ch.Series = append(ch.Series, LineSeries{Name: "chosen", Points: chosen, Dots: true, Color: "#000000"})
+		}
 		ch.LogX = lo > 0 && hi/lo >= 10
+		ch.Note = "Each point is one candidate design that ran (for its group, at this value of " + a + " and any values of the other tuned settings); black marks the designs chosen."
 		out = append(out, ch)
 	}
 	return out

@@ -40,18 +40,40 @@ func TestTuningSection(t *testing.T) {
 	assert.Equal(t, records.SimCosine, cs[1].Similarity, "SGNS at its own similarity")
 	s := p.tuningSection(r.Records, cs)
 	require.NotNil(t, s)
-	head, ok := s.Blocks[0].(Headline)
+	// The verdict leads: the best CA design by dev against the best
+	// baseline by dev, on the test parts.
+	verdict, ok := s.Blocks[0].(Headline)
 	require.True(t, ok)
-	assert.Equal(t, "tail-cut: data.window=10, mean dev ρ 0.500 (dot) among 3 candidate(s).", head[0])
-	tab, ok := s.Blocks[2].(Table)
+	assert.Contains(t, verdict[0], "the best CA design by dev ρ, tail-cut (data.window=10; dev 0.500), against the best neural baseline by dev ρ, SGNS (data.window=2; dev 0.420)")
+	assert.Contains(t, verdict[0], "per set after Holm's adjustment for the 1 sets: ties on MEN")
+	vt, ok := s.Blocks[2].(Table)
 	require.True(t, ok)
-	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.400", "3", "9.25", "12.5", ""}, tab.Rows[0])
-	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.4", "3", "9.25", "12.5"}, tab.CSV[1], "numbers only")
-	assert.Equal(t, "The chosen designs: their dev score, the runner-up's, and their cost (no run id in the records: the times are read one by one, not against each other)", tab.Caption)
-	require.Len(t, s.Blocks, 4, "one search chart for data.window")
-	ch := s.Blocks[3].(LineChart)
-	require.Len(t, ch.Series, 2)
-	assert.Equal(t, []XY{{X: 5, Y: 0.4}, {X: 10, Y: 0.5}, {X: 24, Y: 0.3}}, ch.Series[0].Points)
+	assert.Equal(t, "verdict", vt.ID)
+	head, ok := s.Blocks[3].(Headline)
+	require.True(t, ok)
+	assert.Equal(t, "tail-cut: data.window=10, mean dev ρ 0.500 (dot) among 3 candidate(s); chosen by 0.100 over the runner-up (dev noise ± 0.052).", head[0])
+	assert.Equal(t, "SGNS: data.window=2, mean dev ρ 0.420 (cos) among 2 candidate(s); chosen by 0.010 over the runner-up (dev noise ± 0.056): within noise; data.window = 2 is the smallest value tried (2, 5): its best may lie below.", head[1])
+	tab, ok := s.Blocks[5].(Table)
+	require.True(t, ok)
+	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.052", "0.400", "+0.100", "3", "9.25", "12.5", ""}, tab.Rows[0])
+	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.052059186152649886", "0.4", "0.09999999999999998", "3", "9.25", "12.5", "false"}, tab.CSV[1], "numbers only")
+	assert.Equal(t, "The chosen designs: their dev score and noise, the runner-up's margin, and their cost (no run id in the records: the times are read one by one, not against each other)", tab.Caption)
+	budget, ok := s.Blocks[6].(Table)
+	require.True(t, ok)
+	assert.Equal(t, []string{"tail-cut", "every candidate of the grid", "3", "3", "0.01"}, budget.Rows[0], "3 trials of 12.5 s on 1 core (no GOMAXPROCS recorded)")
+	cands, ok := s.Blocks[7].(Details)
+	require.True(t, ok)
+	ct := cands.Blocks[0].(Table)
+	assert.Equal(t, [][]string{{"1", "10", "0.500", "—", "1", "chosen"}, {"2", "5", "0.400", "−0.100", "1", "search-only"}, {"3", "24", "0.300", "−0.200", "1", "search-only"}}, ct.Rows, "every candidate, best first")
+	require.Len(t, s.Blocks, 10, "one search chart for data.window")
+	ch := s.Blocks[9].(LineChart)
+	require.Len(t, ch.Series, 3, "tail-cut, SGNS and the chosen designs")
+	assert.True(t, ch.Series[0].Dots, "every candidate a point, not a line")
+	pts := ch.Series[0].Points
+	require.Len(t, pts, 3)
+	assert.Equal(t, []float64{5, 10, 24}, []float64{pts[0].X, pts[1].X, pts[2].X})
+	assert.InDelta(t, 0.052059, pts[1].Err, 1e-6, "each point's dev noise as its bar")
+	assert.Equal(t, []XY{{X: 10, Y: 0.5}, {X: 2, Y: 0.42}}, ch.Series[2].Points)
 
 	// A tuned setting a record left out at its default (omitdefault) reads
 	// as that default, not as null.
@@ -70,6 +92,7 @@ func TestTuningSection(t *testing.T) {
 	// The page leads with the choice and compares only the chosen designs.
 	page := string(render(t, r))
 	assert.Less(t, strings.Index(page, "Designs chosen on the dev parts"), strings.Index(page, "Word similarity"))
+	assert.Less(t, strings.Index(page, "Each method at its best"), strings.Index(page, "tuning-choices"), "the verdict first")
 	scores := page[strings.Index(page, `id="word-scores"`):]
 	scores = scores[:strings.Index(scores, "</section>")]
 	test := scores[strings.Index(scores, `id="scores-zero-test"`):]
@@ -92,9 +115,9 @@ func TestTuningCostsRuns(t *testing.T) {
 		caption string
 		note    string // the tail-cut row's note
 	}{
-		{"one run", map[string]string{"t10": "r1", "s2": "r1"}, "The chosen designs: their dev score, the runner-up's, and their cost, measured in one run", ""},
+		{"one run", map[string]string{"t10": "r1", "s2": "r1"}, "The chosen designs: their dev score and noise, the runner-up's margin, and their cost, measured in one run", ""},
 		{"two runs", map[string]string{"t10": "r1", "s2": "r2"},
-			"The chosen designs: their dev score, the runner-up's, and their cost: measured in different runs (each row names its run), so the times are read one by one, not against each other",
+			"The chosen designs: their dev score and noise, the runner-up's margin, and their cost: measured in different runs (each row names its run), so the times are read one by one, not against each other",
 			"measured in the run started 2026-11-26T12:48:44Z at commit 756e871"},
 	}
 	for _, tt := range tests {
@@ -109,9 +132,9 @@ func TestTuningCostsRuns(t *testing.T) {
 			}
 			p := newBuilder(Report{Title: "tuned", Records: recs, Methods: testMethods})
 			s := p.tuningSection(recs, p.choices(recs))
-			tab := s.Blocks[2].(Table)
+			tab := s.Blocks[5].(Table)
 			assert.Equal(t, tt.caption, tab.Caption)
-			assert.Equal(t, tt.note, tab.Rows[0][7])
+			assert.Equal(t, tt.note, tab.Rows[0][9])
 		})
 	}
 }

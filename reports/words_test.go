@@ -147,10 +147,11 @@ func TestScoreSection(t *testing.T) {
 	head := s.Blocks[0].(Headline)
 	// fastText's mean (0.449) is the highest at d = 300, SGNS's (0.435)
 	// next; MEN 0.611 against 0.528 and Rel 0.590 against 0.622 differ by
-	// more than the paired interval's half-width (about 0.028).
+	// more than the paired interval's half-width (about 0.028), but over
+	// six sets only MEN's gap stays significant after Holm's adjustment.
 	assert.Equal(t, Headline{
-		"At d = 300, zero rule, each method at its own similarity: fastText is significantly above SGNS on MEN; SGNS above fastText on Rel; ties on Sim, M.Turk, Rare, S999.",
-		"At d = 300, skip rule, each method at its own similarity: fastText is significantly above SGNS on MEN; SGNS above fastText on Rel; ties on Sim, M.Turk, Rare, S999.",
+		"At d = 300, zero rule, each method at its own similarity: fastText is significantly above SGNS on MEN; ties on Sim, Rel, M.Turk, Rare, S999.",
+		"At d = 300, skip rule, each method at its own similarity: fastText is significantly above SGNS on MEN; ties on Sim, Rel, M.Turk, Rare, S999.",
 	}, head, "the group with the most methods; only baselines there: the two best rows of different methods")
 	zero := findScoreTable(t, s.Blocks, "scores-zero")
 	skip := findScoreTable(t, s.Blocks, "scores-skip")

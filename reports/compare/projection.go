@@ -509,28 +509,48 @@ func Number(v any) (float64, bool) {
 
 // Estimate is the row's score under key: its value (for folded seed
 // replicates, their mean) and its bootstrap replicates: a trial's own, or
-// for seed replicates SeedReplicates of theirs, so that the interval
-// and every verdict hold over the pairs and over the seeds (one seed's
-// lucky draw cannot decide a win); not tested when any of them lacks
+// for seed replicates SeedEstimate of theirs, so that the interval and
+// every verdict hold over the pairs and over the seeds (one seed's lucky
+// draw cannot decide a win); not tested when any of them lacks
 // replicates.
 func (r Row) Estimate(key string) Estimate {
-	e := Estimate{Value: Metric(r.Record, key)}
 	members := r.Members
 	if len(members) == 0 {
-		members = []records.Record{r.Record}
+		return Estimate{Value: Metric(r.Record, key), Reps: replicatesOf(r.Record, key)}
 	}
+	var values []float64
 	var lists [][]float64
+	missing := false
 	for _, m := range members {
 		v, ok := m.Metrics[key]
 		if !ok || math.IsNaN(v) {
 			continue
 		}
-		reps, ok := m.Bootstrap.Replicates(key, v)
-		if !ok {
-			return e
+		values = append(values, v)
+		reps := replicatesOf(m, key)
+		if reps == nil {
+			missing = true
 		}
 		lists = append(lists, reps)
 	}
-	e.Reps = SeedReplicates(lists, members[0].ID)
+	e := SeedEstimate(values, lists)
+	e.Value = Metric(r.Record, key)
+	if missing {
+		e.Reps = nil
+	}
 	return e
+}
+
+// replicatesOf are a record's bootstrap replicates of key, nil when it has
+// none that decode.
+func replicatesOf(rec records.Record, key string) []float64 {
+	v, ok := rec.Metrics[key]
+	if !ok || math.IsNaN(v) {
+		return nil
+	}
+	reps, ok := rec.Bootstrap.Replicates(key, v)
+	if !ok {
+		return nil
+	}
+	return reps
 }

@@ -32,43 +32,78 @@ func sharedEffects(n int, sd float64) []float64 {
 	return out
 }
 
-// The seed part of SeedReplicates: with no pair noise at all (every
-// replicate of a seed equal to its score), the replicates' SD is the SD of
-// the seeds' mean, s/√n; with identical seeds it adds nothing; one list is
-// returned as it is; the draws depend on the salt alone.
-func TestSeedReplicates(t *testing.T) {
-	const B = 4000
-	constant := func(v float64) []float64 {
-		out := make([]float64, B)
-		for b := range out {
-			out[b] = v
+// SeedEstimate: the value is the seeds' mean, the replicates the
+// per-resample means (the pairs' noise of the mean), the seed variance the
+// variance of the mean over the seeds (s²/n on n − 1 degrees of freedom);
+// one seed is the trial's own estimate; a seed without replicates leaves
+// the mean untested.
+func TestSeedEstimate(t *testing.T) {
+	shared := sharedEffects(200, 0.02)
+	a, b, c := pairNoise(0.50, shared, 0.002, 1), pairNoise(0.56, shared, 0.002, 2), pairNoise(0.62, shared, 0.002, 3)
+	e := SeedEstimate([]float64{0.50, 0.56, 0.62}, [][]float64{a, b, c})
+	assert.InDelta(t, 0.56, e.Value, 1e-12)
+	assert.Equal(t, MeanReplicates([][]float64{a, b, c}), e.Reps)
+	assert.InDelta(t, 0.06*0.06/3, e.SeedVar, 1e-12, "sample SD of the three seeds is 0.06")
+	assert.Equal(t, 2, e.SeedDF)
+	// With 3 seeds the seed part is t_{2, .975}·s/√3 = 4.303·0.0346.
+	pairs := 1.96 * records.StdDev(e.Reps)
+	assert.InDelta(t, math.Hypot(pairs, 4.302652729911275*0.06/math.Sqrt(3)), e.HalfWidth(), 1e-9)
+
+	one := SeedEstimate([]float64{0.5}, [][]float64{a})
+	assert.Equal(t, Estimate{Value: 0.5, Reps: a}, one, "one trial: its own estimate")
+	assert.Nil(t, SeedEstimate([]float64{0.5, 0.6}, [][]float64{a, nil}).Reps, "a seed without replicates: not tested")
+	same := SeedEstimate([]float64{0.5, 0.5}, [][]float64{a, a})
+	assert.Zero(t, same.SeedVar, "identical seeds add no spread")
+	assert.InDelta(t, 1.96*records.StdDev(a), same.HalfWidth(), 1e-12)
+}
+
+// The interval of a mean over seeds is never narrower than its pairs-only
+// interval, whatever the seeds and pairs (a property over random data):
+// one estimate's, and a difference's against another row with or without
+// seeds; and its p-value is never below the pairs-only one.
+func TestSeedIntervalNeverNarrower(t *testing.T) {
+	r := rand.New(rand.NewPCG(2026, 11))
+	for it := range 500 {
+		B := 20 + r.IntN(300)
+		n := 1 + r.IntN(6)
+		sharedSD := 0.001 + 0.05*r.Float64()
+		shared := make([]float64, B)
+		for i := range shared {
+			shared[i] = sharedSD * r.NormFloat64()
 		}
-		return out
+		mk := func(k int) ([]float64, [][]float64) {
+			vals := make([]float64, k)
+			lists := make([][]float64, k)
+			centre := 0.3 + 0.3*r.Float64()
+			spread := 0.05 * r.Float64()
+			for s := range k {
+				vals[s] = centre + spread*r.NormFloat64()
+				lists[s] = make([]float64, B)
+				jitter := 0.02 * r.Float64()
+				for i := range lists[s] {
+					lists[s][i] = vals[s] + shared[i] + jitter*r.NormFloat64()
+				}
+			}
+			return vals, lists
+		}
+		va, la := mk(n)
+		vb, lb := mk(1 + r.IntN(6))
+		ea, eb := SeedEstimate(va, la), SeedEstimate(vb, lb)
+		pa := Estimate{Value: ea.Value, Reps: ea.Reps}
+		pb := Estimate{Value: eb.Value, Reps: eb.Reps}
+		require.GreaterOrEqual(t, ea.HalfWidth(), pa.HalfWidth(), "iteration %d: one row", it)
+		_, lo, hi, ok := Diff(ea, eb)
+		require.True(t, ok)
+		_, plo, phi, _ := Diff(pa, pb)
+		require.LessOrEqual(t, lo, plo+1e-15, "iteration %d: difference, low end", it)
+		require.GreaterOrEqual(t, hi, phi-1e-15, "iteration %d: difference, high end", it)
+		require.GreaterOrEqual(t, PValue(ea, eb), PValue(pa, pb)*(1-1e-9), "iteration %d: p-value", it)
+		// The verdict agrees with the p-value at 5% (but for the sliver
+		// where z = 1.96 and z_{.975} = 1.95996 differ).
+		if p := PValue(ea, eb); p < 0.0499 || p > 0.0501 {
+			assert.Equal(t, p < 0.05, lo > 0 || hi < 0, "iteration %d: p %.4g, [%.4g, %.4g]", it, p, lo, hi)
+		}
 	}
-	seeds := [][]float64{constant(0.50), constant(0.56), constant(0.62)}
-	reps := SeedReplicates(seeds, "row")
-	require.Len(t, reps, B)
-	var m, ss float64
-	for _, x := range reps {
-		m += x
-	}
-	m /= B
-	for _, x := range reps {
-		ss += (x - m) * (x - m)
-	}
-	sd := math.Sqrt(ss / (B - 1))
-	want := 0.06 / math.Sqrt(3) // sample SD of the three seeds is 0.06
-	assert.InDelta(t, 0.56, m, 0.003, "centred on the seeds' mean")
-	assert.InDelta(t, want, sd, 0.1*want, "the spread of a mean of 3 seeds")
-
-	same := [][]float64{pairNoise(0.5, sharedEffects(200, 0.02), 0, 1), nil}
-	same[1] = same[0]
-	assert.Equal(t, MeanReplicates(same), SeedReplicates(same, "row"), "identical seeds add no spread")
-	assert.Equal(t, same[0], SeedReplicates(same[:1], "row"), "one trial: its own replicates")
-	assert.Nil(t, SeedReplicates([][]float64{same[0], nil}, "row"), "a seed without replicates: not tested")
-
-	assert.Equal(t, SeedReplicates(seeds, "row"), SeedReplicates(seeds, "row"), "deterministic")
-	assert.NotEqual(t, SeedReplicates(seeds, "row"), SeedReplicates(seeds, "other row"), "the salt draws")
 }
 
 // A trainer whose seeds scatter far more than the pair noise is compared

@@ -1,10 +1,10 @@
 package compare
 
 import (
-	"hash/fnv"
 	"math"
-	"math/rand/v2"
 	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"kcalab/records"
 	"kcalab/reports/page"
@@ -22,32 +22,160 @@ import (
 
 // Estimate is a score as a comparison sees it: its value and its
 // bootstrap replicates over the set's shared resamples (nil: not tested).
+// For the mean of n seed replicates, Reps are the per-resample means of
+// their replicates (the pairs' part of its noise) and SeedVar the variance
+// of the mean over seeds, s²/n, with SeedDF = n − 1 degrees of freedom
+// (the seeds' part): see SeedEstimate.
 type Estimate struct {
-	Value float64
-	Reps  []float64
+	Value   float64
+	Reps    []float64
+	SeedVar float64
+	SeedDF  int
 }
 
 // Tested says the estimate has a value and replicates to test it with.
 func (e Estimate) Tested() bool { return finite(e.Value) && len(e.Reps) > 0 }
 
-// Interval is the estimate's 95% normal bootstrap Interval
-// (records.Interval); false when it is not tested.
+// Interval is the estimate's 95% interval (see halfWidth); false when it
+// is not tested.
 func (e Estimate) Interval() (lo, hi float64, ok bool) {
 	if !e.Tested() {
 		return math.NaN(), math.NaN(), false
 	}
-	lo, hi, _ = records.Interval(e.Value, e.Reps)
-	return lo, hi, finite(lo) && finite(hi)
+	h := e.HalfWidth()
+	return e.Value - h, e.Value + h, finite(h)
 }
 
-// HalfWidth is the half-width of the estimate's 95% normal bootstrap
-// interval (records.Interval), NaN when it is not tested.
+// HalfWidth is the half-width of the estimate's 95% interval, NaN when it
+// is not tested.
 func (e Estimate) HalfWidth() float64 {
 	if !e.Tested() {
 		return math.NaN()
 	}
-	lo, hi, _ := records.Interval(e.Value, e.Reps)
-	return (hi - lo) / 2
+	return halfWidth(records.StdDev(e.Reps), e.SeedVar, e.SeedDF, alpha95)
+}
+
+// The interval of a score, and of a difference of two, holds two sources
+// of noise that add: the pairs the set happens to hold (the bootstrap's
+// standard deviation sd over resamples every row shares, so a difference
+// is paired) and, for a mean over seeds, the seeds a trainer happened to
+// draw (the variance of the mean over seeds, independent of the pairs).
+// Its half-width at level α is
+//
+//	√( (z_{1−α/2}·sd)² + (t_{df, 1−α/2})²·seedVar )
+//
+// the normal bootstrap interval of the pairs widened by the seed
+// variance with a Student t quantile on the seeds' degrees of freedom (n −
+// 1 for one row; Welch–Satterthwaite's for a difference of two rows with
+// seeds), so it is never narrower than the pairs-only interval, and with
+// few seeds it is wide, as their spread is itself uncertain (t on 2
+// degrees of freedom is 4.30 where z is 1.96). At α = 5% z is 1.96, the
+// project's rule since its first bootstrap (records.Interval).
+const alpha95 = 0.05
+
+func halfWidth(sd, seedVar float64, df int, alpha float64) float64 {
+	z := 1.96
+	if alpha != alpha95 {
+		z = distuv.UnitNormal.Quantile(1 - alpha/2)
+	}
+	if !(seedVar > 0 && df > 0) {
+		return z * sd // the pairs alone: records.Interval's bits
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(1 - alpha/2)
+	return math.Sqrt(z*z*sd*sd + t*t*seedVar)
+}
+
+// Diff is a − b with its 95% interval: the pairs' part paired (the
+// standard deviation of the replicates' differences), the seeds' parts
+// added (each row's seeds are its own draws). ok is false when either is
+// not tested or their replicates do not pair.
+func Diff(a, b Estimate) (d, lo, hi float64, ok bool) {
+	sd, seedVar, df, ok := diffParts(a, b)
+	if !ok {
+		return math.NaN(), math.NaN(), math.NaN(), false
+	}
+	d = a.Value - b.Value
+	h := halfWidth(sd, seedVar, df, alpha95)
+	return d, d - h, d + h, finite(h)
+}
+
+// diffParts are the noise parts of a − b: the standard deviation of the
+// paired replicates' differences, the summed seed variance and its
+// Welch–Satterthwaite degrees of freedom (rounded down, at least 1).
+func diffParts(a, b Estimate) (sd, seedVar float64, df int, ok bool) {
+	if !a.Tested() || !b.Tested() || len(a.Reps) != len(b.Reps) {
+		return 0, 0, 0, false
+	}
+	dr := make([]float64, len(a.Reps))
+	for i := range dr {
+		dr[i] = a.Reps[i] - b.Reps[i]
+	}
+	sd = records.StdDev(dr)
+	seedVar, df = welch(a.SeedVar, a.SeedDF, b.SeedVar, b.SeedDF)
+	return sd, seedVar, df, finite(sd)
+}
+
+// welch combines two independent variances of means with their degrees of
+// freedom: their sum, on Welch–Satterthwaite's degrees of freedom.
+func welch(va float64, dfa int, vb float64, dfb int) (float64, int) {
+	if !(va > 0) || dfa < 1 {
+		va, dfa = 0, 0
+	}
+	if !(vb > 0) || dfb < 1 {
+		vb, dfb = 0, 0
+	}
+	v := va + vb
+	if v == 0 {
+		return 0, 0
+	}
+	den := 0.0
+	if dfa > 0 {
+		den += va * va / float64(dfa)
+	}
+	if dfb > 0 {
+		den += vb * vb / float64(dfb)
+	}
+	return v, max(1, int(math.Floor(v*v/den)))
+}
+
+// PValue is the two-sided p-value of a − b = 0 that matches Diff's
+// interval: the smallest α at which the interval at level 1 − α excludes
+// 0 (the normal bootstrap's z for the pairs, the t quantile for the
+// seeds); NaN when the difference cannot be tested. Holm's adjustment
+// (Holm) works on these.
+func PValue(a, b Estimate) float64 {
+	sd, seedVar, df, ok := diffParts(a, b)
+	if !ok {
+		return math.NaN()
+	}
+	return pValue(a.Value-b.Value, sd, seedVar, df)
+}
+
+func pValue(d, sd, seedVar float64, df int) float64 {
+	d = math.Abs(d)
+	if d == 0 {
+		return 1
+	}
+	if sd == 0 && !(seedVar > 0 && df > 0) {
+		return 0
+	}
+	// halfWidth falls as α rises: bisect for the α where it meets |d|.
+	lo, hi := 1e-300, 1.0
+	if halfWidth(sd, seedVar, df, lo) < d {
+		return 0
+	}
+	for range 200 {
+		mid := math.Sqrt(lo * hi) // α spans many decades
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if halfWidth(sd, seedVar, df, mid) > d {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
 }
 
 // Verdict is what a paired comparison says of a score a against b.
@@ -71,13 +199,13 @@ func Compare(a, b Estimate, digits int) Verdict {
 	if roundTo(a.Value, digits) == roundTo(b.Value, digits) {
 		return Tie
 	}
-	if !a.Tested() || !b.Tested() || len(a.Reps) != len(b.Reps) {
+	_, lo, hi, ok := Diff(a, b)
+	switch {
+	case !ok:
 		return NotTested
-	}
-	switch _, _, sign := records.Difference(a.Value, b.Value, a.Reps, b.Reps); sign {
-	case 1:
+	case lo > 0:
 		return Above
-	case -1:
+	case hi < 0:
 		return Below
 	}
 	return Tie
@@ -99,6 +227,19 @@ func Compare(a, b Estimate, digits int) Verdict {
 // are never marked, nor is a score alone in its column (there is nothing
 // to rank it against).
 func RankSignificant(scores []float64, replicates [][]float64, digits int, lowerIsBetter bool) []page.Mark {
+	ests := make([]Estimate, len(scores))
+	for i := range scores {
+		if i < len(replicates) {
+			ests[i].Reps = replicates[i]
+		}
+	}
+	return RankEstimates(scores, ests, digits, lowerIsBetter)
+}
+
+// RankEstimates is RankSignificant over estimates: each score's
+// replicates and seed variance (Estimate; its Value is scores[i]), so a
+// mean over seeds is ranked over the pairs and the seeds.
+func RankEstimates(scores []float64, ests []Estimate, digits int, lowerIsBetter bool) []page.Mark {
 	sign := 1.0
 	if lowerIsBetter {
 		sign = -1
@@ -107,11 +248,12 @@ func RankSignificant(scores []float64, replicates [][]float64, digits int, lower
 	var tested []int
 	for i, s := range scores {
 		est[i].Value = sign * s
-		if i < len(replicates) && len(replicates[i]) > 0 {
-			est[i].Reps = make([]float64, len(replicates[i]))
-			for b, x := range replicates[i] {
+		if i < len(ests) && len(ests[i].Reps) > 0 {
+			est[i].Reps = make([]float64, len(ests[i].Reps))
+			for b, x := range ests[i].Reps {
 				est[i].Reps[b] = sign * x
 			}
+			est[i].SeedVar, est[i].SeedDF = ests[i].SeedVar, ests[i].SeedDF
 		}
 		if est[i].Tested() {
 			tested = append(tested, i)
@@ -182,37 +324,37 @@ func tier(est []Estimate, cands []int, digits int) []int {
 	return out
 }
 
-// SeedReplicates is the bootstrap of a mean over seed replicates (trials
-// that differ only in their seed, each scored on the set's shared
-// resamples) whose spread holds both sources of noise: replicate b draws
-// the seeds again, n of them with replacement, and averages their
-// replicate b, so it varies with the pairs (b's resample, shared by every
-// row, which keeps the comparison paired) and with the seeds (the draw).
-// Deviations from the mean of all seeds at b are scaled by √(n/(n−1)), so
-// that the seed part's variance is the mean's, s²/n, not the plug-in
-// (n−1)/n of it. The draws come from salt (the row's identity) and b
-// alone, so a page renders to the same bytes every time. One list is
-// returned as it is (no seed spread to add); nil when any list is missing
-// or their lengths differ.
-func SeedReplicates(lists [][]float64, salt string) []float64 {
-	mean := MeanReplicates(lists)
-	n := len(lists)
-	if mean == nil || n < 2 {
-		return mean
+// SeedEstimate is the estimate of a mean over seed replicates (trials that
+// differ only in their seed, each scored on the set's shared resamples):
+// values are the seeds' scores, lists their bootstrap replicates. Its value
+// is the seeds' mean, its replicates the per-resample means (the pairs'
+// noise of the mean, paired with every row on the same resamples), its
+// SeedVar the seeds' sample variance over n (the variance of the mean) on
+// n − 1 degrees of freedom, so its interval and every verdict hold over
+// the pairs and over the seeds (halfWidth), and no number of seeds makes
+// the interval narrower than the pairs alone give. One seed is a trial's
+// own estimate; nil replicates when any list is missing or their lengths
+// differ.
+func SeedEstimate(values []float64, lists [][]float64) Estimate {
+	e := Estimate{Value: math.NaN()}
+	n := len(values)
+	if n == 0 {
+		return e
 	}
-	h := fnv.New64a()
-	h.Write([]byte(salt))
-	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5eed5))
-	scale := math.Sqrt(float64(n) / float64(n-1))
-	out := make([]float64, len(mean))
-	for b := range out {
-		var sum float64
-		for range n {
-			sum += lists[rng.IntN(n)][b]
-		}
-		out[b] = mean[b] + scale*(sum/float64(n)-mean[b])
+	sum := 0.0
+	for _, v := range values {
+		sum += v
 	}
-	return out
+	e.Value = sum / float64(n)
+	if len(lists) == n {
+		e.Reps = MeanReplicates(lists)
+	}
+	if n >= 2 {
+		e.SeedVar = records.StdDev(values)
+		e.SeedVar *= e.SeedVar / float64(n)
+		e.SeedDF = n - 1
+	}
+	return e
 }
 
 // MeanReplicates averages replicate lists per resample (the bootstrap of a
@@ -245,36 +387,53 @@ func MeanReplicates(lists [][]float64) []float64 {
 // the half-width of its 95% interval. Reference rows take no mark. The
 // rows are copied; t is not changed.
 func RankTable(t page.ScoreTable, reps [][][]float64) page.ScoreTable {
-	digits := orDefault(t.Digits, 3)
-	repsAt := func(i, j int) []float64 {
-		if i < len(reps) && j < len(reps[i]) {
-			return reps[i][j]
+	est := make([][]Estimate, len(reps))
+	for i := range reps {
+		est[i] = make([]Estimate, len(reps[i]))
+		for j := range reps[i] {
+			est[i][j].Reps = reps[i][j]
 		}
-		return nil
+	}
+	return RankTableEstimates(t, est)
+}
+
+// RankTableEstimates is RankTable over each score's estimate (its
+// replicates and seed variance; est[i][j] for row i, column j, its Value
+// the row's score), so rows that are means over seeds are ranked, and
+// their intervals drawn, over the pairs and the seeds.
+func RankTableEstimates(t page.ScoreTable, est [][]Estimate) page.ScoreTable {
+	digits := orDefault(t.Digits, 3)
+	estAt := func(i, j int) Estimate {
+		if i < len(est) && j < len(est[i]) {
+			return est[i][j]
+		}
+		return Estimate{}
 	}
 	rows := slices.Clone(t.Rows)
 	for i := range rows {
 		rows[i].Marks = make([]page.Mark, len(rows[i].Scores))
 		rows[i].HalfWidths = make([]float64, len(rows[i].Scores))
 		for j, v := range rows[i].Scores {
-			rows[i].HalfWidths[j] = Estimate{Value: v, Reps: repsAt(i, j)}.HalfWidth()
+			e := estAt(i, j)
+			e.Value = v
+			rows[i].HalfWidths[j] = e.HalfWidth()
 		}
 	}
 	for _, g := range page.RowGroups(rows) {
 		col := make([]float64, len(g))
-		rs := make([][]float64, len(g))
+		rs := make([]Estimate, len(g))
 		for j := range t.Columns {
 			for k, i := range g {
 				row := rows[i]
-				col[k], rs[k] = math.NaN(), nil
+				col[k], rs[k] = math.NaN(), Estimate{}
 				if j < len(row.Scores) {
-					col[k], rs[k] = row.Scores[j], repsAt(i, j)
+					col[k], rs[k] = row.Scores[j], estAt(i, j)
 				}
 				if j < len(row.Unranked) && row.Unranked[j] {
-					col[k], rs[k] = math.NaN(), nil // shown, never marked
+					col[k], rs[k] = math.NaN(), Estimate{} // shown, never marked
 				}
 			}
-			for k, m := range RankSignificant(col, rs, digits, t.LowerIsBetter) {
+			for k, m := range RankEstimates(col, rs, digits, t.LowerIsBetter) {
 				if i := g[k]; j < len(rows[i].Marks) {
 					rows[i].Marks[j] = m
 				}

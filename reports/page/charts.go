@@ -36,6 +36,9 @@ type LineSeries struct {
 	// Key says which lines are one: lines of one key take one colour on
 	// every chart of a page (the renderer assigns it); "" means Name.
 	Key string
+	// Dots draws the points alone, unjoined: each is an observation of its
+	// own (every candidate of a search), not a curve.
+	Dots bool
 }
 
 // colorKey is the key the page's colours are assigned by.
@@ -369,15 +372,20 @@ func (c LineChart) addSeries(lc *charts.Line, colors []string) (bars [][]any, dr
 			// chart; dashed and hollow, so that it does not compete.
 			style, symbol = "dashed", "empty"+strings.ToUpper(symbol[:1])+symbol[1:]
 		}
+		line := opts.LineStyle{Color: color, Width: 2, Type: style}
+		if s.Dots {
+			line.Width, line.Opacity = 0, opts.Float(0)
+		}
 		lc.AddSeries(s.Name, data,
 			charts.WithItemStyleOpts(opts.ItemStyle{Color: color}),
-			charts.WithLineStyleOpts(opts.LineStyle{Color: color, Width: 2, Type: style}),
+			charts.WithLineStyleOpts(line),
 			charts.WithSeriesOpts(func(ss *charts.SingleSeries) {
 				ss.Symbol = symbol
 				ss.SymbolSize = 7
 				// A line of many points (a spectrum) is a curve: symbols
-				// would merge into a thick smear.
-				ss.ShowSymbol = opts.Bool(len(data) <= maxSymbols)
+				// would merge into a thick smear. Dots are observations:
+				// every one is drawn.
+				ss.ShowSymbol = opts.Bool(s.Dots || len(data) <= maxSymbols)
 			}),
 		)
 	}
