@@ -209,8 +209,8 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 // tunedLegend says what † means wherever a table has one.
 const tunedLegend = "†: in-sample: the row's design was tuned on this set (or part of it: its tuned_on, or SCA trained on its pairs, sca.mode = in-sample); shown, never ranked."
 
-// seedsLegend says how a row over seeds is compared (compare.SeedReplicates).
-const seedsLegend = "A row over seeds (\"n seeds\") is their mean; its ± and every verdict about it hold over the pairs and over the seeds: each bootstrap resample of the pairs also draws the seeds again, so one seed's lucky draw cannot decide a win."
+// seedsLegend says how a row over seeds is compared (compare.SeedEstimate).
+const seedsLegend = "A row over seeds (\"n seeds\") is their mean; its ± and every verdict about it hold over the pairs and over the seeds: the pairs' bootstrap interval is widened by the seeds' variance of the mean with a t quantile on n − 1 degrees of freedom, so seeds never narrow it and one seed's lucky draw cannot decide a win."
 
 // fewPairsLegend says what ‡ means wherever a table has one.
 var fewPairsLegend = fmt.Sprintf("‡ n pairs: too few pairs: the score rests on n < %d pairs covered (both words with a vector), too few for ρ or its interval to mean much; shown, never ranked.", records.MinRankedPairs)

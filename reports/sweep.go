@@ -40,6 +40,12 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 	if len(s.Subsections) == 0 {
 		return nil
 	}
+	// The ordering against corpus size answers first where designs ran at
+	// several fractions (corpussize.go).
+	if cs := p.corpusSizeSubsection(recs); cs != nil {
+		s.Subsections = append([]Section{*cs}, s.Subsections...)
+		head = append(headlineIn(cs.Blocks), head...)
+	}
 	if head = append(head, peaks...); len(head) > 0 {
 		s.Blocks = append(s.Blocks, head)
 	}
@@ -52,7 +58,7 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 // sweepRule is the rule the headline's verdicts keep (sweepVerdict).
 const sweepRule = "How the headline reads a line: its best point is the one of highest ρ; another point is significantly below it " +
 	"when the 95% interval of their paired bootstrap difference (the same resamples of the set's pairs for every point) excludes 0; " +
-	"a point that averages seeds draws its seeds again in each resample, so the difference must hold over the seeds too. " +
+	"for a point that averages seeds the interval is widened by the seeds' variance (a t quantile on n − 1 degrees of freedom), so the difference must hold over the seeds too. " +
 	"A line with no point significantly below its best is level within noise; points are never compared across lines. " +
 	"A line with a point without bootstrap replicates is not tested, nor is a line on the set it was tuned on (†)."
 
@@ -329,8 +335,8 @@ func sweepVerdict(sym string, pts []sweepPoint) (v string, ok bool) {
 
 // sweepBelow says a point is significantly below the best by sweepRule:
 // the paired bootstrap (compare.Compare, 3 decimals as printed), whose
-// replicates for a point over seeds also draw the seeds again
-// (compare.SeedReplicates), so one rule holds over the pairs and the seeds.
+// interval for a point over seeds also holds the seeds' variance
+// (compare.SeedEstimate), so one rule holds over the pairs and the seeds.
 func sweepBelow(best, pt sweepPoint) bool {
 	return compare.Compare(best.est, pt.est, 3) == compare.Above
 }

@@ -1,0 +1,253 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"kcalab/records"
+	"kcalab/reports/compare"
+)
+
+// The answer against corpus size: the same designs (chosen elsewhere, not
+// re-tuned) trained on growing initial fractions of one corpus
+// (data.fraction), each scored on the sets' test parts. Count models are
+// known to fare relatively better on small corpora, so the question is
+// whether the ordering of the best CA design and the best neural baseline
+// moves with the corpus, and which way. Its rules, from the records alone:
+//
+//   - A design is a label with its settings, data.fraction and the
+//     replicate aside; at each fraction its seeds are folded.
+//   - Each design's score at a fraction is its pooled ρ: the mean over the
+//     test parts (zero rule, at its own similarity), with the interval of
+//     compare.Row.Pooled (pairs within each set, seeds counted).
+//   - The CA family and the baselines each put forward the design of
+//     highest mean dev ρ at the largest fraction (as a tuned page does: the
+//     dev parts choose, never the test parts); at every fraction their
+//     pooled Δρ is compared (compare.Diff), and the per-set verdicts are
+//     Holm-adjusted for the sets.
+
+// sizeDesign is one design across fractions.
+type sizeDesign struct {
+	label  string
+	rows   map[float64]row // by fraction: the design's trials there, folded over seeds
+	fracs  []float64       // ascending
+	ca     bool
+	base   bool
+	devTop float64 // mean dev ρ at the largest fraction
+}
+
+// sizeDesigns groups the scored records into designs across data.fraction;
+// nil unless some design ran at two fractions or more.
+func (p *builder) sizeDesigns(recs []records.Record, testSets, devSets []string) []*sizeDesign {
+	var out []*sizeDesign
+	at := map[string]*sizeDesign{}
+	for _, group := range compare.ReplicateGroups(recs) {
+		first := group[0]
+		if first.Status != records.StatusOK {
+			continue
+		}
+		f, ok := compare.Number(first.Settings["data.fraction"])
+		if !ok {
+			f = 1
+		}
+		rest := map[string]any{}
+		for k, v := range first.Settings {
+			if k != "data.fraction" && k != records.KeyReplicate && k != "tuned_on" {
+				rest[k] = v
+			}
+		}
+		b, _ := json.Marshal(records.Normalize(rest))
+		d, ok := at[string(b)]
+		if !ok {
+			label, _ := first.Settings[records.KeyLabel].(string)
+			if label == "" {
+				label = p.methodLabel(fmt.Sprint(first.Settings[records.KeyMethod]))
+			}
+			d = &sizeDesign{label: label, rows: map[float64]row{}, ca: p.isCAFamily(first), base: p.method(first).Baseline}
+			at[string(b)] = d
+			out = append(out, d)
+		}
+		merged := records.MergeReplicates(group)
+		r := row{Trial: trial{Record: merged[0].Record}, N: merged[0].N, SD: merged[0].SD, Label: d.label}
+		if merged[0].N > 1 {
+			r.Members = group
+		}
+		d.rows[f] = r
+		d.fracs = append(d.fracs, f)
+	}
+	many := false
+	for _, d := range out {
+		slices.Sort(d.fracs)
+		many = many || len(d.fracs) > 1
+		top := d.rows[d.fracs[len(d.fracs)-1]]
+		sum, n := 0.0, 0
+		for _, set := range devSets {
+			key := records.Score(records.RuleZero, set).At(p.rankSim(top.Record), ownSim(top.Record)).Key()
+			if v := compare.Metric(top.Record, key); finite(v) {
+				sum += v
+				n++
+			}
+		}
+		d.devTop = math.NaN()
+		if n == len(devSets) && n > 0 {
+			d.devTop = sum / float64(n)
+		}
+	}
+	if !many {
+		return nil
+	}
+	return out
+}
+
+// pooledKeys are a design's score keys on sets at its ranked similarity.
+func (p *builder) pooledKeys(r row, sets []string) []string {
+	keys := make([]string, len(sets))
+	for i, set := range sets {
+		keys[i] = records.Score(records.RuleZero, set).At(p.rankSim(r.Record), ownSim(r.Record)).Key()
+	}
+	return keys
+}
+
+// tokensOf is the corpus tokens a design's trials read at a fraction (NaN
+// when not recorded).
+func tokensOf(r row) float64 {
+	return compare.Metric(r.Record, records.MetricTokens)
+}
+
+// corpusSizeSubsection is the answer against corpus size, or nil when the
+// records hold no design at several fractions with test-part scores.
+func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
+	var testSets, devSets []string
+	for _, s := range wordSets(recs) {
+		switch _, part := records.SplitSetPart(s); part {
+		case records.PartTest:
+			testSets = append(testSets, s)
+		case records.PartDev:
+			devSets = append(devSets, s)
+		}
+	}
+	if len(testSets) == 0 {
+		return nil
+	}
+	designs := p.sizeDesigns(recs, testSets, devSets)
+	if designs == nil {
+		return nil
+	}
+	s := &Section{ID: "corpus-size", Title: "The answer against corpus size"}
+	// Every design's pooled test ρ against tokens.
+	ch := LineChart{ID: "corpus-size-rho", Title: "Pooled test-part ρ against corpus tokens", XName: "corpus tokens (data.fraction of the corpus)",
+		YName: "mean ρ over the test parts (bar: 95% over pairs and seeds)", LogX: true}
+	for _, d := range designs {
+		var pts []XY
+		for _, f := range d.fracs {
+			r := d.rows[f]
+			e := r.Pooled(p.pooledKeys(r, testSets))
+			h := e.HalfWidth()
+			if !finite(h) {
+				h = 0
+			}
+			pts = append(pts, XY{X: tokensOf(r), Y: e.Value, Err: h, DashedErr: r.N > 1})
+		}
+		ch.Series = append(ch.Series, LineSeries{Name: d.label, Points: pts})
+	}
+	var ca, base *sizeDesign
+	for _, d := range designs {
+		if d.ca && finite(d.devTop) && (ca == nil || d.devTop > ca.devTop) {
+			ca = d
+		}
+		if d.base && finite(d.devTop) && (base == nil || d.devTop > base.devTop) {
+			base = d
+		}
+	}
+	if ca == nil || base == nil {
+		s.Blocks = append(s.Blocks, ch)
+		return s
+	}
+	// The best CA design against the best baseline at each fraction both ran.
+	dch := LineChart{ID: "corpus-size-delta", Title: "Pooled Δρ (" + ca.label + " − " + base.label + ") against corpus tokens", XName: "corpus tokens",
+		YName: "Δρ, mean over the test parts (bar: 95%)", LogX: true}
+	t := Table{ID: "corpus-size-verdicts", Caption: "The best CA design against the best neural baseline (each chosen by dev ρ at the full corpus) at each corpus size: pooled Δρ over the test parts, and the per-set verdicts after Holm's adjustment",
+		Header: []string{"data.fraction", "Tokens", ca.label + " pooled ρ", base.label + " pooled ρ", "Pooled Δρ [95%]", "Pooled verdict", "Per set (Holm)"},
+		Numeric: []bool{true, true, true, true, true, false, false},
+		CSV:     [][]string{{"fraction", "tokens", "ca_rho", "baseline_rho", "delta", "lo", "hi", "verdict", "above", "below", "ties"}}}
+	var pts []XY
+	var path []string
+	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
+	for _, f := range ca.fracs {
+		rb, ok := base.rows[f]
+		if !ok {
+			continue
+		}
+		ra := ca.rows[f]
+		pa, pb := ra.Pooled(p.pooledKeys(ra, testSets)), rb.Pooled(p.pooledKeys(rb, testSets))
+		d, lo, hi, tested := compare.Diff(pa, pb)
+		v := compare.NotTested
+		switch {
+		case !tested:
+			d = pa.Value - pb.Value
+		case lo > 0:
+			v = compare.Above
+		case hi < 0:
+			v = compare.Below
+		default:
+			v = compare.Tie
+		}
+		ka, kb := p.pooledKeys(ra, testSets), p.pooledKeys(rb, testSets)
+		ea, eb := make([]estimate, len(testSets)), make([]estimate, len(testSets))
+		for i := range testSets {
+			ea[i], eb[i] = ra.Estimate(ka[i]), rb.Estimate(kb[i])
+		}
+		n := map[verdict]int{}
+		for _, x := range compare.FamilyVerdicts(ea, eb, 3) {
+			n[x]++
+		}
+		perSet := fmt.Sprintf("above %d · below %d · ties %d", n[compare.Above], n[compare.Below], n[compare.Tie])
+		tokens := tokensOf(ra)
+		h := (hi - lo) / 2
+		if !finite(h) {
+			h = 0
+		}
+		pts = append(pts, XY{X: tokens, Y: d, Err: h})
+		interval := signed(d, 3)
+		if tested {
+			interval += " [" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
+		}
+		t.Rows = append(t.Rows, []string{formatValue(f), thousands(tokens), formatScore(pa.Value, 3), formatScore(pb.Value, 3), interval, word[v], perSet})
+		t.CSV = append(t.CSV, []string{csvFloat(f), csvFloat(tokens), csvFloat(pa.Value), csvFloat(pb.Value), csvFloat(d), csvFloat(lo), csvFloat(hi), word[v],
+			fmt.Sprint(n[compare.Above]), fmt.Sprint(n[compare.Below]), fmt.Sprint(n[compare.Tie])})
+		path = append(path, fmt.Sprintf("%s at %s tokens (Δρ %s)", word[v], millions(tokens), signed(d, 3)))
+	}
+	if len(pts) == 0 {
+		s.Blocks = append(s.Blocks, ch)
+		return s
+	}
+	dch.Series = []LineSeries{{Name: ca.label + " − " + base.label, Points: pts}}
+	trend := ""
+	if len(pts) > 1 {
+		first, last := pts[0], pts[len(pts)-1]
+		switch {
+		case last.Y-first.Y > first.Err+last.Err:
+			trend = fmt.Sprintf("; the CA design gains on the baseline as the corpus grows (Δρ %s → %s, more than both intervals' half-widths)", signed(first.Y, 3), signed(last.Y, 3))
+		case first.Y-last.Y > first.Err+last.Err:
+			trend = fmt.Sprintf("; the baseline gains on the CA design as the corpus grows (Δρ %s → %s, more than both intervals' half-widths)", signed(first.Y, 3), signed(last.Y, 3))
+		default:
+			trend = fmt.Sprintf("; Δρ moves from %s to %s, within the intervals' noise", signed(first.Y, 3), signed(last.Y, 3))
+		}
+	}
+	head := Headline{fmt.Sprintf("The best CA design by dev ρ, %s, against the best neural baseline by dev ρ, %s, pooled over the test parts: %s%s.",
+		ca.label, base.label, strings.Join(path, ", "), trend)}
+	s.Blocks = append(s.Blocks, head, Paragraph("The designs are not re-tuned at each size: each is the design chosen on the dev parts at the full corpus, trained again on the corpus's first tokens (data.fraction; the vocabulary is built on that section, so smaller corpora also cover fewer pairs: the zero rule charges them). Each point's interval holds the pairs' noise (a bootstrap within each set) and, for seeded designs, the seeds' (dashed bars)."),
+		t, Row{ch, dch})
+	return s
+}
+
+// millions prints a token count as "2.14 M".
+func millions(v float64) string {
+	if !finite(v) {
+		return "?"
+	}
+	return fmt.Sprintf("%.2f M", v/1e6)
+}
