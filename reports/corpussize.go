@@ -170,7 +170,7 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
 	dch := LineChart{ID: "corpus-size-delta", Title: "Pooled Δρ (" + ca.label + " − " + base.label + ") against corpus tokens", XName: "corpus tokens",
 		YName: "Δρ, mean over the test parts (bar: 95%)", LogX: true}
 	t := Table{ID: "corpus-size-verdicts", Caption: "The best CA design against the best neural baseline (each chosen by dev ρ at the full corpus) at each corpus size: pooled Δρ over the test parts, and the per-set verdicts after Holm's adjustment",
-		Header: []string{"data.fraction", "Tokens", ca.label + " pooled ρ", base.label + " pooled ρ", "Pooled Δρ [95%]", "Pooled verdict", "Per set (Holm)"},
+		Header:  []string{"data.fraction", "Tokens", ca.label + " pooled ρ", base.label + " pooled ρ", "Pooled Δρ [95%]", "Pooled verdict", "Per set (Holm)"},
 		Numeric: []bool{true, true, true, true, true, false, false},
 		CSV:     [][]string{{"fraction", "tokens", "ca_rho", "baseline_rho", "delta", "lo", "hi", "verdict", "above", "below", "ties"}}}
 	var pts []XY
