@@ -259,11 +259,31 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	}
 
 	// runRound computes trials (measured ones last, one at a time) and
-	// saves each record as it finishes.
-	runRound := func(todo []schema.Trial) {
-		jobs := workers(r.Jobs, todo, log)
+	// saves each record as it finishes. more, called (with mu held) after
+	// each trial is saved, returns trials that result makes runnable (a
+	// rung of a successive halving): they join the queue at once, so no
+	// core idles while another group's rung still runs.
+	// The workers are as many as the trials the run may compute (sizing),
+	// not only the first few a halving can start with.
+	runRound := func(todo []schema.Trial, more func() []schema.Trial, sizing []schema.Trial) {
+		jobs := workers(r.Jobs, sizing, log)
 		work := make(chan schema.Trial)
 		var wg sync.WaitGroup
+		var queue, measured []schema.Trial
+		// Measured trials run one at a time after the others, each in its own
+		// process, so no other trial competes with them for the cores.
+		enqueue := func(ts []schema.Trial) {
+			for _, t := range ts {
+				if t.Measure.Process {
+					measured = append(measured, t)
+				} else {
+					queue = append(queue, t)
+				}
+			}
+		}
+		enqueue(todo)
+		inflight := 0
+		changed := sync.NewCond(&mu)
 		for w := 0; w < jobs; w++ {
 			wg.Add(1)
 			go func() {
@@ -271,40 +291,64 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 				for t := range work {
 					rec := encodable(r.executeWithin(ctx, spec, t, prog))
 					mu.Lock()
+					inflight--
 					if ctx.Err() != nil && rec.Status == "error" {
+						changed.Broadcast()
 						mu.Unlock()
 						continue // interrupted: leave it for the next run
 					}
 					stored := rec
 					if !save(&stored) {
+						changed.Broadcast()
 						mu.Unlock()
 						continue
 					}
 					out.Records[t.Index] = stored
 					done[t.Index] = true
+					if more != nil && writeErr == nil && ctx.Err() == nil {
+						enqueue(more())
+					}
+					changed.Broadcast()
 					mu.Unlock()
 					prog.Done(t, rec, false)
 				}
 			}()
 		}
-		// Measured trials run one at a time after the others, each in its own
-		// process, so no other trial competes with them for the cores.
-		var measured []schema.Trial
+		// A trial that ends this run's context (an interrupt) wakes the
+		// feeder too.
+		stop := context.AfterFunc(ctx, func() {
+			mu.Lock()
+			changed.Broadcast()
+			mu.Unlock()
+		})
 	feed:
-		for _, t := range todo {
-			if t.Measure.Process {
-				measured = append(measured, t)
-				continue
+		for {
+			mu.Lock()
+			for len(queue) == 0 && inflight > 0 && ctx.Err() == nil {
+				changed.Wait()
 			}
+			if len(queue) == 0 || ctx.Err() != nil {
+				mu.Unlock()
+				break
+			}
+			t := queue[0]
+			queue = queue[1:]
+			inflight++
+			mu.Unlock()
 			select {
 			case work <- t:
 			case <-ctx.Done():
+				mu.Lock()
+				inflight--
+				mu.Unlock()
 				break feed
 			}
 		}
+		stop()
 		close(work)
 		wg.Wait()
-		for _, t := range measured {
+		for i := 0; i < len(measured); i++ {
+			t := measured[i]
 			if ctx.Err() != nil {
 				break
 			}
@@ -327,10 +371,13 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		}
 	}
 	// Successive halving (tune.halving) decides some trials only from
-	// others' results: each round computes what the plan runs now, until
-	// it runs nothing more; the trials it does not promote are not run.
+	// others' results: the plan runs what it can now, and each result may
+	// promote more (replan, called as each trial finishes); the trials it
+	// does not promote are not run.
 	notPromoted := 0
-	for round := 0; writeErr == nil && ctx.Err() == nil; round++ {
+	queued := map[int]bool{}
+	r.shared.count(nil) // this run's trials are added as they are queued
+	replan := func() []schema.Trial {
 		now, skip := planRound(trials, todo, out.Records, done)
 		for _, s := range skip {
 			out.Records[s.trial.Index] = s.rec
@@ -338,15 +385,27 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		}
 		notPromoted += len(skip)
 		prog.NotRun(len(skip))
+		var fresh []schema.Trial
+		for _, t := range now {
+			if !queued[t.Index] {
+				queued[t.Index] = true
+				fresh = append(fresh, t)
+			}
+		}
+		r.shared.add(fresh)
+		return fresh
+	}
+	for round := 0; writeErr == nil && ctx.Err() == nil; round++ {
+		mu.Lock()
+		now := replan()
+		mu.Unlock()
 		if len(now) == 0 {
 			break
 		}
 		if round > 0 {
 			logf("kcalab: tune: successive halving: %d more trial(s) promoted by the results so far", len(now))
 		}
-		r.shared.count(now)
-		runRound(now)
-		todo = slices.DeleteFunc(todo, func(t schema.Trial) bool { return done[t.Index] })
+		runRound(now, replan, todo)
 	}
 	if notPromoted > 0 {
 		logf("kcalab: tune: successive halving: %d trial(s) of the grid not promoted, so not run (the report lists why)", notPromoted)
@@ -359,7 +418,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			logf("kcalab: tune: %d chosen trial(s) hold only their search scores: computing them again for their replicates", len(again))
 			prog.Again(len(again))
 			r.shared.count(again)
-			runRound(again)
+			runRound(again, nil, again)
 		}
 	}
 	cerr := rlog.Close()

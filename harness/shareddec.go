@@ -59,6 +59,21 @@ func (s *sharedDecs) count(trials []schema.Trial) {
 	}
 }
 
+// add notes more trials of this run that will ask for a shared
+// decomposition (a rung of a successive halving promoted during the run).
+func (s *sharedDecs) add(trials []schema.Trial) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending == nil {
+		s.pending = map[string]int{}
+	}
+	for _, t := range trials {
+		if t.SVD.SharedRank > 0 {
+			s.pending[shareKey(t)]++
+		}
+	}
+}
+
 // taken releases a key's decomposition once no trial of the run needs it.
 func (s *sharedDecs) taken(key string) {
 	s.mu.Lock()
