@@ -98,6 +98,11 @@ func TestTuningSection(t *testing.T) {
 	test := scores[strings.Index(scores, `id="scores-zero-test"`):]
 	test = test[:strings.Index(test, "</table>")]
 	assert.Equal(t, 1, strings.Count(test, "<tr><th>tail-cut</th>"), "only the chosen candidate is ranked on the test parts")
+	// The test-part tables carry the verdicts: first and open; the whole
+	// sets (in-sample for every tuned row) follow, one click away.
+	at := strings.Index(scores, `id="scores-zero-test"`)
+	assert.Less(t, at, strings.Index(scores, `id="scores-zero"`))
+	assert.NotContains(t, scores[:at], "<details", "the test-part table is not collapsed")
 	assert.Contains(t, test, `<td class="num best">0.450`, "W = 10's test score, not W = 5's 0.800")
 	assert.NotContains(t, test, "0.800")
 	assert.Contains(t, page[strings.Index(page, `id="trials"`):], "<td>t5</td><td>5</td>", "every candidate stays in the trials table")

@@ -122,6 +122,27 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 	if len(more) > 0 {
 		blocks = append(blocks, Paragraph("The other groups:"), more)
 	}
+	// Designs chosen on the dev parts are compared on the test parts: those
+	// tables carry the verdicts and come first, open; the whole sets (every
+	// cell of a tuned row in-sample) and the dev parts follow, one click away.
+	if test := slices.IndexFunc(fams, func(f setFamily) bool { return f.part == records.PartTest }); test > 0 && tunedOnDev(rows) {
+		for _, rule := range records.Rules {
+			blocks = append(blocks, p.spearmanTable(grid(fams[test], rule), rule, fams[test]))
+		}
+		s.Blocks = append(s.Blocks, blocks...)
+		var rest []Block
+		for i, f := range fams {
+			if i == test {
+				continue
+			}
+			for _, rule := range records.Rules {
+				rest = append(rest, p.spearmanTable(grid(f, rule), rule, f))
+			}
+		}
+		s.Blocks = append(s.Blocks, Details{Summary: "The whole sets (in-sample for every design tuned on their dev parts: †, never ranked) and the dev parts the designs were chosen on", Blocks: rest})
+		s.Blocks = append(s.Blocks, p.pearsonBlocks(groups, sets)...)
+		return p.withUnscored(s, recs)
+	}
 	for _, rule := range records.Rules {
 		blocks = append(blocks, p.spearmanTable(grid(fams[0], rule), rule, fams[0]))
 	}
@@ -136,6 +157,11 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Details{Summary: "The sets' test and dev parts (eval.parts): a design tuned on a dev part is compared on the test part", Blocks: parts})
 	}
 	s.Blocks = append(s.Blocks, p.pearsonBlocks(groups, sets)...)
+	return p.withUnscored(s, recs)
+}
+
+// withUnscored ends a score section with the trials that have no scores.
+func (p *builder) withUnscored(s *Section, recs []records.Record) *Section {
 	if unscored := p.project(recs, compare.Not(compare.HasMetric(records.ScoreMetric)), compare.Not(compare.HasStatus("ok"))); unscored.Len() > 0 {
 		var parts []string
 		for _, g := range compare.ByKey(unscored.GroupBy(func(_ int, t trial) string { return t.Status })) {
@@ -144,6 +170,19 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 		s.Blocks = append(s.Blocks, Paragraph(fmt.Sprintf("%d trial(s) have no scores (%s); see the trials table.", unscored.Len(), strings.Join(parts, ", "))))
 	}
 	return s
+}
+
+// tunedOnDev says some row's design was chosen on dev parts (its tuned_on
+// names a dev part): its page compares on the test parts.
+func tunedOnDev(rows []row) bool {
+	for _, r := range rows {
+		for _, s := range stringsOf(r.Settings["tuned_on"]) {
+			if _, part := records.SplitSetPart(s); part == records.PartDev {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // setFamily is one kind of a table's columns: the whole sets, or one part
@@ -310,4 +349,22 @@ func isPaperSet(s string) bool {
 		}
 	}
 	return false
+}
+
+// stringsOf reads a list-of-strings setting as decoded from a spec
+// ([]string) or from a results file ([]any).
+func stringsOf(v any) []string {
+	switch x := v.(type) {
+	case []string:
+		return x
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
