@@ -198,7 +198,13 @@ func (p *builder) choicesTable(cs []records.Choice, byID map[string]records.Reco
 			notes = append(notes, fmt.Sprintf("its vectors are the leading triplets of one decomposition at rank %s shared by the group's trials (svd.shared_rank): the cost is that decomposition's, not one at its own d", formatValue(k)))
 		}
 		edges := edgeFlags(c)
-		notes = append(notes, edges...)
+		if len(edges) > 0 {
+			var at []string
+			for _, e := range edges {
+				at = append(at, strings.SplitN(e, " ", 2)[0])
+			}
+			notes = append(notes, "at the edge of its range: "+strings.Join(at, ", "))
+		}
 		t.Rows = append(t.Rows, []string{p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), scoreOrDash(sure.noise),
 			scoreOrDash(sure.second), signedOrDash(sure.margin), strconv.Itoa(len(c.Candidates)), secondsOrDash(cost), secondsOrDash(total), strings.Join(notes, "; ")})
 		t.CSV = append(t.CSV, []string{p.groupName(c), valuesText(c.Axes, ch.Values), strconv.FormatFloat(ch.Score, 'g', -1, 64), csvFloat(sure.noise),
@@ -507,9 +513,9 @@ func csvFloat(v float64) string {
 
 // searchCharts draw, for each tuned numeric setting, every candidate of
 // each group that tunes it as a point (Optuna's slice plot): its mean dev
-// ρ against its value there, with its dev noise as a bar, so the axis
-// shows how far apart the candidates are against the noise, and the
-// chosen designs apart.
+// ρ against its value there; the chosen designs apart, with their dev
+// noise as a bar, so the axis shows how far apart the candidates are
+// against the noise.
 func (p *builder) searchCharts(cs []records.Choice, byID map[string]records.Record) []Block {
 	var axes []string
 	seen := map[string]bool{}
@@ -524,7 +530,7 @@ func (p *builder) searchCharts(cs []records.Choice, byID map[string]records.Reco
 	var out []Block
 	for ai, a := range axes {
 		ch := LineChart{ID: "tuning-search-" + strconv.Itoa(ai+1), Title: "The search: every candidate's dev ρ against " + a, XName: a,
-			YName: "mean dev ρ (bar: dev noise)"}
+			YName: "mean dev ρ (bar: the chosen design's dev noise)"}
 		var lo, hi float64 = math.Inf(1), math.Inf(-1)
 		var chosen []XY
 		for _, c := range cs {
@@ -536,19 +542,19 @@ func (p *builder) searchCharts(cs []records.Choice, byID map[string]records.Reco
 					continue
 				}
 				distinct[x] = true
-				var trials []records.Record
-				for _, id := range cand.IDs {
-					trials = append(trials, byID[id])
-				}
-				one := c
-				one.Chosen = ci
-				pt := XY{X: x, Y: cand.Score, Err: devNoise(trials, one)}
-				if math.IsNaN(pt.Err) {
-					pt.Err = 0
-				}
-				pts = append(pts, pt)
+				pts = append(pts, XY{X: x, Y: cand.Score})
 				if ci == c.Chosen {
-					chosen = append(chosen, XY{X: x, Y: cand.Score})
+					// The chosen design carries the dev noise: a candidate
+					// inside its bar is within noise of it.
+					var trials []records.Record
+					for _, id := range cand.IDs {
+						trials = append(trials, byID[id])
+					}
+					noise := devNoise(trials, c)
+					if math.IsNaN(noise) {
+						noise = 0
+					}
+					chosen = append(chosen, XY{X: x, Y: cand.Score, Err: noise})
 				}
 				lo, hi = math.Min(lo, x), math.Max(hi, x)
 			}
@@ -565,7 +571,7 @@ func (p *builder) searchCharts(cs []records.Choice, byID map[string]records.Reco
 			ch.Series = append(ch.Series, LineSeries{Name: "chosen", Points: chosen, Dots: true, Color: "#000000"})
 		}
 		ch.LogX = lo > 0 && hi/lo >= 10
-		ch.Note = "Each point is one candidate design that ran (for its group, at this value of " + a + " and any values of the other tuned settings); black marks the designs chosen."
+		ch.Note = "Each point is one candidate design that ran (for its group, at this value of " + a + " and any values of the other tuned settings); black marks the designs chosen, with the 95% dev noise of their score as a bar: a candidate inside it is within noise of the choice."
 		out = append(out, ch)
 	}
 	return out
