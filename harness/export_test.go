@@ -16,11 +16,12 @@ func NewTrialRun(r *Runner, s *schema.Spec, t schema.Trial) *TrialRun {
 		Record: &records.Record{Metrics: map[string]float64{}, Timings: map[string]float64{}}}
 }
 
-// SetGitState makes the process's checkout look as given (currentGit reads
-// it once per process) until restore.
-func SetGitState(commit string, dirty bool) (restore func()) {
-	gitOnce.Do(func() {})
-	old := gitVal
-	gitVal = gitState{commit: commit, dirty: dirty}
-	return func() { gitVal = old }
+// SetCodeState makes the running binary look built from commit, with or
+// without uncommitted changes (binaryCode reads its build information once
+// per process), until restore.
+func SetCodeState(commit string, dirty bool) (restore func()) {
+	codeOnce.Do(func() {})
+	old := codeVal
+	codeVal = codeState{commit: commit, dirty: dirty}
+	return func() { codeVal = old }
 }

@@ -197,11 +197,16 @@ type RunInfo struct {
 	// trial: trials with one ID were measured in one run, on one machine,
 	// so their times compare. Records written before it existed have none.
 	ID string `json:"id,omitempty"`
-	// Commit is the git commit checked out in the working directory (absent
-	// outside a checkout, or without git); Dirty says tracked files other
-	// than results.jsonl files differed from it when the run started.
-	Commit string `json:"commit,omitempty"`
-	Dirty  bool   `json:"dirty,omitempty"`
+	// Commit is the full git commit the binary that computed the trial was
+	// built from (its build information's vcs.revision), UnknownCommit
+	// when the binary carries none; Dirty says that tree had uncommitted
+	// changes, untracked files included (vcs.modified). CommitSource is
+	// CommitFromBuild for such records; records made before it existed
+	// name the working directory's checkout instead (absent outside one),
+	// with Dirty for tracked files other than results.jsonl files.
+	Commit       string `json:"commit,omitempty"`
+	Dirty        bool   `json:"dirty,omitempty"`
+	CommitSource string `json:"commit_source,omitempty"`
 	Host   string `json:"host,omitempty"`
 	// Inputs maps every data file the trial read (corpus, word-similarity
 	// sets, CSV table) to the SHA-256 of its bytes. Embedded and generated
