@@ -100,7 +100,9 @@ variants:
 		{name: "a setting that does not change numbers (replicates, budget.table_mb) differs: the same trial", trial: tableTrial,
 			edit: func(r *records.Record) { r.Settings["budget.table_mb"] = 64 }, verdict: Reuse},
 		{name: "issue 33: a candidate cut to the search, not chosen, keeps σ_1 alone", trial: wordTrial, opts: opts{dataDir: data},
-			edit: func(r *records.Record) { r.SearchOnly, r.SVD = true, &records.SVDAccuracy{S: []float64{0.9}, K: 2, SK: 0.5} }, verdict: Reuse},
+			edit: func(r *records.Record) {
+				r.SearchOnly, r.SVD = true, &records.SVDAccuracy{S: []float64{0.9}, K: 2, SK: 0.5}
+			}, verdict: Reuse},
 		{name: "round 5 m1 door: a fresh clone without any data directory keeps its own record, noted", trial: wordTrial,
 			opts: opts{dataDir: ""}, verdict: Reuse, missing: true},
 
@@ -144,7 +146,9 @@ variants:
 		{name: "round 5 serious 3, round 3 serious 7: the CSV table was edited", trial: tableTrial,
 			edit: func(r *records.Record) { r.Run.Inputs[csvPath] = sha([]byte("the table before")) }, verdict: Recompute, stale: true, why: "changed since the record was made"},
 		{name: "round 4 serious 2: this run's data directory holds another men.txt", trial: wordTrial, opts: opts{dataDir: data},
-			edit: func(r *records.Record) { r.Run.Inputs["/elsewhere/shared/data/wordsim/men.txt"] = sha([]byte("reversed scores")) }, verdict: Recompute, stale: true, why: "men.txt"},
+			edit: func(r *records.Record) {
+				r.Run.Inputs["/elsewhere/shared/data/wordsim/men.txt"] = sha([]byte("reversed scores"))
+			}, verdict: Recompute, stale: true, why: "men.txt"},
 		{name: "a default changed in the code: the record has other settings", trial: tableTrial,
 			edit: func(r *records.Record) { r.Settings["svd.tol"] = 1e-6 }, verdict: Recompute, stale: true, why: "svd.tol"},
 		{name: "another method's record under the id", trial: tableTrial,

@@ -207,7 +207,7 @@ type RunInfo struct {
 	Commit       string `json:"commit,omitempty"`
 	Dirty        bool   `json:"dirty,omitempty"`
 	CommitSource string `json:"commit_source,omitempty"`
-	Host   string `json:"host,omitempty"`
+	Host         string `json:"host,omitempty"`
 	// Inputs maps every data file the trial read (corpus, word-similarity
 	// sets, CSV table) to the SHA-256 of its bytes. Embedded and generated
 	// data (Fisher's table, a synthetic corpus) are not files and not listed.
