@@ -185,6 +185,10 @@ const (
 	StatusOverBudget = "over_budget" // the trial would exceed budget.seconds or budget.memory_mb
 	StatusSkipped    = "skipped"     // a tool or build it needs is missing
 	StatusError      = "error"
+	// StatusStale is never written: a page shows with it a record that no
+	// longer holds for its trial (harness.StaleRecords), its reason in
+	// Error and its numbers left out.
+	StatusStale = "stale"
 )
 
 // RunInfo says when, where and from which code and data a trial's numbers
