@@ -544,7 +544,8 @@ func (r *Runner) noteVectorsNotWritten(spec *schema.Spec, reusedWords int) {
 }
 
 // noteUntraced says, at the end of a run, when trials it computed cannot be
-// traced to a commit (a tree with uncommitted changes, no git checkout):
+// traced to a commit (a binary built from a tree with changes, or one
+// that carries no commit, as go run's):
 // such results are fine to look at, but not to commit as reference
 // numbers, which a reader must be able to rebuild.
 func (r *Runner) noteUntraced(recs []records.Record, logf func(format string, args ...any)) {
@@ -560,7 +561,7 @@ func (r *Runner) noteUntraced(recs []records.Record, logf func(format string, ar
 	}
 	if n > 0 {
 		logf("kcalab: note: %d trial(s) computed by this run cannot be traced to code a reader can rebuild (%s); "+
-			"to commit them as reference results, commit the code first, then run the spec from the clean tree (-fresh)", n, why)
+			"to commit them as reference results, commit the code first, then build kcalab in the clean clone (go build -buildvcs=true -o kcalab .) and run the spec with it (-untraced); see docs/provenance.md", n, why)
 	}
 }
 
