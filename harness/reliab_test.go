@@ -614,3 +614,22 @@ func TestRunnerRefusesAnotherSeed(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "computed with another seed")
 }
+
+// Hostile round 5, m2: the spec run by a relative path, then by its
+// absolute path, is the same grid: every trial is reused (it was "grid
+// changed throughout" before, the ids hashing the data paths as resolved
+// against the spelling of the spec's path).
+func TestRunnerSpecPathSpelling(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.csv"), []byte(",a,b,c\nx,10,20,35\ny,31,12,47\nz,22,51,13\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.yaml"), []byte("name: m2\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {rank: 2, backend: dense}\n"), 0o644))
+	out := t.TempDir()
+	t.Chdir(dir)
+	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, "s.yaml", out))
+	require.NoError(t, err)
+	var log bytes.Buffer
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, filepath.Join(dir, "s.yaml"), out))
+	require.NoError(t, err, log.String())
+	assert.Equal(t, 2, res.Reused, log.String())
+	assert.NotContains(t, log.String(), "computing it again")
+}

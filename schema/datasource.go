@@ -135,13 +135,21 @@ func SameTrial(old map[string]any, cur Trial) bool {
 }
 
 // TrialDiff names the settings in which a recorded trial differs from a new
-// trial by SameTrial's rule, sorted; none when it is the same trial.
+// trial by SameTrial's rule, sorted; none when it is the same trial. It is
+// asked of a record and a trial of one id.
 func TrialDiff(old map[string]any, cur Trial) []string {
 	if m, _ := old[KeyMethod].(string); m != cur.Method {
 		return []string{KeyMethod}
 	}
 	reads := readKeys(cur.Method, cur.Data.Source)
 	o, c := numbered(keep(old, reads)), numbered(keep(cur.Values, reads))
+	// Data paths are compared by the trial id, which hashes them as the
+	// spec writes them (idPath), not as the path of the spec file made
+	// them; what the files hold, by the run's input check.
+	for _, d := range dataSettings() {
+		delete(o, d.key)
+		delete(c, d.key)
+	}
 	var diff []string
 	for k, v := range c {
 		ov, ok := o[k]
