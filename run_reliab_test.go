@@ -73,6 +73,12 @@ func TestRunSpecOutputConfined(t *testing.T) {
 		{name: "through a link to a parent", output: "up/x", links: map[string]string{"{dir}/up": ".."},
 			wantErr: "through a symbolic link"},
 		{name: "absolute elsewhere with -out", output: "/etc", withOut: true, want: "{dir}/cli"},
+		// Hostile round 5, serious 2: results/ a link to a directory
+		// elsewhere, and an output: naming a place under its target.
+		{name: "absolute, under the target of a results/ link", output: "{outside}/deep/o3", links: map[string]string{"{cwd}/results": "{outside}"},
+			wantErr: "output \"{outside}/deep/o3\" is outside what a spec may write to"},
+		{name: "absolute, under the target of a link in the spec's directory", output: "{outside}/o4", links: map[string]string{"{dir}/bundle": "{outside}"},
+			wantErr: "output \"{outside}/o4\" is outside what a spec may write to"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
