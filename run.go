@@ -245,7 +245,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	reportPath := filepath.Join(res.Dir, harness.ReportFileName)
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
-	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), io.Discard)
+	recs, rerr := readShown(filepath.Join(res.Dir, records.FileName), io.Discard)
 	if rerr == nil {
 		r := buildReport(spec, recs, ref, js, res.Dir)
 		if root, ok := siteRoot(spec, res.Dir); ok {
@@ -457,6 +457,20 @@ func inGrid(spec *schema.Spec, recs []records.Record) ([]records.Record, int) {
 	}
 	return out, len(recs) - len(out)
 }
+
+// readShown is readResults for a page: each record keeps the warnings a
+// page shows (reports.MaxWarningsShown) and their count, so a page's memory
+// follows what it shows.
+func readShown(path string, stderr io.Writer) ([]records.Record, error) {
+	recs, info, err := records.ReadWith(path, shownOptions)
+	for _, w := range info.Warnings(path) {
+		fmt.Fprintln(stderr, "kcalab: warning:", termsafe.Text(w))
+	}
+	return recs, err
+}
+
+// shownOptions read records for a page.
+var shownOptions = records.ReadOptions{MaxWarnings: reports.MaxWarningsShown}
 
 // readResults reads a results file, warning on stderr of what it had to
 // drop (a line torn by a killed run) or cannot use (damaged bootstrap

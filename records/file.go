@@ -71,6 +71,21 @@ func (i ReadInfo) Warnings(path string) []string {
 // not be rewritten without them. Bootstrap replicates that do not decode
 // as EncodeReplicates writes them are reported in ReadInfo.Problems.
 func Read(path string) ([]Record, ReadInfo, error) {
+	return ReadWith(path, ReadOptions{})
+}
+
+// ReadOptions change what Read keeps of each record.
+type ReadOptions struct {
+	// MaxWarnings, when positive, keeps at most that many of a record's
+	// warnings, and their total in Record.WarningsTotal: a reader that
+	// shows a bounded number (a page) then holds no more than it shows,
+	// however many the file has. Records read so are for showing, never
+	// for writing back.
+	MaxWarnings int
+}
+
+// ReadWith is Read with options.
+func ReadWith(path string, opts ReadOptions) ([]Record, ReadInfo, error) {
 	var info ReadInfo
 	f, _, err := inputfile.Open(path, resultsFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -103,13 +118,7 @@ func Read(path string) ([]Record, ReadInfo, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var r Record
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		err = dec.Decode(&r)
-		if err == nil && dec.More() {
-			err = errors.New("more than one record on the line")
-		}
+		r, err := decodeLine(line, opts)
 		if err != nil {
 			if !complete {
 				info.Torn, info.NeedsRepair = true, true
@@ -203,4 +212,59 @@ func Write(path string, recs []Record) error {
 		buf.WriteByte('\n')
 	}
 	return atomicfile.WriteFile(path, buf.Bytes())
+}
+
+// decodeLine decodes one record; unknown fields are errors.
+func decodeLine(line []byte, opts ReadOptions) (Record, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var r Record
+	var err error
+	if opts.MaxWarnings > 0 {
+		// The outer warnings field takes the embedded record's place.
+		shown := struct {
+			Record
+			Warnings warningList `json:"warnings,omitempty"`
+		}{Warnings: warningList{max: opts.MaxWarnings}}
+		err = dec.Decode(&shown)
+		r = shown.Record
+		r.Warnings, r.WarningsTotal = shown.Warnings.kept, shown.Warnings.total
+	} else {
+		err = dec.Decode(&r)
+	}
+	if err == nil && dec.More() {
+		err = errors.New("more than one record on the line")
+	}
+	return r, err
+}
+
+// warningList decodes a JSON list of warnings keeping the first max and
+// counting them all: one string at a time, so a record of millions of
+// warnings takes the memory of the few kept.
+type warningList struct {
+	max   int
+	kept  []string
+	total int
+}
+
+func (w *warningList) UnmarshalJSON(b []byte) error {
+	w.kept, w.total = nil, 0
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return fmt.Errorf("warnings: want a list of strings")
+	}
+	for dec.More() {
+		var s string
+		if err := dec.Decode(&s); err != nil {
+			return fmt.Errorf("warnings: %w", err)
+		}
+		if len(w.kept) < w.max {
+			w.kept = append(w.kept, s)
+		}
+		w.total++
+	}
+	return nil
 }

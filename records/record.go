@@ -4,14 +4,18 @@ import "math"
 
 // Record is one line of results.jsonl: everything a trial produced.
 type Record struct {
-	ID       string             `json:"id"`       // stable id derived from the non-default settings
-	Spec     string             `json:"spec"`     // spec name
-	Seed     uint64             `json:"seed"`     // derived from the spec seed and ID
-	Settings map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); package spec decodes them
-	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
-	Error    string             `json:"error,omitempty"`
-	Warnings []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
-	Metrics  map[string]float64 `json:"metrics,omitempty"`  // keys built and parsed by Metric, e.g. "spearman.zero.men", "coverage.men"
+	ID       string         `json:"id"`       // stable id derived from the non-default settings
+	Spec     string         `json:"spec"`     // spec name
+	Seed     uint64         `json:"seed"`     // derived from the spec seed and ID
+	Settings map[string]any `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); package spec decodes them
+	Status   string         `json:"status"`   // "ok", "over_budget", "skipped" or "error"
+	Error    string         `json:"error,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
+	// WarningsTotal, when above len(Warnings), is how many warnings the
+	// record has in its file, of which a reader kept only Warnings
+	// (ReadOptions.MaxWarnings); never written.
+	WarningsTotal int                `json:"-"`
+	Metrics       map[string]float64 `json:"metrics,omitempty"` // keys built and parsed by Metric, e.g. "spearman.zero.men", "coverage.men"
 	// Bootstrap holds the scores' replicates over shared resamples of the
 	// sets' pairs, for intervals and paired comparisons.
 	Bootstrap *Bootstrap         `json:"bootstrap,omitempty"`
