@@ -10,11 +10,13 @@ import (
 
 // The reuse decision: may this record stand for this trial, with these
 // inputs, from this code? It is answered here alone (Judge.Decide), and
-// asked by the run of a spec (its own records), by -share (another spec's),
-// by -untraced, by the second round of a tuned grid (a chosen design cut to
-// the search) and by the page (a record that no longer holds is shown
-// stale, never as current). docs/reuse.md lists the rules and the cases
-// they answer.
+// asked by the run of a spec (its own records, Runner.Run), by -share
+// (another spec's, takeSibling), by -untraced (JudgeOptions.Untraced), by
+// the second round of a tuned grid (a chosen design cut to the search,
+// chosenAgain), by -prune and the compaction (which records are of the
+// grid at all, TrialOf) and by the page (a record that no longer holds is
+// shown stale, never as current: StaleRecords). docs/reuse.md lists the
+// rules and the cases they answer.
 
 // Verdict is what a run does with a record for a trial.
 type Verdict int
@@ -106,6 +108,7 @@ type JudgeOptions struct {
 // A Judge is not safe for concurrent use.
 type Judge struct {
 	opts   JudgeOptions
+	grid   map[string]schema.Trial // the spec's trials by id
 	inputs *inputCheck
 	traced historyMemo
 	// needFull are the trials whose records are cut to the search
@@ -119,7 +122,23 @@ func NewJudge(opts JudgeOptions) *Judge {
 	if opts.Spec != nil {
 		path = opts.Spec.Path
 	}
-	return &Judge{opts: opts, inputs: newInputCheck(opts.DataDir, path), traced: historyMemo{}}
+	j := &Judge{opts: opts, inputs: newInputCheck(opts.DataDir, path), traced: historyMemo{}, grid: map[string]schema.Trial{}}
+	if opts.Spec != nil {
+		for _, t := range opts.Spec.Trials() {
+			j.grid[t.ID] = t
+		}
+	}
+	return j
+}
+
+// TrialOf is the trial of the spec's grid a record is of (by its id), and
+// false for a record of no trial of today's grid (an axis narrowed, a
+// variant removed): a run keeps those aside, -prune removes them once every
+// trial finished, and a page leaves them out, saying how many. Whether a
+// record of a trial may stand for it is Decide's.
+func (j *Judge) TrialOf(rec records.Record) (schema.Trial, bool) {
+	t, ok := j.grid[rec.ID]
+	return t, ok
 }
 
 // NeedFull marks trials whose tuning group chooses them while their
@@ -275,14 +294,10 @@ func short(s string) string {
 // and returns why each one that no longer holds is stale, by id: a page
 // shows those marked stale, never as current.
 func StaleRecords(spec *schema.Spec, recs []records.Record, dataDir, dir string) map[string]string {
-	byID := map[string]schema.Trial{}
-	for _, t := range spec.Trials() {
-		byID[t.ID] = t
-	}
 	j := NewJudge(JudgeOptions{Spec: spec, DataDir: dataDir})
 	out := map[string]string{}
 	for _, rec := range recs {
-		t, ok := byID[rec.ID]
+		t, ok := j.TrialOf(rec)
 		if !ok {
 			continue
 		}

@@ -21,7 +21,7 @@ import (
 // by content: records of this name none of which is a trial of today's
 // grid, unless prune), repairs a log left by a killed run, and removes
 // temporary files a killed compaction left behind.
-func prepareOutput(dir string, spec *schema.Spec, trials []schema.Trial, prune bool, warn io.Writer) ([]records.Record, error) {
+func prepareOutput(dir string, spec *schema.Spec, judge *Judge, prune bool, warn io.Writer) ([]records.Record, error) {
 	specName := spec.Name
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w (give a writable directory with -out)", err)
@@ -46,7 +46,7 @@ func prepareOutput(dir string, spec *schema.Spec, trials []schema.Trial, prune b
 				"give this spec another directory (-out or output:), or move that file away to start over", path, rec.Spec, rec.ID, specName)
 		}
 	}
-	if err := sameContent(path, spec, trials, prev, prune); err != nil {
+	if err := sameContent(path, spec, judge, prev, prune); err != nil {
 		return nil, err
 	}
 	if warn != nil {
@@ -93,16 +93,12 @@ func removeStaleTemp(dir string) {
 // name (a tweaked copy of a committed spec), or a grid changed throughout.
 // Its results would otherwise be mixed with, or under -prune replaced by,
 // this spec's; only -prune says that is meant.
-func sameContent(path string, spec *schema.Spec, trials []schema.Trial, prev []records.Record, prune bool) error {
+func sameContent(path string, spec *schema.Spec, judge *Judge, prev []records.Record, prune bool) error {
 	if len(prev) == 0 || prune {
 		return nil
 	}
-	inGrid := make(map[string]bool, len(trials))
-	for _, t := range trials {
-		inGrid[t.ID] = true
-	}
 	for _, rec := range prev {
-		if inGrid[rec.ID] {
+		if _, ok := judge.TrialOf(rec); ok {
 			return nil
 		}
 	}
@@ -126,16 +122,14 @@ type Compaction struct {
 // not finish keeps its earlier record, and records of trials outside
 // today's grid (a narrowed axis, a removed variant) are kept too, unless
 // prune and the run finished every trial.
-func compactResults(path string, trials []schema.Trial, recs []records.Record, done []bool, prev []records.Record, prune bool) (Compaction, error) {
+func compactResults(path string, judge *Judge, trials []schema.Trial, recs []records.Record, done []bool, prev []records.Record, prune bool) (Compaction, error) {
 	byID := make(map[string]records.Record, len(prev))
 	for _, rec := range prev {
 		byID[rec.ID] = rec
 	}
-	inGrid := make(map[string]bool, len(trials))
 	all := true
 	var out []records.Record
 	for _, t := range trials {
-		inGrid[t.ID] = true
 		if done[t.Index] {
 			out = append(out, recs[t.Index])
 		} else if old, ok := byID[t.ID]; ok {
@@ -147,7 +141,7 @@ func compactResults(path string, trials []schema.Trial, recs []records.Record, d
 	}
 	var c Compaction
 	for _, rec := range prev {
-		if inGrid[rec.ID] {
+		if _, ok := judge.TrialOf(rec); ok {
 			continue
 		}
 		if prune && all {

@@ -114,7 +114,8 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		}
 		defer lock.Release()
 	}
-	prev, err := prepareOutput(dir, spec, trials, r.Prune, r.Log)
+	judge := NewJudge(JudgeOptions{Spec: spec, DataDir: r.DataDir, Fresh: r.Fresh, Untraced: r.Untraced, WritesVectors: r.writesVectors})
+	prev, err := prepareOutput(dir, spec, judge, r.Prune, r.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +139,6 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	done := make([]bool, len(trials))
 	reused := make([]bool, len(trials))
 	var todo []schema.Trial
-	judge := NewJudge(JudgeOptions{Spec: spec, DataDir: r.DataDir, Fresh: r.Fresh, Untraced: r.Untraced, WritesVectors: r.writesVectors})
 	reusedWords := 0 // reused trials that make word vectors
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
 	noted := map[string]bool{} // inputs found nowhere, said once each
@@ -367,7 +367,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	if n := slimDone(trials, out.Records, done); n > 0 {
 		logf("kcalab: tune: %d record(s) of tuned trials keep only what a page uses (no replicates of in-sample scores; candidates not chosen keep their scores alone)", n)
 	}
-	comp, err := compactResults(path, trials, out.Records, done, prev, r.Prune)
+	comp, err := compactResults(path, judge, trials, out.Records, done, prev, r.Prune)
 	if err != nil {
 		return out, fmt.Errorf("%w; the records are kept in the uncompacted %s, run again to resume", err, path)
 	}
