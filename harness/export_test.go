@@ -1,13 +1,23 @@
 package harness
 
 import (
+	"context"
+
 	"kcalab/records"
 	"kcalab/schema"
 )
 
 // Test hooks, for the tests of package harness_test (which import the
 // built-in methods, and so cannot be package harness).
-var TestHookOpenLog = &testHookOpenLog
+var (
+	TestHookOpenLog = &testHookOpenLog
+	TestHookExecute = &testHookExecute
+)
+
+// ExecuteWithin runs a trial as a run does (the default of TestHookExecute).
+func (r *Runner) ExecuteWithin(ctx context.Context, spec *schema.Spec, t schema.Trial, prog *Progress) records.Record {
+	return r.executeWithin(ctx, spec, t, prog)
+}
 
 // NewTrialRun starts a trial outside a run, to drive its loading stages
 // by hand.

@@ -225,9 +225,10 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	var mu sync.Mutex
 	var writeErr error
 	finished := 0 // trials computed by this run and saved
-	// A recomputation that failed (a mistyped -data with -fresh, a tool
-	// gone) never replaces a good record of the trial: the old result is
-	// kept, not appended again, and the failure is reported apart.
+	// A recomputation that did not end ok (a mistyped -data with -fresh, a
+	// tool gone, over its budget) never replaces a good record of the
+	// trial: the old result is kept, not appended again, and the failure is
+	// reported apart.
 	var kept []string
 	// The record kept is the one that stood for the trial: the reused
 	// record (respelled as this spec resolves it) when the second round
@@ -241,7 +242,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	}
 	keepOld := func(t schema.Trial, rec *records.Record) bool {
 		old, ok := standing(t)
-		if !ok || old.Status != "ok" || (rec.Status != "error" && rec.Status != "skipped") {
+		if !ok || old.Status != records.StatusOK || rec.Status == records.StatusOK {
 			return false
 		}
 		when := "an earlier run"
@@ -281,7 +282,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			go func() {
 				defer wg.Done()
 				for t := range work {
-					rec := encodable(r.executeWithin(ctx, spec, t, prog))
+					rec := encodable(testHookExecute(r, ctx, spec, t, prog))
 					mu.Lock()
 					if ctx.Err() != nil && rec.Status == "error" {
 						mu.Unlock()
@@ -467,6 +468,10 @@ var ErrSkipped = errors.New("skipped")
 // testHookOpenLog opens the results log; tests replace it to fail a write
 // mid-run.
 var testHookOpenLog = records.OpenLog
+
+// testHookExecute runs an unmeasured trial of a run; tests replace it to
+// fail a recomputation.
+var testHookExecute = (*Runner).executeWithin
 
 // workers is the number of goroutines that run the unmeasured trials of
 // todo: jobs (≤ 0: one per core), but never more than there are such
