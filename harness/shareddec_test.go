@@ -332,3 +332,27 @@ tune: {axes: [data.window]}
 		assert.NotContains(t, rec.Settings, "svd.record_sigma", "%s: spelled as this spec resolves it", rec.ID)
 	}
 }
+
+// Hostile round 5, m5: a choice made while a candidate was over its
+// budget says it was made among the candidates scored, naming the one that
+// was not, once ("chose … among 2 candidate(s)" before).
+func TestRunnerChoiceNamesUnscoredCandidates(t *testing.T) {
+	spec := `
+name: m5
+seed: 5
+data: {source: synthetic, table: flat, window: 2}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic], parts: true}
+method: lca
+svd: {rank: [2, 60], backend: krylov}
+budget: {memory_mb: 4}
+tune: {axes: [svd.rank]}
+`
+	var log strings.Builder
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, spec), t.TempDir()))
+	require.NoError(t, err)
+	require.Equal(t, records.StatusOverBudget, res.Records[1].Status, "rank 60 plans more than 4 MiB")
+	line := "kcalab: tune: lca: chose svd.rank=2, mean dev ρ"
+	assert.Equal(t, 1, strings.Count(log.String(), line), log.String())
+	assert.Contains(t, log.String(), "among the 1 of 2 candidate(s) scored (not scored: svd.rank=60: trial "+res.Records[1].ID+" did not finish (over_budget))")
+}
