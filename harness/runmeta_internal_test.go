@@ -68,3 +68,12 @@ func TestInputCheckLocate(t *testing.T) {
 		assert.Equal(t, tt.want, c.locate(tt.recorded), tt.recorded)
 	}
 }
+
+// Hostile round 5, m8: a krylov record whose measured residual is above
+// its svd.tol says so; the sketches' residuals are measured, not promised.
+func TestAboveTol(t *testing.T) {
+	assert.Contains(t, aboveTol("krylov", 2.1e-14, 1e-14), "the largest residual measured, 2.1e-14·σ_1, is above svd.tol 1e-14")
+	assert.Empty(t, aboveTol("krylov", 5e-15, 1e-14))
+	assert.Empty(t, aboveTol("dssvd", 0.3, 1e-8))
+	assert.Empty(t, aboveTol("dense", 1e-13, 1e-14))
+}
