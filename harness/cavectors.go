@@ -178,6 +178,9 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols int, nnz int64, li
 		rep.Update(fmt.Sprintf("svd (%s, k = %d): %s, %s", b.Name(), max(opt.Rank, tr.Trial.SVD.SharedRank), step, rep.Elapsed().Round(time.Second)))
 	}
 	defer rep.Clear()
+	if st := stopStateOf(ctx); st != nil {
+		opt.Observe = st.observe
+	}
 	if p, err := svd.Plan(b.Name(), rows, cols, opt); err == nil {
 		// What the backend allocates beyond the table: a reader compares
 		// the trial's peak memory with it.
