@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"kcalab/methods/svd"
+	"kcalab/schema"
 )
 
 // TestSVDFailure: a krylov run that cannot converge keeps its diagnosis
@@ -70,4 +72,24 @@ func TestOverTimeError(t *testing.T) {
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, overTimeError(2, tc.trial, tc.seen))
 	}
+}
+
+// Hostile round 5, m13: with a budget no candidate fits, auto's log called
+// dense "over the budget" and then picked krylov as if it fitted. It now
+// says krylov plans more than the budget too and the trial will be over
+// budget; with a budget krylov fits, it says nothing more.
+func TestAutoLogWhenNothingFits(t *testing.T) {
+	spec, err := schema.DecodeSpec([]byte("name: m13\ndata: {source: synthetic}\nmethod: lca\nsvd: {rank: 60}\nbudget: {memory_mb: [0.5, 64]}\n"), "s.yaml")
+	require.NoError(t, err)
+	trials := spec.Trials()
+	require.Len(t, trials, 2)
+	_, _, auto, err := svdOptions(trials[0], 240, 240, 28126, 239)
+	require.NoError(t, err)
+	assert.Contains(t, auto, "svd.backend auto: krylov (cost model:")
+	assert.Contains(t, auto, "dense 0.15 s, plans 1.9 MiB, over the budget's 0.5 MiB")
+	assert.Contains(t, auto, "; but krylov plans")
+	assert.Contains(t, auto, "over budget.memory_mb 0.5 too: no candidate fits, so the trial will be over budget")
+	_, _, auto, err = svdOptions(trials[1], 240, 240, 28126, 239)
+	require.NoError(t, err)
+	assert.NotContains(t, auto, "no candidate fits")
 }
