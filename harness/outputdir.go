@@ -38,7 +38,10 @@ func prepareOutput(dir string, spec *schema.Spec, judge *Judge, prune bool, warn
 	removeStaleTemp(dir)
 	prev, info, err := records.Read(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading earlier results (delete the file or run with -fresh): %w", err)
+		// -fresh reads the file too (it keeps every record it does not
+		// replace), so it is no way out: the file must be mended or moved.
+		return nil, fmt.Errorf("reading earlier results: %w; a run reads them first, -fresh too, to keep every record it does not replace: "+
+			"mend the line named, or move %s away (its other records are lost to this spec unless put back), or give this spec another output directory (-out)", err, path)
 	}
 	for _, rec := range prev {
 		if rec.Spec != specName {

@@ -112,7 +112,7 @@ func ReadWith(path string, opts ReadOptions) ([]Record, ReadInfo, error) {
 			break
 		}
 		if size > MaxLineBytes {
-			return nil, info, fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote (move the file away, or run with -fresh into another directory)",
+			return nil, info, fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote",
 				path, n, size, inputfile.Size(MaxLineBytes))
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
