@@ -56,6 +56,13 @@ func prepareOutput(dir string, spec *schema.Spec, judge *Judge, prune bool, warn
 		for _, w := range info.Warnings(path) {
 			fmt.Fprintf(warn, "kcalab: warning: %s\n", termsafe.Text(w))
 		}
+		switch _, inGrid := judge.TrialOf(records.Record{ID: info.TornID}); {
+		case info.TornID == "":
+		case inGrid:
+			fmt.Fprintf(warn, "kcalab: trial %s, whose last line was torn, is in this spec's grid: this run computes it again\n", info.TornID)
+		default:
+			fmt.Fprintf(warn, "kcalab: warning: trial %s, whose last line was torn, is not in this spec's grid: no record of it is left, and this run does not compute it (run the spec whose grid has it)\n", info.TornID)
+		}
 	}
 	if info.NeedsRepair {
 		if err := records.Write(path, prev); err != nil {

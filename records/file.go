@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 
 	"kcalab/internal/atomicfile"
 	"kcalab/internal/inputfile"
@@ -33,7 +34,9 @@ var resultsFile = inputfile.Spec{What: "a results file (JSON lines, a regular fi
 type ReadInfo struct {
 	// Torn says a final line without its newline that was not complete
 	// JSON was dropped: the trace of a run killed while appending it.
-	Torn bool
+	// TornID is the trial it was of, when its start names one.
+	Torn   bool
+	TornID string
 	// NeedsRepair says the file is not in appendable, compact form (a torn
 	// tail, no final newline, repeated ids): the next writer should
 	// rewrite it before appending.
@@ -50,7 +53,11 @@ type ReadInfo struct {
 func (i ReadInfo) Warnings(path string) []string {
 	var out []string
 	if i.Torn {
-		out = append(out, fmt.Sprintf("%s: dropped an incomplete last line (a run was killed while writing it; that trial will run again)", path))
+		of := ""
+		if i.TornID != "" {
+			of = " of trial " + i.TornID
+		}
+		out = append(out, fmt.Sprintf("%s: dropped an incomplete last line%s (a run was killed while writing it; its spec's next run computes the trial again if its grid has it)", path, of))
 	}
 	for _, p := range i.Problems {
 		out = append(out, path+":"+p)
@@ -122,6 +129,7 @@ func ReadWith(path string, opts ReadOptions) ([]Record, ReadInfo, error) {
 		if err != nil {
 			if !complete {
 				info.Torn, info.NeedsRepair = true, true
+				info.TornID = tornID(line)
 				break
 			}
 			return nil, info, fmt.Errorf("%s:%d: %w", path, n, err)
@@ -267,4 +275,16 @@ func (w *warningList) UnmarshalJSON(b []byte) error {
 		w.total++
 	}
 	return nil
+}
+
+// tornIDPattern is how every record line starts (Encode writes the id
+// first).
+var tornIDPattern = regexp.MustCompile(`^\s*\{"id":"([0-9a-f]{1,64})"`)
+
+// tornID is the trial id a torn line starts with, "" when it names none.
+func tornID(line []byte) string {
+	if m := tornIDPattern.FindSubmatch(line); m != nil {
+		return string(m[1])
+	}
+	return ""
 }
