@@ -60,7 +60,7 @@ func TestCommittedResultsTraceable(t *testing.T) {
 			continue
 		}
 		assert.Empty(t, bad, "results/%s holds records that cannot be traced to a commit of this history; "+
-			"recompute them from a clean tree at a commit (commit the code, then go run . -fresh experiments/%s.yaml):\n%s",
+			"recompute them with a binary built from a clean clone at a commit (commit the code, go build -buildvcs=true -o kcalab ., then ./kcalab -untraced experiments/%s.yaml; docs/provenance.md):\n%s",
 			name, name, strings.Join(bad, "\n"))
 	}
 	for name := range awaitingRecompute {
