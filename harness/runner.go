@@ -168,12 +168,13 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	}
 	// Each trial with a record is decided by the judge (Judge.Decide):
 	// reused, computed again (saying why), or refused; a refusal stops the
-	// run before any trial is computed.
+	// run before any trial is computed or taken from another spec.
 	var refused []string
+	var toCompute []schema.Trial
 	for _, t := range trials {
 		old, ok := byID[t.ID]
 		if !ok {
-			compute(t)
+			toCompute = append(toCompute, t)
 			continue
 		}
 		d := judge.Decide(old, t, Own, dir)
@@ -195,11 +196,14 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			if !d.Routine {
 				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(d.Why))
 			}
-			compute(t)
+			toCompute = append(toCompute, t)
 		}
 	}
 	if len(refused) > 0 {
 		return nil, refusedSeeds(path, spec, refused)
+	}
+	for _, t := range toCompute {
+		compute(t)
 	}
 
 	r.shared.count(todo)
