@@ -277,12 +277,20 @@ func TestCommittedResultsCurrent(t *testing.T) {
 			skipped := harness.NotPromoted(spec.Trials(), recs)
 			trials := slices.DeleteFunc(spec.Trials(), func(tr schema.Trial) bool { return skipped[tr.ID] != "" })
 			require.Len(t, recs, len(trials), "results/%s: trials in the file vs in the spec", name)
+			// The reuse decision a run asks (with the data of
+			// $KCALAB_DATA when set: every input it names unchanged).
+			judge := harness.NewJudge(harness.JudgeOptions{Spec: spec})
 			for i, tr := range trials {
 				rec := recs[i]
 				assert.Equal(t, tr.ID, rec.ID, "trial %d (%s)", i+1, tr.Title)
 				assert.Equal(t, tr.Seed, rec.Seed, "trial %d (%s)", i+1, tr.Title)
 				assert.True(t, records.SameSettings(tr.RecordSettings(), rec.Settings),
 					"results/%s trial %d (%s): settings differ from the spec's", name, i+1, tr.Title)
+				d := judge.Decide(rec, tr, harness.Own, filepath.Join("results", name))
+				assert.Equal(t, harness.Reuse, d.Verdict, "results/%s trial %d (%s): %s", name, i+1, tr.Title, d.Why)
+				if os.Getenv("KCALAB_DATA") != "" {
+					assert.Empty(t, d.Missing, "results/%s trial %d (%s): inputs not found in $KCALAB_DATA", name, i+1, tr.Title)
+				}
 			}
 		})
 	}

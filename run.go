@@ -128,6 +128,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *settings {
 		return schema.WriteSettingsReference(stdout)
 	}
+	reportDataDir = *dataDir
 	if *cacheDir == "off" {
 		*cacheDir = ""
 	}
@@ -244,7 +245,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	reportPath := filepath.Join(res.Dir, harness.ReportFileName)
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
-	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), io.Discard)
+	recs, rerr := readShown(filepath.Join(res.Dir, records.FileName), io.Discard)
 	if rerr == nil {
 		r := buildReport(spec, recs, ref, js, res.Dir)
 		if root, ok := siteRoot(spec, res.Dir); ok {
@@ -379,6 +380,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 // in dir, so rendering the same results again gives the same bytes.
 func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script, dir string) reports.Report {
 	recs, aside := inGrid(spec, recs)
+	recs, stale := markStale(spec, recs, dir)
 	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
@@ -395,6 +397,9 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 			return !missing && wrong == ""
 		}
 	}
+	if stale != "" {
+		r.Notes = append(r.Notes, stale)
+	}
 	if aside > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s also holds %d record(s) of trials outside this spec's grid (an axis narrowed, a variant removed): a run deletes no result. "+
 			"They are not shown here; run the spec with -prune to remove them.", records.FileName, aside))
@@ -406,6 +411,39 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 			Source: records.FileName + " (beside this page) as it was before this run"}
 	}
 	return r
+}
+
+// reportDataDir is the data directory a page checks its records' inputs
+// in (-data; "" = $KCALAB_DATA, else ./data), as the run does.
+var reportDataDir string
+
+// markStale asks the reuse decision (harness.StaleRecords) of every record
+// of the page: one that no longer holds for its trial (another seed, other
+// settings, an input changed since: say, a recomputation after an edit
+// failed and the run kept the older record) is shown as a stale trial,
+// its reason in place of its numbers, never as current. It returns the
+// records and the page's note on them ("" when none is stale).
+func markStale(spec *schema.Spec, recs []records.Record, dir string) ([]records.Record, string) {
+	stale := harness.StaleRecords(spec, recs, reportDataDir, dir)
+	if len(stale) == 0 {
+		return recs, ""
+	}
+	out := make([]records.Record, len(recs))
+	first := ""
+	for i, rec := range recs {
+		why, ok := stale[rec.ID]
+		if !ok {
+			out[i] = rec
+			continue
+		}
+		if first == "" {
+			first = fmt.Sprintf("trial %s: %s", rec.ID, why)
+		}
+		out[i] = records.Record{ID: rec.ID, Spec: rec.Spec, Seed: rec.Seed, Settings: rec.Settings, Status: records.StatusStale,
+			Error: "stale, not shown: " + why, Env: rec.Env, Run: rec.Run}
+	}
+	return out, fmt.Sprintf("%d trial(s) are stale: their records no longer hold for the trial as the spec and its inputs stand now (%s). "+
+		"Their numbers are left out of every table and chart; the trials table says why. Run the spec again to compute them.", len(stale), first)
 }
 
 // inGrid keeps the records of trials in the spec's grid, in their order,
@@ -423,6 +461,20 @@ func inGrid(spec *schema.Spec, recs []records.Record) ([]records.Record, int) {
 	}
 	return out, len(recs) - len(out)
 }
+
+// readShown is readResults for a page: each record keeps the warnings a
+// page shows (reports.MaxWarningsShown) and their count, so a page's memory
+// follows what it shows.
+func readShown(path string, stderr io.Writer) ([]records.Record, error) {
+	recs, info, err := records.ReadWith(path, shownOptions)
+	for _, w := range info.Warnings(path) {
+		fmt.Fprintln(stderr, "kcalab: warning:", termsafe.Text(w))
+	}
+	return recs, err
+}
+
+// shownOptions read records for a page.
+var shownOptions = records.ReadOptions{MaxWarnings: reports.MaxWarningsShown}
 
 // readResults reads a results file, warning on stderr of what it had to
 // drop (a line torn by a killed run) or cannot use (damaged bootstrap

@@ -118,3 +118,68 @@ measure: {process: true}
 		assert.NoDirExists(t, l, "a stale temporary directory was not removed")
 	}
 }
+
+// Hostile round 5, m10: an external command's own children outlived a
+// kcalab killed outright (SIGKILL): the kernel's parent-death signal
+// reaches only a direct child. The command now runs under a guard that
+// hears of kcalab's death and kills the command's whole group, in process
+// or in a measured child.
+func TestKilledRunnerLeavesNoGrandchild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a runner and kills it")
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	for _, measured := range []bool{false, true} {
+		t.Run(fmt.Sprintf("measured=%v", measured), func(t *testing.T) {
+			dir := t.TempDir()
+			probe := filepath.Join(dir, "probe")
+			require.NoError(t, os.MkdirAll(probe, 0o755))
+			script := fmt.Sprintf(`echo $$ > %[1]s/sh.tmp && mv %[1]s/sh.tmp %[1]s/sh; sleep 300 & echo $! > %[1]s/sleep.tmp && mv %[1]s/sleep.tmp %[1]s/sleep; wait`, probe)
+			spec := filepath.Join(dir, "tool.yaml")
+			require.NoError(t, os.WriteFile(spec, []byte(fmt.Sprintf(`name: tool
+data: {source: synthetic}
+synthetic: {tokens: 2000}
+eval: {sets: [synthetic]}
+method: external
+external: {command: [sh, -c, %q]}
+measure: {process: %v}
+`, script, measured)), 0o644))
+			argsJSON, err := json.Marshal([]string{"-cache", "off", "-out", filepath.Join(dir, "out"), spec})
+			require.NoError(t, err)
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), envTestRun+"="+string(argsJSON))
+			require.NoError(t, cmd.Start())
+			pidOf := func(name string) int {
+				b, err := os.ReadFile(filepath.Join(probe, name))
+				if err != nil {
+					return 0
+				}
+				n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+				return n
+			}
+			deadline := time.Now().Add(30 * time.Second)
+			for pidOf("sleep") == 0 && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			tool, grandchild := pidOf("sh"), pidOf("sleep")
+			if grandchild == 0 {
+				_ = cmd.Process.Kill()
+				t.Fatal("the external command did not start its child")
+			}
+			require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+			_ = cmd.Wait()
+			for _, pid := range []int{tool, grandchild} {
+				deadline := time.Now().Add(5 * time.Second)
+				for alive(pid) && time.Now().Before(deadline) {
+					time.Sleep(20 * time.Millisecond)
+				}
+				if alive(pid) {
+					_ = syscall.Kill(pid, syscall.SIGKILL)
+					t.Errorf("process %d of the external command was still running 5 s after the runner was killed", pid)
+				}
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,6 +73,12 @@ func TestRunSpecOutputConfined(t *testing.T) {
 		{name: "through a link to a parent", output: "up/x", links: map[string]string{"{dir}/up": ".."},
 			wantErr: "through a symbolic link"},
 		{name: "absolute elsewhere with -out", output: "/etc", withOut: true, want: "{dir}/cli"},
+		// Hostile round 5, serious 2: results/ a link to a directory
+		// elsewhere, and an output: naming a place under its target.
+		{name: "absolute, under the target of a results/ link", output: "{outside}/deep/o3", links: map[string]string{"{cwd}/results": "{outside}"},
+			wantErr: "output \"{outside}/deep/o3\" is outside what a spec may write to"},
+		{name: "absolute, under the target of a link in the spec's directory", output: "{outside}/o4", links: map[string]string{"{dir}/bundle": "{outside}"},
+			wantErr: "output \"{outside}/o4\" is outside what a spec may write to"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -361,4 +368,72 @@ func TestRunTweakedCopyDeletesNothing(t *testing.T) {
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, string(committed), string(after), "nothing deleted")
+}
+
+// Hostile round 5, serious 3: an input edited so that its trial can no
+// longer be computed (a CSV count of -2, a set file torn) left the older
+// record on the page as current, "1 trial(s): 1 ok", old numbers and all.
+// The run keeps the older record (a run deletes no result) and fails; the
+// page asks the reuse decision, marks the trial stale and says why, and
+// shows none of its old numbers.
+func TestRunFailedRecomputeShownStale(t *testing.T) {
+	var text strings.Builder
+	for i := 0; i < 300; i++ {
+		text.WriteString("the cat sat on the mat a dog ran in the park ")
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		spec  string
+		edit  map[string]string
+		old   func(records.Record) string // what the page shows of the old record, which it must not show then
+		input string                      // the edited input
+	}{
+		{name: "a CSV table edited", files: map[string]string{"t.csv": ",a,b,c\nx,10,20,35\ny,31,12,47\nz,22,51,13\n"},
+			spec: "data: {source: csv, csv: t.csv}\nmethod: ca\nsvd: {rank: 2, backend: dense}\n",
+			edit: map[string]string{"t.csv": ",a,b,c\nx,10,20,35\ny,31,-2,47\nz,22,51,13\n"},
+			old:  func(r records.Record) string { return fmt.Sprintf("%.4f", r.CA.SingularValues[0]) }, input: "t.csv"},
+		{name: "a word-pair set edited", files: map[string]string{"c.txt": text.String(), "p.tsv": "cat\tdog\t5\nmat\tpark\t2\nthe\ta\t7\nsat\tran\t3\n"},
+			spec: "data: {source: corpus, corpus: c.txt, min_count: 1, window: 2}\neval: {sets: [p.tsv]}\nmethod: lca\nsvd: {rank: 3}\n",
+			edit: map[string]string{"p.tsv": "cat\tdog\nnot a pair line\n"},
+			old:  func(records.Record) string { return `<section id="word-scores">` }, input: "p.tsv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, body := range tt.files {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+			}
+			spec := filepath.Join(dir, "s.yaml")
+			require.NoError(t, os.WriteFile(spec, []byte("name: stale\n"+tt.spec), 0o644))
+			out := filepath.Join(dir, "out")
+			_, stderr, err := runCLI(t, "-out", out, spec)
+			require.NoError(t, err, stderr)
+			recs, _, err := records.Read(filepath.Join(out, records.FileName))
+			require.NoError(t, err)
+			require.Len(t, recs, 1)
+			oldNumber := tt.old(recs[0])
+			page, err := os.ReadFile(filepath.Join(out, "report.html"))
+			require.NoError(t, err)
+			require.Contains(t, string(page), oldNumber, "the first page shows the number")
+
+			for name, body := range tt.edit {
+				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644))
+			}
+			_, stderr, err = runCLI(t, "-out", out, spec)
+			require.Error(t, err)
+			assert.Contains(t, stderr, "changed since the record was made")
+			assert.Contains(t, err.Error(), "its older result, from the run that ended")
+			kept, _, err := records.Read(filepath.Join(out, records.FileName))
+			require.NoError(t, err)
+			assert.Equal(t, recs, kept, "the older record is kept in the results")
+
+			page, err = os.ReadFile(filepath.Join(out, "report.html"))
+			require.NoError(t, err)
+			assert.Contains(t, string(page), "1 trial(s) are stale")
+			assert.Contains(t, string(page), "stale, not shown: its input "+filepath.Join(dir, tt.input))
+			assert.NotContains(t, string(page), "1 trial(s): 1 ok")
+			assert.NotContains(t, string(page), oldNumber, "the old number is not shown as current")
+		})
+	}
 }

@@ -194,7 +194,7 @@ func siteEntry(e *reports.IndexEntry, s siteSpec, specDir, root string, done map
 	if s.results == "" {
 		return nil
 	}
-	recs, info, err := records.Read(s.results)
+	recs, info, err := records.ReadWith(s.results, shownOptions)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"kcalab/records"
 	"kcalab/reports"
 )
 
@@ -141,4 +142,46 @@ func TestSiteKeepsRecordsOutsideTheGrid(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(root, "fisher", reportName))
 	require.NoError(t, err)
 	assert.Contains(t, string(page), "also holds 1 record(s) of trials outside this spec&#39;s grid")
+}
+
+// Hostile round 5, serious 6: records within the documented limits but
+// holding millions of warnings took -index 25 times their size, and made a
+// 386 MB page. A page reads of each record the warnings it shows
+// (reports.MaxWarningsShown), says how many there are in all, and keeps
+// its size to what it shows.
+func TestSitePageBoundedByWhatIsShown(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("results", "fisher", "results.jsonl"))
+	require.NoError(t, err)
+	spec, err := os.ReadFile(filepath.Join("experiments", "fisher.yaml"))
+	require.NoError(t, err)
+	const n = 300_000
+	var ws strings.Builder
+	ws.WriteString(`"warnings":[`)
+	for i := range n {
+		if i > 0 {
+			ws.WriteByte(',')
+		}
+		fmt.Fprintf(&ws, `"pair %07d is out of the vocabulary"`, i)
+	}
+	ws.WriteString(`],"status":"ok"`)
+	many := strings.ReplaceAll(string(good), `"status":"ok"`, ws.String())
+	require.Greater(t, len(many), 3*40*n, "three records of 300,000 warnings each")
+	dir := t.TempDir()
+	specs, root := filepath.Join(dir, "experiments"), filepath.Join(dir, "results")
+	writeFile(t, filepath.Join(specs, "fisher.yaml"), string(spec))
+	writeFile(t, filepath.Join(root, "fisher", "results.jsonl"), many)
+
+	recs, _, err := records.ReadWith(filepath.Join(root, "fisher", "results.jsonl"), shownOptions)
+	require.NoError(t, err)
+	for _, rec := range recs {
+		assert.Len(t, rec.Warnings, reports.MaxWarningsShown, "a page holds what it shows")
+		assert.Equal(t, n, rec.WarningsTotal)
+	}
+	_, err = writeSite(specs, root, nil, reports.CDNScript(), &bytes.Buffer{})
+	require.NoError(t, err)
+	page, err := os.ReadFile(filepath.Join(root, "fisher", reportName))
+	require.NoError(t, err)
+	assert.Less(t, len(page), 400<<10, "the page's size follows what it shows")
+	assert.Contains(t, string(page), "pair 0000009 is out of the vocabulary; … and 299,990 more (300,000 warnings in all; results.jsonl has every one)")
+	assert.NotContains(t, string(page), "pair 0000010 is")
 }

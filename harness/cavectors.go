@@ -178,6 +178,9 @@ func (tr *TrialRun) Decompose(ctx context.Context, rows, cols int, nnz int64, li
 		rep.Update(fmt.Sprintf("svd (%s, k = %d): %s, %s", b.Name(), max(opt.Rank, tr.Trial.SVD.SharedRank), step, rep.Elapsed().Round(time.Second)))
 	}
 	defer rep.Clear()
+	if st := stopStateOf(ctx); st != nil {
+		opt.Observe = st.observe
+	}
 	if p, err := svd.Plan(b.Name(), rows, cols, opt); err == nil {
 		// What the backend allocates beyond the table: a reader compares
 		// the trial's peak memory with it.
@@ -216,6 +219,9 @@ func (tr *TrialRun) wordVectors(wd *WordData, dec *ca.Decomposition, vo VectorOp
 		tr.Record.SVD.Keep(tr.Trial.SVD.RecordSigma)
 		tr.SetMetric(records.MetricSVDResidual, a.RelResidual)
 		tr.SetMetric(records.MetricSVDProducts, float64(dec.Products))
+		if w := aboveTol(tr.Record.Backend, a.RelResidual, tr.Trial.SVD.Tol); w != "" {
+			tr.Warn("%s", w)
+		}
 	}
 	if dec.TotalInertia > 0 {
 		tr.SetMetric(records.MetricTotalInertia, dec.TotalInertia)
@@ -249,4 +255,15 @@ func (tr *TrialRun) wordVectors(wd *WordData, dec *ca.Decomposition, vo VectorOp
 		return tr.SubwordVectors(wd, dec)
 	}
 	return vectors.New(wd.Vocab.Words, dec.U)
+}
+
+// aboveTol says when an exact decomposition's measured residual (its
+// check's, not the solver's own estimate) is above the tolerance it was
+// asked for: the record must not claim what it does not show. Only krylov
+// stops at svd.tol; the sketches' residuals are measured, not bounded.
+func aboveTol(backend string, rel, tol float64) string {
+	if backend != "krylov" || !(rel > tol) {
+		return ""
+	}
+	return fmt.Sprintf("svd: the largest residual measured, %.2g·σ_1, is above svd.tol %g: the decomposition is exact to %.2g·σ_1, not to its tolerance", rel, tol, rel)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -28,11 +29,24 @@ const commandTail = 2000
 
 func runCommand(ctx context.Context, dir string, args []string) error {
 	out := &tailWriter{max: commandTail}
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	run := append([]string(nil), args...)
+	if !strings.ContainsRune(run[0], filepath.Separator) {
+		// Found as exec would find it, and refused as exec would: the
+		// guard's shell must not look it up by a PATH of its own.
+		p, err := exec.LookPath(run[0])
+		if err != nil {
+			return fmt.Errorf("external command %s: %w", strings.Join(args, " "), err)
+		}
+		run[0] = p
+	}
+	// The guard kills what the command started should kcalab die without
+	// a word (SIGKILL); a path relative to dir stays relative to it.
+	name, argv, guarded := guardCommand(run)
+	cmd := exec.CommandContext(ctx, name, argv...)
 	cmd.Dir = dir
 	cmd.Stdout = out
 	cmd.Stderr = out
-	if err := runGroup(cmd, !ChildRequested()); err != nil {
+	if err := runGroup(cmd, !ChildRequested(), guarded); err != nil {
 		return fmt.Errorf("external command %s: %w\n%s", strings.Join(args, " "), err, out.String())
 	}
 	return nil

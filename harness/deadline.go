@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
+
+	"kcalab/methods/svd"
 
 	"kcalab/records"
 	"kcalab/schema"
@@ -29,6 +32,7 @@ func (r *Runner) executeWithin(ctx context.Context, spec *schema.Spec, t schema.
 		tctx, cancel = context.WithTimeout(ctx, time.Duration(budget*float64(time.Second)))
 	}
 	defer cancel()
+	tctx, seen := withStopState(tctx)
 	res := make(chan records.Record, 1)
 	go func() { res <- r.execute(tctx, spec, t, prog) }()
 	var rec records.Record
@@ -48,18 +52,66 @@ func (r *Runner) executeWithin(ctx context.Context, spec *schema.Spec, t schema.
 	}
 	if budget > 0 && ctx.Err() == nil && errors.Is(tctx.Err(), context.DeadlineExceeded) && rec.Status != "ok" {
 		rec.Status = "over_budget"
-		rec.Error = overTimeError(budget, rec.Error)
+		rec.Error = overTimeError(budget, rec.Error, seen.note())
 	}
 	return rec
 }
 
+// stopState keeps what a trial's decomposition last said of where it
+// stood (svd.Options.Observe: krylov after each restart), so the error of
+// a trial its time budget stopped says it even when the runner stopped
+// waiting for the trial, or the trial stopped inside a product before its
+// own report.
+type stopState struct {
+	mu   sync.Mutex
+	last *svd.NotConvergedError
+}
+
+type stopStateKey struct{}
+
+// withStopState gives ctx a stopState for the trials run under it.
+func withStopState(ctx context.Context) (context.Context, *stopState) {
+	st := &stopState{}
+	return context.WithValue(ctx, stopStateKey{}, st), st
+}
+
+// stopStateOf is ctx's stopState, nil when it has none.
+func stopStateOf(ctx context.Context) *stopState {
+	st, _ := ctx.Value(stopStateKey{}).(*stopState)
+	return st
+}
+
+func (s *stopState) observe(e *svd.NotConvergedError) {
+	s.mu.Lock()
+	s.last = e
+	s.mu.Unlock()
+}
+
+// note is what the decomposition last reported, as its failure out of
+// time would say it; "" when it reported nothing.
+func (s *stopState) note() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last == nil {
+		return ""
+	}
+	e := *s.last
+	e.Deadline = true
+	return fmt.Sprintf("%v (%s)", &e, notConvergedSettings)
+}
+
 // overTimeError is the error of a trial stopped by its time budget: the
 // budget, then what the trial said of where it stopped (krylov: the
-// spectrum it saw) unless that was only the deadline itself.
-func overTimeError(budget float64, trialErr string) string {
+// spectrum it saw, the cluster, the best residual) unless that was only
+// the deadline itself; then what its decomposition last reported (seen)
+// instead.
+func overTimeError(budget float64, trialErr, seen string) string {
 	msg := fmt.Sprintf("%v: stopped after the time budget of %gs (budget.seconds)", ErrOverBudget, budget)
-	if trialErr != "" && !strings.HasSuffix(trialErr, context.DeadlineExceeded.Error()) {
+	switch {
+	case trialErr != "" && !strings.HasSuffix(trialErr, context.DeadlineExceeded.Error()):
 		msg += ": " + strings.TrimPrefix(trialErr, ErrOverBudget.Error()+": ")
+	case seen != "":
+		msg += "; where its decomposition stood at its last restart: " + seen
 	}
 	return msg
 }

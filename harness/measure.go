@@ -222,7 +222,7 @@ func (r *Runner) runChild(ctx context.Context, spec *schema.Spec, t schema.Trial
 	start := time.Now()
 	// Whatever the child started and left (its own budget stopped it
 	// without reaching a grandchild) goes with it (runGroup).
-	runErr := runGroup(cmd, true)
+	runErr := runGroup(cmd, true, false)
 	wall := time.Since(start).Seconds()
 	busy1, busyOK1 := machineload.BusySeconds()
 	selfUsed := selfCPU() - self0

@@ -48,26 +48,34 @@ func CheckOutput(s *schema.Spec) error {
 }
 
 // checkConfined refuses an output: key outside both the results tree and
-// the spec file's directory.
+// the spec file's directory. The output must lie under one of them both as
+// written (made absolute, cleaned, no link followed) and as the file
+// system resolves it, against the same root: a results/ that is a link to
+// elsewhere does not make that elsewhere a place a spec may name
+// (linkOnTheWay then refuses the link itself).
 func checkConfined(s *schema.Spec) error {
 	out, err := resolvePath(s.Output)
 	if err != nil {
 		return fmt.Errorf("output %q: %w", s.Output, err)
 	}
-	allowed := []string{ResultsTree}
-	if tree, err := resolvePath(ResultsTree); err == nil && within(out, tree) {
-		return nil
+	written, err := filepath.Abs(s.Output)
+	if err != nil {
+		return fmt.Errorf("output %q: %w", s.Output, err)
 	}
+	allowed := []string{ResultsTree}
 	if s.Path != "" {
-		dir := filepath.Dir(s.Path)
-		allowed = append(allowed, dir)
-		if abs, err := resolvePath(dir); err == nil && within(out, abs) {
+		allowed = append(allowed, filepath.Dir(s.Path))
+	}
+	for _, root := range allowed {
+		abs, err1 := filepath.Abs(root)
+		real, err2 := resolvePath(root)
+		if err1 == nil && err2 == nil && within(written, abs) && within(out, real) {
 			return nil
 		}
 	}
 	msg := fmt.Sprintf("output %q is outside what a spec may write to (allowed: under %s): give that directory on the command line with -out instead",
 		s.Output, strings.Join(quoteDirs(allowed), " or "))
-	if abs, err := filepath.Abs(s.Output); err == nil && abs != out {
+	if written != out {
 		msg = fmt.Sprintf("output %q resolves, through a symbolic link, to %s, outside what a spec may write to (allowed: under %s): give that directory on the command line with -out instead",
 			s.Output, out, strings.Join(quoteDirs(allowed), " or "))
 	}

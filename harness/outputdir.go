@@ -21,7 +21,7 @@ import (
 // by content: records of this name none of which is a trial of today's
 // grid, unless prune), repairs a log left by a killed run, and removes
 // temporary files a killed compaction left behind.
-func prepareOutput(dir string, spec *schema.Spec, trials []schema.Trial, prune bool, warn io.Writer) ([]records.Record, error) {
+func prepareOutput(dir string, spec *schema.Spec, judge *Judge, prune bool, warn io.Writer) ([]records.Record, error) {
 	specName := spec.Name
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w (give a writable directory with -out)", err)
@@ -38,7 +38,10 @@ func prepareOutput(dir string, spec *schema.Spec, trials []schema.Trial, prune b
 	removeStaleTemp(dir)
 	prev, info, err := records.Read(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading earlier results (delete the file or run with -fresh): %w", err)
+		// -fresh reads the file too (it keeps every record it does not
+		// replace), so it is no way out: the file must be mended or moved.
+		return nil, fmt.Errorf("reading earlier results: %w; a run reads them first, -fresh too, to keep every record it does not replace: "+
+			"mend the line named, or move %s away (its other records are lost to this spec unless put back), or give this spec another output directory (-out)", err, path)
 	}
 	for _, rec := range prev {
 		if rec.Spec != specName {
@@ -46,12 +49,19 @@ func prepareOutput(dir string, spec *schema.Spec, trials []schema.Trial, prune b
 				"give this spec another directory (-out or output:), or move that file away to start over", path, rec.Spec, rec.ID, specName)
 		}
 	}
-	if err := sameContent(path, spec, trials, prev, prune); err != nil {
+	if err := sameContent(path, spec, judge, prev, prune); err != nil {
 		return nil, err
 	}
 	if warn != nil {
 		for _, w := range info.Warnings(path) {
 			fmt.Fprintf(warn, "kcalab: warning: %s\n", termsafe.Text(w))
+		}
+		switch _, inGrid := judge.TrialOf(records.Record{ID: info.TornID}); {
+		case info.TornID == "":
+		case inGrid:
+			fmt.Fprintf(warn, "kcalab: trial %s, whose last line was torn, is in this spec's grid: this run computes it again\n", info.TornID)
+		default:
+			fmt.Fprintf(warn, "kcalab: warning: trial %s, whose last line was torn, is not in this spec's grid: no record of it is left, and this run does not compute it (run the spec whose grid has it)\n", info.TornID)
 		}
 	}
 	if info.NeedsRepair {
@@ -93,16 +103,12 @@ func removeStaleTemp(dir string) {
 // name (a tweaked copy of a committed spec), or a grid changed throughout.
 // Its results would otherwise be mixed with, or under -prune replaced by,
 // this spec's; only -prune says that is meant.
-func sameContent(path string, spec *schema.Spec, trials []schema.Trial, prev []records.Record, prune bool) error {
+func sameContent(path string, spec *schema.Spec, judge *Judge, prev []records.Record, prune bool) error {
 	if len(prev) == 0 || prune {
 		return nil
 	}
-	inGrid := make(map[string]bool, len(trials))
-	for _, t := range trials {
-		inGrid[t.ID] = true
-	}
 	for _, rec := range prev {
-		if inGrid[rec.ID] {
+		if _, ok := judge.TrialOf(rec); ok {
 			return nil
 		}
 	}
@@ -126,16 +132,14 @@ type Compaction struct {
 // not finish keeps its earlier record, and records of trials outside
 // today's grid (a narrowed axis, a removed variant) are kept too, unless
 // prune and the run finished every trial.
-func compactResults(path string, trials []schema.Trial, recs []records.Record, done []bool, prev []records.Record, prune bool) (Compaction, error) {
+func compactResults(path string, judge *Judge, trials []schema.Trial, recs []records.Record, done []bool, prev []records.Record, prune bool) (Compaction, error) {
 	byID := make(map[string]records.Record, len(prev))
 	for _, rec := range prev {
 		byID[rec.ID] = rec
 	}
-	inGrid := make(map[string]bool, len(trials))
 	all := true
 	var out []records.Record
 	for _, t := range trials {
-		inGrid[t.ID] = true
 		if done[t.Index] {
 			if recs[t.Index].Status != records.StatusNotPromoted { // a plan's, not a result
 				out = append(out, recs[t.Index])
@@ -149,7 +153,7 @@ func compactResults(path string, trials []schema.Trial, recs []records.Record, d
 	}
 	var c Compaction
 	for _, rec := range prev {
-		if inGrid[rec.ID] {
+		if _, ok := judge.TrialOf(rec); ok {
 			continue
 		}
 		if prune && all {

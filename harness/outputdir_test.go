@@ -55,3 +55,37 @@ func TestRunnerResumesFromKilledLog(t *testing.T) {
 		})
 	}
 }
+
+// Hostile round 5, m12: a torn last line was dropped with "that trial will
+// run again", false when the trial is no longer in the spec's grid. The
+// warning names the trial, and the run says whether it computes it.
+func TestRunnerTornLineNamesItsTrial(t *testing.T) {
+	narrowed := strings.Replace(fisherSpec, "backend: [dense, randomized, dssvd]", "backend: [dense, randomized]", 1)
+	for _, tc := range []struct {
+		name, spec string
+		says       string
+	}{
+		{"in the grid", fisherSpec, "is in this spec's grid: this run computes it again"},
+		{"no longer in the grid", narrowed, "is not in this spec's grid: no record of it is left, and this run does not compute it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			first, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+			require.NoError(t, err)
+			path := filepath.Join(out, records.FileName)
+			full, err := os.ReadFile(path)
+			require.NoError(t, err)
+			lines := strings.SplitAfter(string(full), "\n")
+			torn := first.Records[2].ID // the dssvd trial, last in the file
+			require.Contains(t, lines[2], torn)
+			require.NoError(t, os.WriteFile(path, []byte(lines[0]+lines[1]+lines[2][:60]), 0o644))
+
+			var log bytes.Buffer
+			_, err = (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, tc.spec), out))
+			require.NoError(t, err, log.String())
+			assert.Contains(t, log.String(), "dropped an incomplete last line of trial "+torn)
+			assert.NotContains(t, log.String(), "that trial will run again")
+			assert.Contains(t, log.String(), "trial "+torn+", whose last line was torn, "+tc.says)
+		})
+	}
+}

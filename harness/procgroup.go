@@ -14,14 +14,14 @@ import (
 // orphaned. With newGroup the command leads a new group; without, it
 // stays in ours (a measured child's tool, which the parent kills with the
 // child's group).
-func killGroupOnCancel(cmd *exec.Cmd, newGroup bool) {
+func killGroupOnCancel(cmd *exec.Cmd, newGroup, guarded bool) {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	// A command dies with this process, however this process dies (a
 	// SIGKILL cannot run the cancellation below): no orphan goes on
 	// computing, or holding memory, after its parent is gone.
-	setDeathSignal(cmd.SysProcAttr)
+	setDeathSignal(cmd.SysProcAttr, guarded)
 	if newGroup {
 		cmd.SysProcAttr.Setpgid = true
 		cmd.Cancel = func() error {
@@ -49,8 +49,8 @@ const outputDelay = 2 * time.Second
 // beyond outputDelay, and does not turn a success into a failure. Without
 // newGroup (a measured child's tool, in the child's group) the group is
 // the parent's to kill, when the child ends.
-func runGroup(cmd *exec.Cmd, newGroup bool) error {
-	killGroupOnCancel(cmd, newGroup)
+func runGroup(cmd *exec.Cmd, newGroup, guarded bool) error {
+	killGroupOnCancel(cmd, newGroup, guarded)
 	// Output that is not a file is read through pipes made here, not by
 	// exec, whose Wait would wait for every holder of the pipe: Wait then
 	// returns when the command exits, and the reading ends with the group.

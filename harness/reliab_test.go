@@ -570,3 +570,66 @@ func TestRunnerChecksTheDataThisRunReads(t *testing.T) {
 	back, _ := rho(a, 0)
 	assert.Equal(t, first, back)
 }
+
+// Hostile round 5, serious 1: the same spec with another seed (edited, or
+// a copy elsewhere) run into the same output used to recompute and
+// overwrite every record, exit 0, no word. A run replaces no result by one
+// of another seed: it refuses before any trial, naming the records, the
+// seed they were computed with and what to do; -fresh says replacing them
+// is meant.
+func TestRunnerRefusesAnotherSeed(t *testing.T) {
+	out := t.TempDir()
+	first, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+	require.NoError(t, err)
+	path := filepath.Join(out, records.FileName)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	reseeded := loadSpecTo(t, writeSpec(t, strings.Replace(fisherSpec, "seed: 3", "seed: 4", 1)), out)
+	require.Equal(t, first.Records[0].ID, reseeded.Trials()[0].ID, "the trial ids stay the same")
+
+	var log bytes.Buffer
+	_, err = (&harness.Runner{Log: &log}).Run(context.Background(), reseeded)
+	require.Error(t, err)
+	msg := err.Error()
+	assert.Contains(t, msg, "holds 3 record(s) of trials of \"fisher\" computed with another seed")
+	for _, rec := range first.Records {
+		assert.Contains(t, msg, fmt.Sprintf("trial %s (", rec.ID), "names each record")
+		assert.Contains(t, msg, fmt.Sprintf("computed with seed %d", rec.Seed), "and the seed it was computed with")
+	}
+	assert.Contains(t, msg, "-fresh")
+	assert.Contains(t, msg, "another output directory")
+	assert.Contains(t, msg, "no trial was run")
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after), "nothing replaced")
+
+	fresh, err := (&harness.Runner{Fresh: true}).Run(context.Background(), reseeded)
+	require.NoError(t, err, "-fresh: replacing them is meant")
+	for i, rec := range fresh.Records {
+		assert.Equal(t, reseeded.Trials()[i].Seed, rec.Seed)
+	}
+	// Running seed 3 again now refuses the other way: nothing flips back
+	// silently.
+	_, err = (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "computed with another seed")
+}
+
+// Hostile round 5, m2: the spec run by a relative path, then by its
+// absolute path, is the same grid: every trial is reused (it was "grid
+// changed throughout" before, the ids hashing the data paths as resolved
+// against the spelling of the spec's path).
+func TestRunnerSpecPathSpelling(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "t.csv"), []byte(",a,b,c\nx,10,20,35\ny,31,12,47\nz,22,51,13\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "s.yaml"), []byte("name: m2\ndata: {source: csv, csv: t.csv}\nmethod: [ca, gini]\nsvd: {rank: 2, backend: dense}\n"), 0o644))
+	out := t.TempDir()
+	t.Chdir(dir)
+	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, "s.yaml", out))
+	require.NoError(t, err)
+	var log bytes.Buffer
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, filepath.Join(dir, "s.yaml"), out))
+	require.NoError(t, err, log.String())
+	assert.Equal(t, 2, res.Reused, log.String())
+	assert.NotContains(t, log.String(), "computing it again")
+}

@@ -10,69 +10,92 @@ import (
 
 	"kcalab/datasets/corpus"
 	"kcalab/datasets/wordsim"
-	"kcalab/internal/termsafe"
 	"kcalab/records"
 	"kcalab/schema"
 )
 
 // inputCheck decides whether a record's inputs are still the files a
-// rerun would read: a record is reused only when every data file it read
+// rerun would read: a record stands only when every data file it read
 // (records.RunInfo.Inputs, path → SHA-256) has the recorded content in the
-// file this run would read in its place.
+// file this run would read in its place (see Judge).
 //
 // A data set the trial names (a corpus such as text8_prefix, a registered
 // word-similarity or analogy set) is read from this run's data directory
-// (-data, $KCALAB_DATA): its recorded input is compared with the file
-// there, whatever directory the record was made from, so a run on another
-// data directory never reuses a score of other data.
+// (-data, $KCALAB_DATA, else ./data): its recorded input is compared with
+// the file there, whatever directory the record was made from, so a run on
+// another data directory never reuses a score of other data. When that
+// directory exists but lacks the set, or was given and is not there, the
+// record is of other data: the trial is computed (and fails, saying what
+// is missing).
 //
 // A recorded path that no longer exists is looked for where the data may
 // have moved with its directory (the same trailing path under the data
 // directory, the spec file's directory or the working directory: another
 // checkout, CI's copy of the data); found, it is checked there. Found
-// nowhere, the record is kept and the run says it could not check it: the
-// trial could not be recomputed without the file either. An input recorded
-// with an error instead of a hash (a temporary file already gone when the
-// record was made) and a record without inputs (one made before inputs
-// were recorded) have nothing to compare, and are reused.
+// nowhere (a fresh clone without the data), the input is missing: a
+// spec's own record is kept with a note, since the trial could not be
+// recomputed without the file either; another spec's is not taken. An
+// input recorded with an error instead of a hash (a temporary file already
+// gone when the record was made) and a record without inputs (one made
+// before inputs were recorded) have nothing to compare.
 type inputCheck struct {
 	bases   []string // where moved data is looked for, in order
 	dataDir string   // this run's data directory ("" when it does not resolve)
+	// dataHere says dataDir is a directory: a named set missing from it is
+	// missing from this run's data, not merely absent from a fresh clone.
+	dataHere bool
+	// dataErr is why a data directory given by -data or $KCALAB_DATA
+	// cannot be used.
+	dataErr error
 
 	mu     sync.Mutex
-	noted  map[string]bool // missing inputs already reported
 	hashes map[string]string
 }
 
-func newInputCheck(r *Runner, spec *schema.Spec) *inputCheck {
-	c := &inputCheck{noted: map[string]bool{}, hashes: map[string]string{}}
-	if d, err := corpus.DataDir(r.DataDir); err == nil {
+func newInputCheck(dataDirFlag, specPath string) *inputCheck {
+	c := &inputCheck{hashes: map[string]string{}}
+	d, err := corpus.DataDir(dataDirFlag)
+	switch {
+	case err == nil:
 		c.bases = append(c.bases, d)
 		c.dataDir = d
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			c.dataHere = true
+		}
+	case dataDirFlag != "" || os.Getenv(corpus.EnvData) != "":
+		c.dataErr = err
 	}
-	if spec.Path != "" {
-		c.bases = append(c.bases, filepath.Dir(spec.Path))
+	if specPath != "" {
+		c.bases = append(c.bases, filepath.Dir(specPath))
 	}
 	c.bases = append(c.bases, ".")
 	return c
 }
 
-// stale returns why rec cannot be reused as it stands ("" when it can),
-// and writes a note to log for an input it could not find.
-func (c *inputCheck) stale(rec records.Record, t schema.Trial, log func(format string, args ...any)) string {
-	return c.check(rec, t, log, false)
+// inputState is what inputCheck found of a record's inputs.
+type inputState int
+
+const (
+	inputsHold      inputState = iota // every input found has its recorded content
+	inputChanged                      // an input's content changed: the record is stale
+	inputNotInData                    // a named set is not in this run's data directory
+	inputUnreadable                   // an input is there but cannot be read
+)
+
+// inputFinding is inputCheck's answer: the state, why (for a state other
+// than inputsHold), and the recorded inputs found nowhere.
+type inputFinding struct {
+	state   inputState
+	why     string
+	missing []string
 }
 
-// unverified is stale for a record taken from another spec's results
-// (-share): there an input found nowhere is a reason not to take it, not a
-// note, since this spec never held the record.
-func (c *inputCheck) unverified(rec records.Record, t schema.Trial, log func(format string, args ...any)) string {
-	return c.check(rec, t, log, true)
-}
-
-func (c *inputCheck) check(rec records.Record, t schema.Trial, log func(format string, args ...any), strict bool) string {
+// check compares rec's recorded inputs with the files this run reads for
+// trial t.
+func (c *inputCheck) check(rec records.Record, t schema.Trial) inputFinding {
+	var f inputFinding
 	if rec.Run == nil {
-		return ""
+		return f
 	}
 	named := c.namedInputs(t)
 	for _, path := range sortedKeys(rec.Run.Inputs) {
@@ -81,40 +104,39 @@ func (c *inputCheck) check(rec records.Record, t schema.Trial, log func(format s
 			continue
 		}
 		at := ""
-		if now, ok := named.current(path); ok {
-			at = now
-			if !isRegular(now) {
-				at = ""
+		if rel, ok := named.match(path); ok {
+			now := ""
+			if c.dataDir != "" {
+				now = filepath.Join(c.dataDir, rel)
+			}
+			switch {
+			case c.dataErr != nil:
+				return inputFinding{state: inputNotInData, why: fmt.Sprintf("its input %s is a data set of this run's data directory, which cannot be used (%v)", rel, c.dataErr)}
+			case now != "" && isRegular(now):
+				at = now
+			case c.dataHere:
+				return inputFinding{state: inputNotInData, why: fmt.Sprintf("its input %s is not in this run's data directory %s (the record was made from %s): a score of other data", rel, c.dataDir, path)}
 			}
 		} else {
 			at = c.locate(path)
 		}
-		if at == "" && strict {
-			return fmt.Sprintf("its input %s is not here to check against its recorded SHA-256", path)
-		}
 		if at == "" {
-			c.mu.Lock()
-			first := !c.noted[path]
-			c.noted[path] = true
-			c.mu.Unlock()
-			if first {
-				log("kcalab: note: %s, an input of earlier records, is not here to check against its recorded SHA-256; those records are reused as they are", termsafe.Text(path))
-			}
+			f.missing = append(f.missing, path)
 			continue
 		}
 		got, err := c.hash(at)
 		if err != nil {
-			return fmt.Sprintf("its input %s cannot be read to check it (%v)", at, err)
+			return inputFinding{state: inputUnreadable, why: fmt.Sprintf("its input %s cannot be read to check it (%v)", at, err)}
 		}
 		if got != want {
 			where := at
 			if at != path {
 				where = fmt.Sprintf("%s (recorded as %s)", at, path)
 			}
-			return fmt.Sprintf("its input %s changed since the record was made (SHA-256 %.12s… then, %.12s… now)", where, want, got)
+			return inputFinding{state: inputChanged, why: fmt.Sprintf("its input %s changed since the record was made (SHA-256 %.12s… then, %.12s… now)", where, want, got)}
 		}
 	}
-	return ""
+	return f
 }
 
 func (c *inputCheck) hash(path string) (string, error) {
@@ -135,17 +157,15 @@ func (c *inputCheck) hash(path string) (string, error) {
 }
 
 // dataFiles are the files a trial reads from the data directory by name,
-// relative to it ("wordsim/men.txt"), each with the path this run reads.
-type dataFiles map[string]string
+// relative to it ("wordsim/men.txt").
+type dataFiles []string
 
 // namedInputs lists the data sets t names (its corpus, registered
-// word-similarity, SCA tuning and analogy sets) as this run resolves them.
+// word-similarity, SCA tuning and analogy sets), relative to a data
+// directory.
 func (c *inputCheck) namedInputs(t schema.Trial) dataFiles {
-	out := dataFiles{}
-	if c.dataDir == "" {
-		return out
-	}
-	add := func(rel string) { out[filepath.ToSlash(rel)] = filepath.Join(c.dataDir, rel) }
+	var out dataFiles
+	add := func(rel string) { out = append(out, filepath.ToSlash(rel)) }
 	if t.Data.Source == schema.SourceCorpus {
 		if f, ok := corpus.NamedFile(t.Data.Corpus); ok {
 			add(f)
@@ -165,15 +185,14 @@ func (c *inputCheck) namedInputs(t schema.Trial) dataFiles {
 	return out
 }
 
-// current is the file this run reads for a recorded input of one of the
-// trial's named data sets: the recorded path ends with the set's path in a
-// data directory. false for any other input (a file the spec names by
-// its path).
-func (d dataFiles) current(recorded string) (string, bool) {
+// match is the named data set a recorded input is, relative to a data
+// directory: the recorded path ends with the set's path. false for any
+// other input (a file the spec names by its path).
+func (d dataFiles) match(recorded string) (string, bool) {
 	rec := filepath.ToSlash(filepath.Clean(recorded))
-	for rel, now := range d {
+	for _, rel := range d {
 		if rec == rel || strings.HasSuffix(rec, "/"+rel) {
-			return now, true
+			return filepath.FromSlash(rel), true
 		}
 	}
 	return "", false

@@ -1,8 +1,6 @@
 package harness
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,9 +8,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,11 +21,14 @@ import (
 // runs by, and the same width in every record.
 const timeFormat = time.RFC3339
 
-// beginRun starts a trial's records.RunInfo.
+// beginRun starts a trial's records.RunInfo: the code is the one the
+// running binary was built from (binaryCode), never the working
+// directory's checkout, which need not be what was compiled.
 func (r *Runner) beginRun() *records.RunInfo {
-	g := currentGit()
+	c := binaryCode()
 	host, _ := os.Hostname()
-	return &records.RunInfo{ID: r.runID, Start: time.Now().UTC().Format(timeFormat), Commit: g.commit, Dirty: g.dirty, Host: host}
+	return &records.RunInfo{ID: r.runID, Start: time.Now().UTC().Format(timeFormat), Commit: c.commit, Dirty: c.dirty,
+		CommitSource: records.CommitFromBuild, Host: host}
 }
 
 // newRunID names one invocation of Runner.Run: its start to the
@@ -80,45 +80,64 @@ func (tr *TrialRun) Inputs() []string {
 	return append([]string(nil), tr.inputs...)
 }
 
-// gitState is the checkout a process runs in.
-type gitState struct {
-	commit string
+// codeState is what the running binary can prove of the code it was
+// built from.
+type codeState struct {
+	commit string // a full commit hash, or records.UnknownCommit
 	dirty  bool
 }
 
 var (
-	gitOnce sync.Once
-	gitVal  gitState
+	codeOnce sync.Once
+	codeVal  codeState
 )
+
+// binaryCode reads the running binary's build information once per
+// process (see codeFromBuild).
+func binaryCode() codeState {
+	codeOnce.Do(func() {
+		bi, ok := debug.ReadBuildInfo()
+		if !ok {
+			bi = nil
+		}
+		codeVal = codeFromBuild(bi)
+	})
+	return codeVal
+}
+
+// codeFromBuild is the commit the Go toolchain stamped into a binary
+// (vcs.revision) and whether the tree it was built from had changes
+// (vcs.modified: tracked or untracked files). `go build` and `go install`
+// stamp them in a git clone; `go run`, `go test`, -buildvcs=false and a
+// git worktree (whose .git is a file the toolchain does not take for a
+// repository) leave them out. Without a full stamp the commit is
+// records.UnknownCommit, which never traces (records.Untraced).
+func codeFromBuild(bi *debug.BuildInfo) codeState {
+	unknown := codeState{commit: records.UnknownCommit}
+	if bi == nil {
+		return unknown
+	}
+	set := map[string]string{}
+	for _, s := range bi.Settings {
+		set[s.Key] = s.Value
+	}
+	rev, modified := set["vcs.revision"], set["vcs.modified"]
+	if set["vcs"] != "git" || !records.FullCommit(rev) || (modified != "true" && modified != "false") {
+		return unknown
+	}
+	return codeState{commit: rev, dirty: modified == "true"}
+}
 
 // gitTimeout bounds the git calls: a metadata field must never hold up or
 // fail a run (a huge checkout, a network file system).
 const gitTimeout = 10 * time.Second
 
-// currentGit reads the working directory's checkout once per process. git
-// itself is asked, because telling a dirty tree needs the index; without
-// git, or outside a checkout, the state is empty.
-func currentGit() gitState {
-	gitOnce.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-		defer cancel()
-		out, err := exec.CommandContext(ctx, "git", "rev-parse", "--verify", "HEAD").Output()
-		if err != nil {
-			return
-		}
-		gitVal.commit = strings.TrimSpace(string(out))
-		out, err = exec.CommandContext(ctx, "git", "status", "--porcelain", "--untracked-files=no").Output()
-		if err != nil {
-			return
-		}
-		gitVal.dirty = dirtyBeyondResults(out)
-	})
-	return gitVal
-}
-
 // inHistory reports whether commit is an ancestor of (or is) the working
 // directory's HEAD; false without git or outside a checkout.
 func inHistory(commit string) bool {
+	if !records.FullCommit(commit) {
+		return false // never handed to git as an argument: "HEAD", "--x"
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	return exec.CommandContext(ctx, "git", "merge-base", "--is-ancestor", commit, "HEAD").Run() == nil
@@ -135,28 +154,6 @@ func (h historyMemo) inHistory(commit string) bool {
 		h[commit] = ok
 	}
 	return ok
-}
-
-// dirtyBeyondResults reports whether `git status --porcelain` lists a
-// change to anything but a results.jsonl: the results are what runs write
-// (an interrupted run leaves its file changed), not the code or data that
-// made the numbers.
-func dirtyBeyondResults(porcelain []byte) bool {
-	sc := bufio.NewScanner(bytes.NewReader(porcelain))
-	for sc.Scan() {
-		line := sc.Text()
-		if len(line) < 4 {
-			continue
-		}
-		path := line[3:]
-		if _, to, ok := strings.Cut(path, " -> "); ok {
-			path = to
-		}
-		if filepath.Base(strings.Trim(path, `"`)) != records.FileName {
-			return true
-		}
-	}
-	return false
 }
 
 // fileHashes memoizes hashes by path, size and modification time, so that

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -57,9 +58,17 @@ variants:
 	require.NoError(t, err)
 	require.Len(t, res.Records, 3)
 	host, _ := os.Hostname()
-	var commit string
-	if out, err := exec.Command("git", "rev-parse", "--verify", "HEAD").Output(); err == nil {
-		commit = strings.TrimSpace(string(out))
+	// The test binary's own stamp: none under go test (its default), the
+	// commit with go test -buildvcs=true in a clone.
+	commit, dirty := records.UnknownCommit, false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		set := map[string]string{}
+		for _, s := range bi.Settings {
+			set[s.Key] = s.Value
+		}
+		if records.FullCommit(set["vcs.revision"]) {
+			commit, dirty = set["vcs.revision"], set["vcs.modified"] == "true"
+		}
 	}
 	for _, r := range res.Records {
 		require.NotNil(t, r.Run, r.ID)
@@ -71,7 +80,9 @@ variants:
 		assert.False(t, start.Before(before))
 		assert.False(t, end.Before(start))
 		assert.Equal(t, host, r.Run.Host)
-		assert.Equal(t, commit, r.Run.Commit, "the checkout the test runs in (none outside one)")
+		assert.Equal(t, commit, r.Run.Commit, "the commit the binary was built from, not the working directory's")
+		assert.Equal(t, dirty, r.Run.Dirty)
+		assert.Equal(t, records.CommitFromBuild, r.Run.CommitSource)
 		assert.NotEmpty(t, r.Run.ID)
 		assert.Equal(t, res.Records[0].Run.ID, r.Run.ID, "one run, one id")
 	}
@@ -109,6 +120,7 @@ func TestRunInfoOldRecords(t *testing.T) {
 // results cannot be committed as reference numbers. A clean one says
 // nothing; a reused trial keeps its own metadata and is not counted.
 func TestRunSaysWhenUntraced(t *testing.T) {
+	const fullCommit = "0123456789abcdef0123456789abcdef01234567"
 	tests := []struct {
 		name   string
 		commit string
@@ -116,10 +128,11 @@ func TestRunSaysWhenUntraced(t *testing.T) {
 		fresh  bool
 		says   string
 	}{
-		{"dirty tree", "0123456789abcdef", true, true, "3 trial(s) computed by this run cannot be traced to code a reader can rebuild (computed from commit 01234567 with uncommitted changes)"},
-		{"no checkout", "", false, true, "(no commit recorded"},
-		{"clean tree", "0123456789abcdef", false, true, ""},
-		{"dirty tree, every trial reused", "0123456789abcdef", true, false, ""},
+		{"dirty tree", fullCommit, true, true, "3 trial(s) computed by this run cannot be traced to code a reader can rebuild (computed from commit 01234567 with uncommitted changes)"},
+		{"a binary without a stamp", records.UnknownCommit, false, true, "(the binary that computed it carries no commit"},
+		{"an abbreviated commit", "0123456789abcdef", false, true, "is not a full commit hash"},
+		{"clean tree", fullCommit, false, true, ""},
+		{"dirty tree, every trial reused", fullCommit, true, false, ""},
 	}
 	out := t.TempDir()
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
@@ -127,7 +140,7 @@ func TestRunSaysWhenUntraced(t *testing.T) {
 	require.NoError(t, err)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			defer harness.SetGitState(tt.commit, tt.dirty)()
+			defer harness.SetCodeState(tt.commit, tt.dirty)()
 			var log strings.Builder
 			res, err := (&harness.Runner{Fresh: tt.fresh, Log: &log}).Run(context.Background(), spec)
 			require.NoError(t, err)
@@ -153,20 +166,21 @@ func TestRunUntracedRecomputesOnlyThose(t *testing.T) {
 	commit := strings.TrimSpace(string(head))
 	out := t.TempDir()
 	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
-	restore := harness.SetGitState(commit, true)
+	restore := harness.SetCodeState(commit, true)
 	_, err = (&harness.Runner{}).Run(context.Background(), spec)
 	restore()
 	require.NoError(t, err)
-	defer harness.SetGitState(commit, false)()
+	defer harness.SetCodeState(commit, false)()
 	var log strings.Builder
 	res, err := (&harness.Runner{Untraced: true, Log: &log}).Run(context.Background(), spec)
 	require.NoError(t, err)
 	assert.Equal(t, 0, res.Reused, log.String())
-	assert.Equal(t, 3, strings.Count(log.String(), "with uncommitted changes: computing it again (-untraced)"))
+	assert.Equal(t, 3, strings.Count(log.String(), "with uncommitted changes (-untraced): computing it again"))
 	for _, rec := range res.Records {
 		assert.False(t, rec.Run.Dirty)
 	}
-	again, err := (&harness.Runner{Untraced: true}).Run(context.Background(), spec)
+	log.Reset()
+	again, err := (&harness.Runner{Untraced: true, Log: &log}).Run(context.Background(), spec)
 	require.NoError(t, err)
-	assert.Equal(t, 3, again.Reused, "traced records are reused")
+	assert.Equal(t, 3, again.Reused, "traced records are reused: %s", log.String())
 }

@@ -118,7 +118,8 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		}
 		defer lock.Release()
 	}
-	prev, err := prepareOutput(dir, spec, trials, r.Prune, r.Log)
+	judge := NewJudge(JudgeOptions{Spec: spec, DataDir: r.DataDir, Fresh: r.Fresh, Untraced: r.Untraced, WritesVectors: r.writesVectors})
+	prev, err := prepareOutput(dir, spec, judge, r.Prune, r.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -140,64 +141,72 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 
 	out := &Run{Spec: spec, Dir: dir, Records: make([]records.Record, len(trials))}
 	done := make([]bool, len(trials))
+	reused := make([]bool, len(trials))
 	var todo []schema.Trial
-	inputs := newInputCheck(r, spec)
-	traced := historyMemo{} // one git call per commit the records name
-	reusedWords := 0        // reused trials that make word vectors
+	reusedWords := 0 // reused trials that make word vectors
 	logf := func(format string, args ...any) { fmt.Fprintf(log, format+"\n", args...) }
+	noted := map[string]bool{} // inputs found nowhere, said once each
 	siblings := &siblingRecords{own: dir}
-	// compute puts t on the list to compute, unless (with Share) another
-	// spec's results beside this one hold the same trial, computed from a
-	// commit of this history (takeSibling); -fresh computes every trial.
 	// reuse puts a record made by an earlier run in t's place.
 	reuse := func(t schema.Trial, rec records.Record) {
 		out.Records[t.Index] = rec
 		done[t.Index] = true
+		reused[t.Index] = true
 		out.Reused++
 		if t.Data.Source.Input() == schema.CorpusInput {
 			reusedWords++
 		}
 		prog.Done(t, rec, true)
 	}
+	// compute puts t on the list to compute, unless (with Share) another
+	// spec's results beside this one hold a record the judge lets stand
+	// for it (takeSibling); -fresh computes every trial.
 	compute := func(t schema.Trial) {
 		if r.Share && !r.Fresh {
-			if rec, ok := r.takeSibling(spec, t, siblings, traced, inputs, logf); ok {
+			if rec, ok := r.takeSibling(spec, t, siblings, judge, logf); ok {
 				reuse(t, rec)
 				return
 			}
 		}
 		todo = append(todo, t)
 	}
+	// Each trial with a record is decided by the judge (Judge.Decide):
+	// reused, computed again (saying why), or refused; a refusal stops the
+	// run before any trial is computed or taken from another spec.
+	var refused []string
+	var toCompute []schema.Trial
 	for _, t := range trials {
-		if old, ok := byID[t.ID]; ok && !r.Fresh && old.Status != "error" && old.Status != "skipped" && old.Seed == t.Seed && schema.SameTrial(old.Settings, t) && sameBackend(old, t) && keepsSigma(&old, t) {
-			if r.Untraced {
-				if why := records.Untraced(old, traced.inHistory); why != "" {
-					logf("kcalab: trial %s: %s: computing it again (-untraced)", t.ID, why)
-					compute(t)
-					continue
-				}
-			}
-			if why := inputs.stale(old, t, logf); why != "" {
-				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
-				compute(t)
-				continue
-			}
-			if why := changedFile(spec.Output, old); why != "" {
-				if r.writesVectors(t) {
-					logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(why))
-					compute(t)
-					continue
-				}
-				logf("kcalab: trial %s: %s; its report does not link it (run with -vectors, or vectors.save, and -fresh to write it again)", t.ID, termsafe.Text(why))
-			}
-			old.Spec = spec.Name
-			// Equivalent settings: record them as the spec now resolves them
-			// (new keys, other methods' defaults), so the file and report
-			// show one set of settings.
-			old.Settings = t.RecordSettings()
-			reuse(t, old)
+		old, ok := byID[t.ID]
+		if !ok {
+			toCompute = append(toCompute, t)
 			continue
 		}
+		d := judge.Decide(old, t, Own, dir)
+		switch d.Verdict {
+		case Reuse:
+			for _, p := range d.Missing {
+				if !noted[p] {
+					noted[p] = true
+					logf("kcalab: note: %s, an input of earlier records, is not here to check against its recorded SHA-256; those records are reused as they are", termsafe.Text(p))
+				}
+			}
+			for _, n := range d.Notes {
+				logf("kcalab: trial %s: %s", t.ID, termsafe.Text(n))
+			}
+			reuse(t, d.Record)
+		case Refuse:
+			refused = append(refused, fmt.Sprintf("trial %s (%s): %s", t.ID, termsafe.Text(cmp.Or(t.Title, "the only trial")), d.Why))
+		default:
+			if !d.Routine {
+				logf("kcalab: trial %s: %s: computing it again", t.ID, termsafe.Text(d.Why))
+			}
+			toCompute = append(toCompute, t)
+		}
+	}
+	if len(refused) > 0 {
+		return nil, refusedSeeds(path, spec, refused)
+	}
+	for _, t := range toCompute {
 		compute(t)
 	}
 
@@ -223,13 +232,24 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	var mu sync.Mutex
 	var writeErr error
 	finished := 0 // trials computed by this run and saved
-	// A recomputation that failed (a mistyped -data with -fresh, a tool
-	// gone) never replaces a good record of the trial: the old result is
-	// kept, not appended again, and the failure is reported apart.
+	// A recomputation that did not end ok (a mistyped -data with -fresh, a
+	// tool gone, over its budget) never replaces a good record of the
+	// trial: the old result is kept, not appended again, and the failure is
+	// reported apart.
 	var kept []string
-	keepOld := func(rec *records.Record) bool {
-		old, ok := byID[rec.ID]
-		if !ok || old.Status != "ok" || (rec.Status != "error" && rec.Status != "skipped") {
+	// The record kept is the one that stood for the trial: the reused
+	// record (respelled as this spec resolves it) when the second round
+	// recomputes a chosen design, else the file's.
+	standing := func(t schema.Trial) (records.Record, bool) {
+		if done[t.Index] {
+			return out.Records[t.Index], true
+		}
+		old, ok := byID[t.ID]
+		return old, ok
+	}
+	keepOld := func(t schema.Trial, rec *records.Record) bool {
+		old, ok := standing(t)
+		if !ok || old.Status != records.StatusOK || rec.Status == records.StatusOK {
 			return false
 		}
 		when := "an earlier run"
@@ -242,11 +262,11 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	}
 	// save appends a finished trial's record, or keeps its older one in
 	// *rec (see keepOld); false when results can no longer be written.
-	save := func(rec *records.Record) bool {
+	save := func(t schema.Trial, rec *records.Record) bool {
 		if writeErr != nil {
 			return false
 		}
-		if keepOld(rec) {
+		if keepOld(t, rec) {
 			return true
 		}
 		if err := rlog.Append(*rec); err != nil {
@@ -289,7 +309,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			go func() {
 				defer wg.Done()
 				for t := range work {
-					rec := encodable(r.executeWithin(ctx, spec, t, prog))
+					rec := encodable(testHookExecute(r, ctx, spec, t, prog))
 					mu.Lock()
 					inflight--
 					if ctx.Err() != nil && rec.Status == "error" {
@@ -298,7 +318,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 						continue // interrupted: leave it for the next run
 					}
 					stored := rec
-					if !save(&stored) {
+					if !save(t, &stored) {
 						changed.Broadcast()
 						mu.Unlock()
 						continue
@@ -358,7 +378,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			}
 			mu.Lock()
 			stored := rec
-			ok := save(&stored)
+			ok := save(t, &stored)
 			if ok {
 				out.Records[t.Index] = stored
 				done[t.Index] = true
@@ -414,9 +434,16 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	// that the choice now picks (a rule or a grid changed) is computed
 	// again: a compared row needs its replicates and word map.
 	if writeErr == nil && ctx.Err() == nil {
-		if again := fullAgain(trials, out.Records, done); len(again) > 0 {
+		if again := chosenAgain(judge, trials, out.Records, done, dir); len(again) > 0 {
 			logf("kcalab: tune: %d chosen trial(s) hold only their search scores: computing them again for their replicates", len(again))
 			prog.Again(len(again))
+			for _, t := range again {
+				// Computed by this run now, not reused.
+				if reused[t.Index] {
+					reused[t.Index] = false
+					out.Reused--
+				}
+			}
 			r.shared.count(again)
 			runRound(again, nil, again)
 		}
@@ -431,7 +458,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	if n := slimDone(trials, out.Records, done); n > 0 {
 		logf("kcalab: tune: %d record(s) of tuned trials keep only what a page uses (no replicates of in-sample scores; candidates not chosen keep their scores alone)", n)
 	}
-	comp, err := compactResults(path, trials, out.Records, done, prev, r.Prune)
+	comp, err := compactResults(path, judge, trials, out.Records, done, prev, r.Prune)
 	if err != nil {
 		return out, fmt.Errorf("%w; the records are kept in the uncompacted %s, run again to resume", err, path)
 	}
@@ -548,44 +575,9 @@ var ErrSkipped = errors.New("skipped")
 // mid-run.
 var testHookOpenLog = records.OpenLog
 
-// sameBackend reports whether a record was decomposed by the backend the
-// trial resolves to: what "auto" means depends on this build (lapack or
-// not) and on the table's shape, not on the trial id, and another
-// backend's result is not this trial's. A record that does not say its
-// table's shape is taken when an exact backend made it.
-func sameBackend(old records.Record, t schema.Trial) bool {
-	if old.Backend == "" || old.Backend == t.SVD.Backend {
-		return true
-	}
-	if t.SVD.Backend != "auto" {
-		return false
-	}
-	if b, ok := AutoBackend(old, t); ok {
-		return old.Backend == b
-	}
-	return exactBackends[old.Backend]
-}
-
-// keepsSigma says a record holds every singular value trial t keeps
-// (svd.record_sigma, not part of the trial id), and cuts a longer list to
-// them; a record that kept fewer is computed again rather than reused. A
-// candidate cut to the search (records.Slim) keeps σ_1 and σ_k alone by
-// design: it is reused, and computed again only if a choice picks it.
-func keepsSigma(rec *records.Record, t schema.Trial) bool {
-	if rec.SVD == nil || rec.SearchOnly {
-		return true
-	}
-	want := t.SVD.RecordSigma
-	if rec.SVD.K > len(rec.SVD.S) && (want == 0 || want > len(rec.SVD.S)) {
-		return false
-	}
-	if want > 0 && want < len(rec.SVD.S) {
-		cut := *rec.SVD
-		cut.Keep(want)
-		rec.SVD = &cut
-	}
-	return true
-}
+// testHookExecute runs an unmeasured trial of a run; tests replace it to
+// fail a recomputation.
+var testHookExecute = (*Runner).executeWithin
 
 // workers is the number of goroutines that run the unmeasured trials of
 // todo: jobs (≤ 0: one per core), but never more than there are such
@@ -631,20 +623,6 @@ func (r *Runner) writesVectors(t schema.Trial) bool {
 	return r.VectorsDir != "" || t.Vectors.Save
 }
 
-// changedFile says why a file a record names no longer holds what its
-// trial wrote (a link in its place, another file, other content), ""
-// when every one does or is missing: exported vectors are build outputs,
-// absent from a fresh clone, so a missing one does not stop reuse (the
-// report names it without a link).
-func changedFile(dir string, rec records.Record) string {
-	for _, f := range rec.Files {
-		if _, wrong := records.CheckWrittenFile(dir, f, rec.FileHashes[f]); wrong != "" {
-			return fmt.Sprintf("its vectors file %s %s", f, wrong)
-		}
-	}
-	return ""
-}
-
 // vectorsPath is the file the trial's vectors are written to when it is
 // computed ("" when they are not) and the directory it is checked below
 // for links: -vectors DIR (the user's), else the output directory
@@ -677,7 +655,8 @@ func (r *Runner) noteVectorsNotWritten(spec *schema.Spec, reusedWords int) {
 }
 
 // noteUntraced says, at the end of a run, when trials it computed cannot be
-// traced to a commit (a tree with uncommitted changes, no git checkout):
+// traced to a commit (a binary built from a tree with changes, or one
+// that carries no commit, as go run's):
 // such results are fine to look at, but not to commit as reference
 // numbers, which a reader must be able to rebuild.
 func (r *Runner) noteUntraced(recs []records.Record, logf func(format string, args ...any)) {
@@ -693,7 +672,7 @@ func (r *Runner) noteUntraced(recs []records.Record, logf func(format string, ar
 	}
 	if n > 0 {
 		logf("kcalab: note: %d trial(s) computed by this run cannot be traced to code a reader can rebuild (%s); "+
-			"to commit them as reference results, commit the code first, then run the spec from the clean tree (-fresh)", n, why)
+			"to commit them as reference results, commit the code first, then build kcalab in the clean clone (go build -buildvcs=true -o kcalab .) and run the spec with it (-untraced); see docs/provenance.md", n, why)
 	}
 }
 

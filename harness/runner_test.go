@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"kcalab/harness"
@@ -127,13 +128,32 @@ func TestRunnerJobsDoNotChangeResults(t *testing.T) {
 	assert.Equal(t, runs[0], runs[1])
 }
 
+// A results file with a corrupt line is refused, with advice that works:
+// -fresh reads the file too (hostile round 5, m11: the message advised
+// -fresh, which then refused the same way).
 func TestRunnerBadResultsFile(t *testing.T) {
 	out := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(out, records.FileName), []byte("{not json\n"), 0o644))
-	_, err := (&harness.Runner{}).Run(context.Background(), loadSpecTo(t, writeSpec(t, fisherSpec), out))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), records.FileName)
-	assert.Contains(t, err.Error(), "-fresh")
+	spec := loadSpecTo(t, writeSpec(t, fisherSpec), out)
+	_, err := (&harness.Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	path := filepath.Join(out, records.FileName)
+	good, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(good), "\n")
+	require.NoError(t, os.WriteFile(path, []byte(lines[0]+"{not json\n"+lines[1]), 0o644))
+	for _, fresh := range []bool{false, true} {
+		_, err = (&harness.Runner{Fresh: fresh}).Run(context.Background(), spec)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), path+":2")
+		assert.Contains(t, err.Error(), "-fresh too")
+		assert.Contains(t, err.Error(), "mend the line named, or move "+path+" away")
+		assert.Contains(t, err.Error(), "-out")
+	}
+	// The advice works: mended, the run reuses the two records left.
+	require.NoError(t, os.WriteFile(path, []byte(lines[0]+lines[1]), 0o644))
+	res, err := (&harness.Runner{}).Run(context.Background(), spec)
+	require.NoError(t, err)
+	assert.Equal(t, 2, res.Reused)
 }
 
 func TestRunnerInterrupted(t *testing.T) {

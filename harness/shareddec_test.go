@@ -181,7 +181,9 @@ tune: {axes: [data.window]}
 	again, err := (&harness.Runner{Log: &log}).Run(context.Background(), s)
 	require.NoError(t, err)
 	assert.Contains(t, log.String(), "kcalab: tune: 1 chosen trial(s) hold only their search scores: computing them again")
-	assert.Equal(t, 3, again.Reused, "the candidates cut to the search are reused, their spectrum cut too")
+	// Hostile round 5, m6: the trial computed again is not also counted
+	// reused ("3 trials (3 reused)" before).
+	assert.Equal(t, 2, again.Reused, "the two candidates cut to the search are reused, their spectrum cut too; the chosen one is computed")
 	final, _, err := records.Read(path)
 	require.NoError(t, err)
 	for _, rec := range final {
@@ -270,6 +272,89 @@ func TestSharedRankIgnoresNoIDSettings(t *testing.T) {
 		assert.Equal(t, p.SVD.Last(), rec.SVD.Last())
 		assert.Equal(t, p.Metrics["spearman.zero.synthetic"], rec.Metrics["spearman.zero.synthetic"])
 	}
+}
+
+// Hostile round 5, m4: when a choice moves to a candidate cut to the
+// search and computing it again fails, the run keeps the record that stood
+// for it (a run deletes no result), as this run spelled its settings, not
+// the file's older spelling: the group stays one group, its choice the
+// same, where it used to split into two "chosen" designs of one candidate.
+func TestRunnerSlimmedRecomputeFails(t *testing.T) {
+	spec := `
+name: tuned
+seed: 5
+data: {source: synthetic, table: flat, window: [1, 2, 4]}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic], parts: true}
+method: lca
+svd: {rank: 8}
+tune: {axes: [data.window]}
+`
+	out := t.TempDir()
+	s := loadSpecTo(t, writeSpec(t, spec), out)
+	_, err := (&harness.Runner{}).Run(context.Background(), s)
+	require.NoError(t, err)
+	path := filepath.Join(out, records.FileName)
+	recs, _, err := records.Read(path)
+	require.NoError(t, err)
+	chosen := records.Choose(recs, schema.OwnSimilarity)[0].ChosenIDs()[0]
+	for i := range recs {
+		if recs[i].ID == chosen {
+			// Cut to the search, and spelled as a run of a spec that kept
+			// 2 σ (a setting outside the id) wrote it.
+			recs[i].Bootstrap, recs[i].WordsMap, recs[i].Neighbours, recs[i].NeighboursOther, recs[i].SearchOnly = nil, nil, nil, nil, true
+			recs[i].Settings["svd.record_sigma"] = 2
+		}
+	}
+	require.NoError(t, records.Write(path, recs))
+
+	saved := *harness.TestHookExecute
+	defer func() { *harness.TestHookExecute = saved }()
+	*harness.TestHookExecute = func(r *harness.Runner, ctx context.Context, spec *schema.Spec, tr schema.Trial, prog *harness.Progress) records.Record {
+		if tr.ID == chosen {
+			return records.Record{ID: tr.ID, Spec: spec.Name, Seed: tr.Seed, Settings: tr.RecordSettings(), Status: records.StatusError, Error: "the disk is gone"}
+		}
+		return saved(r, ctx, spec, tr, prog)
+	}
+	var log strings.Builder
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), s)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "trial "+chosen+": computing it again failed: the disk is gone; its older result")
+	assert.Equal(t, 2, res.Reused)
+	final, _, err := records.Read(path)
+	require.NoError(t, err)
+	require.Len(t, final, 3)
+	cs := records.Choose(final, schema.OwnSimilarity)
+	require.Len(t, cs, 1, "one tuning group, not split")
+	assert.Len(t, cs[0].Candidates, 3)
+	assert.Equal(t, []string{chosen}, cs[0].ChosenIDs())
+	for _, rec := range final {
+		assert.NotContains(t, rec.Settings, "svd.record_sigma", "%s: spelled as this spec resolves it", rec.ID)
+	}
+}
+
+// Hostile round 5, m5: a choice made while a candidate was over its
+// budget says it was made among the candidates scored, naming the one that
+// was not, once ("chose … among 2 candidate(s)" before).
+func TestRunnerChoiceNamesUnscoredCandidates(t *testing.T) {
+	spec := `
+name: m5
+seed: 5
+data: {source: synthetic, table: flat, window: 2}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic], parts: true}
+method: lca
+svd: {rank: [2, 60], backend: krylov}
+budget: {memory_mb: 4}
+tune: {axes: [svd.rank]}
+`
+	var log strings.Builder
+	res, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, spec), t.TempDir()))
+	require.NoError(t, err)
+	require.Equal(t, records.StatusOverBudget, res.Records[1].Status, "rank 60 plans more than 4 MiB")
+	line := "kcalab: tune: lca: chose svd.rank=2, mean dev ρ"
+	assert.Equal(t, 1, strings.Count(log.String(), line), log.String())
+	assert.Contains(t, log.String(), "among the 1 of 2 candidate(s) scored (not scored: svd.rank=60: trial "+res.Records[1].ID+" did not finish (over_budget))")
 }
 
 // A group searched by successive halving runs its grid rung by rung: every

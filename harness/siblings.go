@@ -63,39 +63,32 @@ func (s *siblingRecords) load(logf func(string, ...any)) {
 	}
 }
 
-// take returns a sibling's record of trial t ready to stand in this
-// spec's results, or false when no sibling holds a usable one. The record
-// keeps its run (commit, run id, inputs); it is renamed to this spec, its
-// settings are spelled as this spec resolves them, and its vectors file,
-// when the sibling still holds it unchanged, is copied to this spec's
-// vectors/ under this spec's name for it.
-func (r *Runner) takeSibling(spec *schema.Spec, t schema.Trial, s *siblingRecords, traced historyMemo, inputs *inputCheck, logf func(string, ...any)) (records.Record, bool) {
+// takeSibling returns a sibling's record of trial t ready to stand in
+// this spec's results, or false when no sibling holds one the judge lets
+// stand (Judge.Decide, Sibling: ok, the same trial, traced to a commit of
+// this history, every input found here unchanged, its files intact). The
+// record keeps its run (commit, run id, inputs); it is renamed to this
+// spec, its settings are spelled as this spec resolves them, and its
+// vectors file, when the sibling still holds it unchanged, is copied to
+// this spec's vectors/ under this spec's name for it.
+func (r *Runner) takeSibling(spec *schema.Spec, t schema.Trial, s *siblingRecords, judge *Judge, logf func(string, ...any)) (records.Record, bool) {
 	s.load(logf)
 	cands := s.byID[t.ID]
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].dir < cands[j].dir })
 	for _, c := range cands {
-		old := c.rec
-		if old.Status != "ok" || old.Seed != t.Seed || !schema.SameTrial(old.Settings, t) || !sameBackend(old, t) || !keepsSigma(&old, t) {
+		d := judge.Decide(c.rec, t, Sibling, c.dir)
+		if d.Verdict != Reuse {
+			if !d.Routine {
+				logf("kcalab: trial %s: %s's record of it: %s; not taken", t.ID, termsafe.Text(filepath.Base(c.dir)), termsafe.Text(d.Why))
+			}
 			continue
 		}
-		if records.Untraced(old, traced.inHistory) != "" {
-			continue
-		}
-		if why := inputs.unverified(old, t, logf); why != "" {
-			logf("kcalab: trial %s: %s's record of it: %s; not taken", t.ID, termsafe.Text(filepath.Base(c.dir)), termsafe.Text(why))
-			continue
-		}
-		if why := changedFile(c.dir, old); why != "" {
-			continue
-		}
-		rec, err := r.adoptFiles(spec, t, c.dir, old)
+		rec, err := r.adoptFiles(spec, t, c.dir, d.Record)
 		if err != nil {
 			logf("kcalab: trial %s: %s's record of it: %s; computing it", t.ID, termsafe.Text(filepath.Base(c.dir)), termsafe.Text(err.Error()))
 			continue
 		}
-		rec.Spec = spec.Name
-		rec.Settings = t.RecordSettings()
-		logf("kcalab: trial %s: the same trial as in %s (computed at commit %.8s): its record is taken from there", t.ID, termsafe.Text(c.dir), old.Run.Commit)
+		logf("kcalab: trial %s: the same trial as in %s (computed at commit %.8s): its record is taken from there", t.ID, termsafe.Text(c.dir), c.rec.Run.Commit)
 		return rec, true
 	}
 	return records.Record{}, false

@@ -63,7 +63,7 @@ variants:
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			require.NoError(t, os.RemoveAll(results))
-			restore := harness.SetGitState(commit, tc.dirty)
+			restore := harness.SetCodeState(commit, tc.dirty)
 			a, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), first)
 			restore()
 			require.NoError(t, err)
@@ -81,7 +81,7 @@ variants:
 				require.NoError(t, records.Write(path, recs))
 			}
 
-			defer harness.SetGitState(commit, false)()
+			defer harness.SetCodeState(commit, false)()
 			var log strings.Builder
 			b, err := (&harness.Runner{Jobs: 1, Share: !tc.noShare, Fresh: tc.fresh, Log: &log}).Run(context.Background(), second)
 			require.NoError(t, err)

@@ -221,8 +221,27 @@ func svdOptions(t schema.Trial, rows, cols int, nnz int64, maxRank int) (b svd.B
 			return nil, svd.Options{}, "", err
 		}
 		auto = fmt.Sprintf("svd.backend auto: %s for a %d×%d table of %d stored values at rank %d", c, rows, cols, nnz, rank)
+		auto += overAll(c, rows, cols, rank, opt)
 	}
 	return b, opt, auto, nil
+}
+
+// overAll is what auto's log adds when the backend it chose (krylov, the
+// fallback no budget excludes) plans more memory than budget.memory_mb
+// too: then no candidate fits, and the trial will be over budget, which
+// the choice must not read as if krylov fitted.
+func overAll(c svd.AutoChoice, rows, cols, rank int, opt svd.Options) string {
+	if opt.MaxBytes <= 0 {
+		return ""
+	}
+	o := opt
+	o.Rank = rank
+	p, err := svd.Plan(c.Backend, rows, cols, o)
+	if err != nil || p.Peak <= opt.MaxBytes {
+		return ""
+	}
+	return fmt.Sprintf("; but %s plans %.1f MiB, over budget.memory_mb %g too: no candidate fits, so the trial will be over budget (raise budget.memory_mb, or lower svd.rank)",
+		c.Backend, float64(p.Peak)/(1<<20), float64(opt.MaxBytes)/(1<<20))
 }
 
 // svdBackend is svdOptions for this trial: it also records the backend

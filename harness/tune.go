@@ -14,6 +14,14 @@ import (
 // noteChoices says, at the end of a run, which design each tuning group's
 // rule chose (records.Choose, the same computation the pages show).
 func noteChoices(recs []records.Record, logf func(format string, args ...any)) {
+	said := map[string]bool{} // a line is said once, however many groups give it
+	say := func(format string, args ...any) {
+		line := fmt.Sprintf(format, args...)
+		if !said[line] {
+			said[line] = true
+			logf("%s", line)
+		}
+	}
 	for _, c := range records.Choose(recs, schema.OwnSimilarity) {
 		for _, cand := range c.Candidates {
 			schema.WithDefaults(cand.Values)
@@ -26,13 +34,29 @@ func noteChoices(recs []records.Record, logf func(format string, args ...any)) {
 			name += " (" + c.Shared + ")"
 		}
 		if c.Chosen < 0 {
-			logf("kcalab: tune: %s: no design chosen among %d candidate(s): %s", termsafe.Text(name), len(c.Candidates), termsafe.Text(c.Why()))
+			say("kcalab: tune: %s: no design chosen among %d candidate(s): %s", termsafe.Text(name), len(c.Candidates), termsafe.Text(c.Why()))
 			continue
 		}
 		ch := c.Candidates[c.Chosen]
-		logf("kcalab: tune: %s: chose %s, mean dev ρ %.4f over %s (%s, zero rule) among %d candidate(s); compare it on the test parts",
-			termsafe.Text(name), termsafe.Text(Values(ch.Values)), ch.Score, strings.Join(c.On, ", "), c.Similarity, len(c.Candidates))
+		say("kcalab: tune: %s: chose %s, mean dev ρ %.4f over %s (%s, zero rule) %s; compare it on the test parts",
+			termsafe.Text(name), termsafe.Text(Values(ch.Values)), ch.Score, strings.Join(c.On, ", "), c.Similarity, termsafe.Text(among(c)))
 	}
+}
+
+// among says which candidates a choice was made among: all of them, or
+// those scored, naming each that was not and why (over its budget, not
+// finished), since a design that could not run is no best.
+func among(c records.Choice) string {
+	var not []string
+	for _, cand := range c.Candidates {
+		if cand.Why != "" {
+			not = append(not, Values(cand.Values)+": "+cand.Why)
+		}
+	}
+	if len(not) == 0 {
+		return fmt.Sprintf("among %d candidate(s)", len(c.Candidates))
+	}
+	return fmt.Sprintf("among the %d of %d candidate(s) scored (not scored: %s)", len(c.Candidates)-len(not), len(c.Candidates), strings.Join(not, "; "))
 }
 
 // Values spells a candidate's tuned settings, "data.window=10 vectors.alpha=0.5".

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 
 	"kcalab/internal/atomicfile"
 	"kcalab/internal/inputfile"
@@ -33,7 +34,9 @@ var resultsFile = inputfile.Spec{What: "a results file (JSON lines, a regular fi
 type ReadInfo struct {
 	// Torn says a final line without its newline that was not complete
 	// JSON was dropped: the trace of a run killed while appending it.
-	Torn bool
+	// TornID is the trial it was of, when its start names one.
+	Torn   bool
+	TornID string
 	// NeedsRepair says the file is not in appendable, compact form (a torn
 	// tail, no final newline, repeated ids): the next writer should
 	// rewrite it before appending.
@@ -50,7 +53,11 @@ type ReadInfo struct {
 func (i ReadInfo) Warnings(path string) []string {
 	var out []string
 	if i.Torn {
-		out = append(out, fmt.Sprintf("%s: dropped an incomplete last line (a run was killed while writing it; that trial will run again)", path))
+		of := ""
+		if i.TornID != "" {
+			of = " of trial " + i.TornID
+		}
+		out = append(out, fmt.Sprintf("%s: dropped an incomplete last line%s (a run was killed while writing it; its spec's next run computes the trial again if its grid has it)", path, of))
 	}
 	for _, p := range i.Problems {
 		out = append(out, path+":"+p)
@@ -71,6 +78,21 @@ func (i ReadInfo) Warnings(path string) []string {
 // not be rewritten without them. Bootstrap replicates that do not decode
 // as EncodeReplicates writes them are reported in ReadInfo.Problems.
 func Read(path string) ([]Record, ReadInfo, error) {
+	return ReadWith(path, ReadOptions{})
+}
+
+// ReadOptions change what Read keeps of each record.
+type ReadOptions struct {
+	// MaxWarnings, when positive, keeps at most that many of a record's
+	// warnings, and their total in Record.WarningsTotal: a reader that
+	// shows a bounded number (a page) then holds no more than it shows,
+	// however many the file has. Records read so are for showing, never
+	// for writing back.
+	MaxWarnings int
+}
+
+// ReadWith is Read with options.
+func ReadWith(path string, opts ReadOptions) ([]Record, ReadInfo, error) {
 	var info ReadInfo
 	f, _, err := inputfile.Open(path, resultsFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -97,22 +119,17 @@ func Read(path string) ([]Record, ReadInfo, error) {
 			break
 		}
 		if size > MaxLineBytes {
-			return nil, info, fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote (move the file away, or run with -fresh into another directory)",
+			return nil, info, fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote",
 				path, n, size, inputfile.Size(MaxLineBytes))
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var r Record
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.DisallowUnknownFields()
-		err = dec.Decode(&r)
-		if err == nil && dec.More() {
-			err = errors.New("more than one record on the line")
-		}
+		r, err := decodeLine(line, opts)
 		if err != nil {
 			if !complete {
 				info.Torn, info.NeedsRepair = true, true
+				info.TornID = tornID(line)
 				break
 			}
 			return nil, info, fmt.Errorf("%s:%d: %w", path, n, err)
@@ -203,4 +220,71 @@ func Write(path string, recs []Record) error {
 		buf.WriteByte('\n')
 	}
 	return atomicfile.WriteFile(path, buf.Bytes())
+}
+
+// decodeLine decodes one record; unknown fields are errors.
+func decodeLine(line []byte, opts ReadOptions) (Record, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var r Record
+	var err error
+	if opts.MaxWarnings > 0 {
+		// The outer warnings field takes the embedded record's place.
+		shown := struct {
+			Record
+			Warnings warningList `json:"warnings,omitempty"`
+		}{Warnings: warningList{max: opts.MaxWarnings}}
+		err = dec.Decode(&shown)
+		r = shown.Record
+		r.Warnings, r.WarningsTotal = shown.Warnings.kept, shown.Warnings.total
+	} else {
+		err = dec.Decode(&r)
+	}
+	if err == nil && dec.More() {
+		err = errors.New("more than one record on the line")
+	}
+	return r, err
+}
+
+// warningList decodes a JSON list of warnings keeping the first max and
+// counting them all: one string at a time, so a record of millions of
+// warnings takes the memory of the few kept.
+type warningList struct {
+	max   int
+	kept  []string
+	total int
+}
+
+func (w *warningList) UnmarshalJSON(b []byte) error {
+	w.kept, w.total = nil, 0
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return fmt.Errorf("warnings: want a list of strings")
+	}
+	for dec.More() {
+		var s string
+		if err := dec.Decode(&s); err != nil {
+			return fmt.Errorf("warnings: %w", err)
+		}
+		if len(w.kept) < w.max {
+			w.kept = append(w.kept, s)
+		}
+		w.total++
+	}
+	return nil
+}
+
+// tornIDPattern is how every record line starts (Encode writes the id
+// first).
+var tornIDPattern = regexp.MustCompile(`^\s*\{"id":"([0-9a-f]{1,64})"`)
+
+// tornID is the trial id a torn line starts with, "" when it names none.
+func tornID(line []byte) string {
+	if m := tornIDPattern.FindSubmatch(line); m != nil {
+		return string(m[1])
+	}
+	return ""
 }

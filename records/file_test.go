@@ -33,8 +33,9 @@ func TestRead(t *testing.T) {
 		wantErr string
 	}{
 		{name: "clean", body: a + b, ids: []string{"a", "b"}, status: []string{"ok", "ok"}},
-		{name: "torn last line", body: a + b + b[:len(b)/2], ids: []string{"a", "b"}, status: []string{"ok", "ok"}, info: ReadInfo{Torn: true, NeedsRepair: true}},
-		{name: "only a torn line", body: a[:10], info: ReadInfo{Torn: true, NeedsRepair: true}},
+		{name: "torn last line", body: a + b + b[:len(b)/2], ids: []string{"a", "b"}, status: []string{"ok", "ok"}, info: ReadInfo{Torn: true, TornID: "b", NeedsRepair: true}},
+		{name: "only a torn line", body: a[:10], info: ReadInfo{Torn: true, TornID: "a", NeedsRepair: true}},
+		{name: "a torn line that names no id", body: a + `{"spec":"s"`, ids: []string{"a"}, status: []string{"ok"}, info: ReadInfo{Torn: true, NeedsRepair: true}},
 		{name: "last line complete but no newline", body: a + strings.TrimSuffix(b, "\n"), ids: []string{"a", "b"}, status: []string{"ok", "ok"}, info: ReadInfo{NeedsRepair: true}},
 		{name: "repeated id: last wins", body: a + b + a2, ids: []string{"a", "b"}, status: []string{"error", "ok"}, info: ReadInfo{NeedsRepair: true}},
 		{name: "malformed middle line", body: a + "{not json\n" + b, wantErr: ":2:"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -281,4 +282,35 @@ func TestReadLongLines(t *testing.T) {
 			assert.Equal(t, tc.torn, info.Torn)
 		})
 	}
+}
+
+// A reader that shows a bounded number of warnings (a page) keeps only
+// those and their total: the memory a record takes then follows what is
+// shown. A plain Read keeps every one.
+func TestReadWithMaxWarnings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	rec := Record{ID: "a", Spec: "s", Status: StatusOK}
+	for i := range 25 {
+		rec.Warnings = append(rec.Warnings, fmt.Sprintf("w%d", i))
+	}
+	none := Record{ID: "b", Spec: "s", Status: StatusOK}
+	require.NoError(t, Write(path, []Record{rec, none}))
+	got, _, err := ReadWith(path, ReadOptions{MaxWarnings: 3})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"w0", "w1", "w2"}, got[0].Warnings)
+	assert.Equal(t, 25, got[0].WarningsTotal)
+	assert.Nil(t, got[1].Warnings)
+	assert.Zero(t, got[1].WarningsTotal)
+	all, _, err := Read(path)
+	require.NoError(t, err)
+	assert.Equal(t, rec.Warnings, all[0].Warnings)
+	assert.Zero(t, all[0].WarningsTotal)
+	b, err := Encode(got[0])
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "25", "the total is never written")
+
+	// Not a list of strings: an error naming the line, as any other.
+	require.NoError(t, os.WriteFile(path, []byte(`{"id":"a","spec":"s","seed":1,"settings":{},"status":"ok","warnings":[1]}`+"\n"), 0o644))
+	_, _, err = ReadWith(path, ReadOptions{MaxWarnings: 3})
+	require.ErrorContains(t, err, ":1: warnings:")
 }

@@ -4,14 +4,18 @@ import "math"
 
 // Record is one line of results.jsonl: everything a trial produced.
 type Record struct {
-	ID       string             `json:"id"`       // stable id derived from the non-default settings
-	Spec     string             `json:"spec"`     // spec name
-	Seed     uint64             `json:"seed"`     // derived from the spec seed and ID
-	Settings map[string]any     `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); package spec decodes them
-	Status   string             `json:"status"`   // "ok", "over_budget", "skipped" or "error"
-	Error    string             `json:"error,omitempty"`
-	Warnings []string           `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
-	Metrics  map[string]float64 `json:"metrics,omitempty"`  // keys built and parsed by Metric, e.g. "spearman.zero.men", "coverage.men"
+	ID       string         `json:"id"`       // stable id derived from the non-default settings
+	Spec     string         `json:"spec"`     // spec name
+	Seed     uint64         `json:"seed"`     // derived from the spec seed and ID
+	Settings map[string]any `json:"settings"` // the resolved settings the trial read, dotted keys ("svd.backend"); package spec decodes them
+	Status   string         `json:"status"`   // "ok", "over_budget", "skipped" or "error"
+	Error    string         `json:"error,omitempty"`
+	Warnings []string       `json:"warnings,omitempty"` // what a reader of an "ok" result should know (an undefined ρ, a degenerate table)
+	// WarningsTotal, when above len(Warnings), is how many warnings the
+	// record has in its file, of which a reader kept only Warnings
+	// (ReadOptions.MaxWarnings); never written.
+	WarningsTotal int                `json:"-"`
+	Metrics       map[string]float64 `json:"metrics,omitempty"` // keys built and parsed by Metric, e.g. "spearman.zero.men", "coverage.men"
 	// Bootstrap holds the scores' replicates over shared resamples of the
 	// sets' pairs, for intervals and paired comparisons.
 	Bootstrap *Bootstrap         `json:"bootstrap,omitempty"`
@@ -189,6 +193,10 @@ const (
 	// halving that its plan does not run (PlanHalving): no results file
 	// holds such a record, as it holds no result.
 	StatusNotPromoted = "not_promoted"
+	// StatusStale is never written: a page shows with it a record that no
+	// longer holds for its trial (harness.StaleRecords), its reason in
+	// Error and its numbers left out.
+	StatusStale = "stale"
 )
 
 // RunInfo says when, where and from which code and data a trial's numbers
@@ -201,12 +209,17 @@ type RunInfo struct {
 	// trial: trials with one ID were measured in one run, on one machine,
 	// so their times compare. Records written before it existed have none.
 	ID string `json:"id,omitempty"`
-	// Commit is the git commit checked out in the working directory (absent
-	// outside a checkout, or without git); Dirty says tracked files other
-	// than results.jsonl files differed from it when the run started.
-	Commit string `json:"commit,omitempty"`
-	Dirty  bool   `json:"dirty,omitempty"`
-	Host   string `json:"host,omitempty"`
+	// Commit is the full git commit the binary that computed the trial was
+	// built from (its build information's vcs.revision), UnknownCommit
+	// when the binary carries none; Dirty says that tree had uncommitted
+	// changes, untracked files included (vcs.modified). CommitSource is
+	// CommitFromBuild for such records; records made before it existed
+	// name the working directory's checkout instead (absent outside one),
+	// with Dirty for tracked files other than results.jsonl files.
+	Commit       string `json:"commit,omitempty"`
+	Dirty        bool   `json:"dirty,omitempty"`
+	CommitSource string `json:"commit_source,omitempty"`
+	Host         string `json:"host,omitempty"`
 	// Inputs maps every data file the trial read (corpus, word-similarity
 	// sets, CSV table) to the SHA-256 of its bytes. Embedded and generated
 	// data (Fisher's table, a synthetic corpus) are not files and not listed.

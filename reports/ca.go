@@ -199,7 +199,7 @@ func caStatus(group []trial, varying []string) string {
 	for i, g := range group {
 		statuses[i] = g.Status
 		if g.Error != "" {
-			statuses[i] += " (" + g.Error + ")"
+			statuses[i] += " (" + shownMessage(g.Error) + ")"
 		}
 		if len(group) > 1 {
 			statuses[i] = backendOf(g.Record) + ": " + statuses[i]

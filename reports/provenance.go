@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"kcalab/records"
 )
@@ -24,6 +25,21 @@ type provenance struct {
 	alone   string // "alone, measured, machine quiet", "alone", "beside 3 others", "unknown", …
 }
 
+// noStamp is the code of a trial whose binary carried no commit
+// (records.UnknownCommit: go run, a worktree's build).
+const noStamp = "a binary with no commit stamp"
+
+// shortText cuts s to n bytes (on a character boundary).
+func shortText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
 // shortCommit is the commit's first 8 hex digits, as git prints them.
 func shortCommit(c string) string {
 	if len(c) > 8 {
@@ -35,8 +51,13 @@ func shortCommit(c string) string {
 // codeOf names the code a trial ran: its commit, and whether tracked
 // files differed from it.
 func codeOf(run *records.RunInfo) string {
-	if run == nil || run.Commit == "" {
+	switch {
+	case run == nil || run.Commit == "":
 		return "unknown"
+	case run.Commit == records.UnknownCommit:
+		return noStamp
+	case !isHex(run.Commit):
+		return "not a commit (" + strconv.Quote(shortText(run.Commit, 20)) + ")"
 	}
 	c := shortCommit(run.Commit)
 	if run.Dirty {
@@ -172,7 +193,11 @@ func provenanceLines(recs []records.Record) (lines, warnings []string) {
 		when = " between " + first + " and " + last
 	}
 	if len(codes) == 1 && len(machines) == 1 {
-		line := "Computed" + when + " from commit " + codes[0].key + " on " + machines[0].key + "."
+		from := " from commit " + codes[0].key
+		if notCommit(codes[0].key) {
+			from = " from " + codes[0].key
+		}
+		line := "Computed" + when + from + " on " + machines[0].key + "."
 		if codes[0].key == "unknown" && machines[0].key == "unknown" {
 			line = "The records carry no run information (written before it was recorded)."
 		}
@@ -184,7 +209,11 @@ func provenanceLines(recs []records.Record) (lines, warnings []string) {
 	if len(codes) > 1 {
 		warnings = append(warnings, fmt.Sprintf("These trials ran from %d code versions: %s. Numbers from different code may not compare.", len(codes), countList(codes)))
 	} else {
-		lines = append(lines, "Code: commit "+codes[0].key+".")
+		if notCommit(codes[0].key) {
+			lines = append(lines, "Code: "+codes[0].key+".")
+		} else {
+			lines = append(lines, "Code: commit "+codes[0].key+".")
+		}
 	}
 	if len(machines) > 1 {
 		warnings = append(warnings, fmt.Sprintf("These trials ran on %d machines: %s. Times and memory from different machines do not compare.", len(machines), countList(machines)))
@@ -225,6 +254,8 @@ func countList(kc []keyCount) string {
 		what := "at " + c.key
 		if c.key == "unknown" {
 			what = "with no run information"
+		} else if notCommit(c.key) {
+			what = "from " + c.key
 		} else if strings.Contains(c.key, "·") || !isHexPrefix(c.key) {
 			what = "on " + c.key
 		}
@@ -235,6 +266,23 @@ func countList(kc []keyCount) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// notCommit says a code (codeOf) names no commit: a binary without a
+// stamp, or text that is no hash.
+func notCommit(code string) bool {
+	return code == noStamp || strings.HasPrefix(code, "not a commit")
+}
+
+// isHex reports whether s is lower-case hex digits only (a commit, perhaps
+// abbreviated).
+func isHex(s string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // isHexPrefix reports whether s starts with a commit's hex digits.

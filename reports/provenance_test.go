@@ -57,6 +57,13 @@ func TestProvenanceLines(t *testing.T) {
 			[]string{"These trials ran from 2 code versions: 1 trial at 04780997, 2 at bafb88c0 + uncommitted changes. Numbers from different code may not compare."}},
 		{"no run information", []records.Record{{}},
 			[]string{"The records carry no run information (written before it was recorded)."}, nil},
+		// A binary without a commit stamp (go run), or a commit that is
+		// no hash, is said for what it is, never as a commit.
+		{"no commit stamp", []records.Record{provRec(records.UnknownCommit, false, "vm", "2026-11-24T09:53:16Z", "2026-11-24T09:54:20Z", true)},
+			[]string{"Computed on 2026-11-24 from a binary with no commit stamp on vm · AMD EPYC · GOMAXPROCS 2."}, nil},
+		{"no stamp beside a commit", []records.Record{one, provRec(records.UnknownCommit, false, "vm", "2026-11-24T09:53:16Z", "2026-11-24T09:54:20Z", true), provRec("<b>HEAD</b>", false, "vm", "2026-11-24T09:53:16Z", "2026-11-24T09:54:20Z", true)},
+			[]string{"Computed on 2026-11-24.", "Machine: vm · AMD EPYC · GOMAXPROCS 2."},
+			[]string{`These trials ran from 3 code versions: 1 trial at 04780997, 1 from a binary with no commit stamp, 1 from not a commit ("<b>HEAD</b>"). Numbers from different code may not compare.`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

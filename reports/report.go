@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"kcalab/records"
 	"kcalab/reports/compare"
@@ -341,7 +342,7 @@ func trialsCSV(recs []records.Record, varying, mkeys, tkeys []string) [][]string
 				row = append(row, "")
 			}
 		}
-		row = append(row, rec.Status, rec.Error, strings.Join(rec.Warnings, "; "))
+		row = append(row, rec.Status, shownMessage(rec.Error), warningsShown(rec))
 		for _, k := range metricCols {
 			if v, ok := rec.Metrics[k]; ok {
 				row = append(row, csvNumber(v))
@@ -492,10 +493,10 @@ func (p *builder) trialsTable(pr projection, varying, mkeys, tkeys []string) Tab
 		}
 		status := tr.Status
 		if tr.Error != "" {
-			status += ": " + tr.Error
+			status += ": " + shownMessage(tr.Error)
 		}
-		if len(tr.Warnings) > 0 {
-			status += " with warnings: " + strings.Join(tr.Warnings, "; ")
+		if w := warningsShown(tr.Record); w != "" {
+			status += " with warnings: " + w
 		}
 		row = append(row, status)
 		for _, k := range mkeys {
@@ -530,4 +531,41 @@ func metricCell(m map[string]float64, k string) string {
 		cell += " [" + metricText(lo) + "–" + metricText(hi) + "]"
 	}
 	return cell
+}
+
+// MaxWarningsShown bounds the warnings a page shows of one trial, and
+// maxMessageBytes the bytes of one error or warning: a page's size (and
+// the memory that renders it) follows what it shows, not what a record
+// holds. The rest are counted, and results.jsonl has them whole.
+const (
+	MaxWarningsShown = 10
+	maxMessageBytes  = 2000
+)
+
+// warningsShown joins the first MaxWarningsShown warnings of rec, each cut
+// to maxMessageBytes, and says how many more there are and their total.
+func warningsShown(rec records.Record) string {
+	total := max(len(rec.Warnings), rec.WarningsTotal)
+	n := min(len(rec.Warnings), MaxWarningsShown)
+	parts := make([]string, 0, n+1)
+	for _, w := range rec.Warnings[:n] {
+		parts = append(parts, shownMessage(w))
+	}
+	if total > n {
+		parts = append(parts, fmt.Sprintf("… and %s more (%s warnings in all; results.jsonl has every one)", thousands(float64(total-n)), thousands(float64(total))))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// shownMessage is s cut to maxMessageBytes (on a character boundary), the
+// cut said.
+func shownMessage(s string) string {
+	if len(s) <= maxMessageBytes {
+		return s
+	}
+	n := maxMessageBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("… (%s bytes in all; results.jsonl has it whole)", thousands(float64(len(s))))
 }

@@ -193,3 +193,22 @@ func TestWriteFile(t *testing.T) {
 	err = WriteFile(filepath.Join(path, "report.html"), r)
 	require.ErrorContains(t, err, "reports: creating "+path)
 }
+
+// A page shows a bounded part of what a record holds: at most
+// MaxWarningsShown warnings with the total, and each error or warning cut
+// to maxMessageBytes with its length, however large the record (hostile
+// round 5, serious 6).
+func TestPageShowsBoundedMessages(t *testing.T) {
+	rec := records.Record{ID: "a", Spec: "s", Status: records.StatusError, Settings: map[string]any{"method": "ca"},
+		Error: strings.Repeat("x", 200_000)}
+	for range 5000 {
+		rec.Warnings = append(rec.Warnings, strings.Repeat("w", 100))
+	}
+	other := records.Record{ID: "b", Spec: "s", Status: records.StatusOK, Settings: map[string]any{"method": "ca"},
+		Warnings: []string{"kept", "shown"}, WarningsTotal: 7_000_000}
+	page := string(render(t, Report{Title: "bounded", Records: []records.Record{rec, other}, ECharts: CDNScript()}))
+	assert.Less(t, len(page), 60<<10)
+	assert.Contains(t, page, "… (200,000 bytes in all; results.jsonl has it whole)")
+	assert.Contains(t, page, "… and 4,990 more (5,000 warnings in all; results.jsonl has every one)")
+	assert.Contains(t, page, "kept; shown; … and 6,999,998 more (7,000,000 warnings in all")
+}

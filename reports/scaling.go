@@ -94,7 +94,7 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	nf := Table{ID: "scaling-unfinished", Caption: "Trials that did not finish", Header: []string{"Series", "Size", "Status", "Reason"}}
 	for i, t := range pr.Trials {
 		if t.Status != "ok" {
-			nf.Rows = append(nf.Rows, []string{names[i], ax.text(ax.xs[i]), t.Status, orDash(t.Error)})
+			nf.Rows = append(nf.Rows, []string{names[i], ax.text(ax.xs[i]), t.Status, orDash(shownMessage(t.Error))})
 		}
 	}
 	if len(nf.Rows) > 0 {

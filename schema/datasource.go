@@ -2,6 +2,7 @@ package schema
 
 import (
 	"reflect"
+	"sort"
 
 	"strings"
 
@@ -130,26 +131,50 @@ func (t Trial) RecordSettings() map[string]any {
 // lacks matches when the new value is the default, so adding a setting to
 // the project does not invalidate earlier results.
 func SameTrial(old map[string]any, cur Trial) bool {
+	return len(TrialDiff(old, cur)) == 0
+}
+
+// TrialDiff names the settings in which a recorded trial differs from a new
+// trial by SameTrial's rule, sorted; none when it is the same trial. It is
+// asked of a record and a trial of one id.
+func TrialDiff(old map[string]any, cur Trial) []string {
 	if m, _ := old[KeyMethod].(string); m != cur.Method {
-		return false
+		return []string{KeyMethod}
 	}
 	reads := readKeys(cur.Method, cur.Data.Source)
 	o, c := numbered(keep(old, reads)), numbered(keep(cur.Values, reads))
+	// Data paths are compared by the trial id, which hashes them as the
+	// spec writes them (idPath), not as the path of the spec file made
+	// them; what the files hold, by the run's input check.
+	for _, d := range dataSettings() {
+		delete(o, d.key)
+		delete(c, d.key)
+	}
+	var diff []string
 	for k, v := range c {
-		if _, ok := o[k]; ok {
+		ov, ok := o[k]
+		if !ok {
+			s, known := LookupSetting(k)
+			ov = nil
+			if known {
+				ov = s.Default
+			}
+			if !known || !records.SameSettings(map[string]any{k: ov}, map[string]any{k: v}) {
+				diff = append(diff, k)
+			}
 			continue
 		}
-		s, ok := LookupSetting(k)
-		if !ok || !records.SameSettings(map[string]any{k: s.Default}, map[string]any{k: v}) {
-			return false
+		if !records.SameSettings(map[string]any{k: ov}, map[string]any{k: v}) {
+			diff = append(diff, k)
 		}
 	}
 	for k := range o {
 		if _, ok := c[k]; !ok {
-			return false
+			diff = append(diff, k)
 		}
 	}
-	return records.SameSettings(pick(o, c), c)
+	sort.Strings(diff)
+	return diff
 }
 
 // keep returns the settings of s that reads names (all of them when reads
@@ -175,19 +200,6 @@ func numbered(s map[string]any) map[string]any {
 	out := make(map[string]any, len(s))
 	for k, v := range s {
 		if set, ok := LookupSetting(k); !ok || !set.NoID {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// pick returns old's values for the keys of cur that old has, else cur's.
-func pick(old, cur map[string]any) map[string]any {
-	out := make(map[string]any, len(cur))
-	for k, v := range cur {
-		if o, ok := old[k]; ok {
-			out[k] = o
-		} else {
 			out[k] = v
 		}
 	}

@@ -84,7 +84,7 @@ func (s *Spec) expandGrid() ([]Trial, []Merged) {
 	// it unless a trial with its settings is already there.
 	add := func(t Trial) bool {
 		tuneInSample(t.Values)
-		t.ID = TrialID(t.Values)
+		t.ID = TrialID(s.idValues(t.Values))
 		if i, ok := seen[t.ID]; ok {
 			if keys := differingKeys(trials[i].Values, t.Values); len(keys) > 0 {
 				m := Merged{Title: strings.TrimSpace(t.Title), Variant: variant, Into: trials[i], Keys: keys}
@@ -208,6 +208,37 @@ func TrialID(settings map[string]any) string {
 		fmt.Fprintf(h, "%s=%s\n", k, b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// idValues is values with every data path in the form a trial id hashes
+// (Spec.idPaths); values itself when the spec resolved none.
+func (s *Spec) idValues(values map[string]any) map[string]any {
+	if len(s.idPaths) == 0 {
+		return values
+	}
+	out := make(map[string]any, len(values))
+	for k, v := range values {
+		out[k] = v
+		if _, ok := lookupDataSetting(k); !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case string:
+			if p, ok := s.idPaths[x]; ok {
+				out[k] = p
+			}
+		case []string:
+			list := make([]string, len(x))
+			for i, e := range x {
+				list[i] = e
+				if p, ok := s.idPaths[e]; ok {
+					list[i] = p
+				}
+			}
+			out[k] = list
+		}
+	}
+	return out
 }
 
 // TrialSeed derives a trial's seed from the spec seed and the trial id alone.

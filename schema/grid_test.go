@@ -1,6 +1,8 @@
 package schema_test
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,4 +142,47 @@ func TestMergedGridPoints(t *testing.T) {
 			assert.Equal(t, c.merged, got)
 		})
 	}
+}
+
+// Hostile round 5, m2: a trial id does not depend on how the spec file's
+// path is spelled (relative or absolute) nor on the working directory: a
+// data path is hashed as the spec writes it, relative to the spec's
+// directory when it lies there. A path outside it stays absolute.
+func TestTrialIDIgnoresSpecPathSpelling(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "specs", "tables"), 0o755))
+	outside := filepath.Join(t.TempDir(), "other.csv")
+	body := func(csv string) string {
+		return "name: m2\ndata: {source: csv, csv: [" + csv + "]}\nmethod: ca\neval: {sets: [men, tables/p.tsv]}\n"
+	}
+	write := func(b string) string {
+		p := filepath.Join(dir, "specs", "s.yaml")
+		require.NoError(t, os.WriteFile(p, []byte(b), 0o644))
+		return p
+	}
+	ids := func(path string) []string {
+		t.Helper()
+		s, err := schema.LoadSpec(path)
+		require.NoError(t, err)
+		var out []string
+		for _, tr := range s.Trials() {
+			out = append(out, tr.ID)
+		}
+		return out
+	}
+	abs := write(body("tables/t.csv, " + outside))
+	t.Chdir(dir)
+	want := ids(filepath.Join("specs", "s.yaml"))
+	assert.Equal(t, want, ids(abs), "absolute spelling of the spec path")
+	t.Chdir(filepath.Join(dir, "specs"))
+	assert.Equal(t, want, ids("s.yaml"), "another working directory")
+	assert.Equal(t, want, ids("../specs/./s.yaml"))
+	// The same file written absolute, inside the spec's directory, is the
+	// same data path.
+	write(body(filepath.Join(dir, "specs", "tables", "t.csv") + ", " + outside))
+	assert.Equal(t, want, ids("s.yaml"))
+	// Another file is another trial.
+	write(body("tables/u.csv, " + outside))
+	assert.NotEqual(t, want[0], ids("s.yaml")[0])
+	assert.Equal(t, want[1], ids("s.yaml")[1])
 }

@@ -40,6 +40,25 @@ type Spec struct {
 	// variants are the entries of the spec's variants: list, each a set of
 	// overrides (values and axes) applied on top of the shared settings.
 	variants []variant
+	// idPaths maps each data path as resolved against the spec file's
+	// directory to the form a trial id hashes (idPath): how the spec file's
+	// path was spelled must not change an id.
+	idPaths map[string]string
+}
+
+// idPath is the form of a data path p, as the spec writes it, that a trial
+// id hashes: relative to the spec file's directory when it lies there
+// (written relative, or absolute below specDir), else absolute; cleaned,
+// '/'-separated. It depends neither on how the spec file's path is spelled
+// (relative or absolute) nor on the working directory.
+func idPath(specDir, p string) string {
+	if !filepath.IsAbs(p) {
+		return filepath.ToSlash(filepath.Clean(p))
+	}
+	if r, err := filepath.Rel(specDir, filepath.Clean(p)); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(filepath.Clean(p))
 }
 
 // variant is one entry of a spec's variants: list.
@@ -225,6 +244,11 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	// Data files are relative to the spec file, so a spec can be run from
 	// anywhere.
 	if path != "" {
+		spec.idPaths = map[string]string{}
+		specDir, err := filepath.Abs(filepath.Dir(path))
+		if err != nil {
+			return nil, fail(0, "%v", err)
+		}
 		maps := []map[string][]any{spec.values}
 		for _, v := range spec.variants {
 			maps = append(maps, v.values)
@@ -232,10 +256,15 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 		for _, m := range maps {
 			for _, d := range dataSettings() {
 				rel := func(p string) string {
-					if d.isPath(p) && !filepath.IsAbs(p) {
-						return filepath.Join(filepath.Dir(path), p)
+					if !d.isPath(p) {
+						return p
 					}
-					return p
+					r := p
+					if !filepath.IsAbs(p) {
+						r = filepath.Join(filepath.Dir(path), p)
+					}
+					spec.idPaths[r] = idPath(specDir, p)
+					return r
 				}
 				for i, v := range m[d.key] {
 					switch x := v.(type) {

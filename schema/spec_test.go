@@ -251,3 +251,15 @@ func TestTunedOnNamesAScoredSet(t *testing.T) {
 		})
 	}
 }
+
+// Hostile round 5, m8: svd.tol 1e-15 was accepted, and a record ended ok
+// with a residual of 2.1e-14·σ_1; a tolerance below what double precision
+// resolves is refused at decode.
+func TestSVDTolBelowPrecision(t *testing.T) {
+	_, err := schema.DecodeSpec([]byte("name: t\ndata: {source: fisher}\nsvd: {tol: 1e-15}\n"), "s.yaml")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "s.yaml:3")
+	assert.Contains(t, err.Error(), "svd.tol")
+	_, err = schema.DecodeSpec([]byte("name: t\ndata: {source: fisher}\nsvd: {tol: 1e-14}\n"), "s.yaml")
+	require.NoError(t, err)
+}

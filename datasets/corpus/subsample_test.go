@@ -135,3 +135,22 @@ func TestTablesSubsample(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "0 < t ≤ 1")
 }
+
+// Hostile round 5, m7: a threshold so small that f/t overflows (a
+// subnormal t, 5e-324) kept every token, while 1e-300 kept none. Every t
+// below what any real threshold is keeps about √(t/f) of a word's tokens:
+// none, for both.
+func TestSubsampleTinyThreshold(t *testing.T) {
+	ids := make([]int32, 10000)
+	for i := range ids {
+		ids[i] = int32(i % 7)
+	}
+	for _, th := range []float64{5e-324, 1e-310, 1e-300, 1e-200} {
+		kept, err := Subsample(ids, 7, th, 1)
+		require.NoError(t, err)
+		assert.Empty(t, kept, "t = %g", th)
+	}
+	kept, err := Subsample(ids, 7, 1e-1, 1)
+	require.NoError(t, err)
+	assert.NotEmpty(t, kept)
+}

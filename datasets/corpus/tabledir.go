@@ -260,6 +260,15 @@ func OpenTableDir(dir string) (*Tables, error) {
 		}
 		st.files[f.Name] = f
 	}
+	// Every count the manifest gives is checked against what is there
+	// before anything is sized by it: a window needs a listed file per
+	// offset, and a vocabulary of n words at least 4n bytes ("w\t1\n").
+	if d.Window > len(d.Files) {
+		return nil, fmt.Errorf("table directory %s: manifest has window %d but lists %d files, one per offset at least", dir, d.Window, len(d.Files))
+	}
+	if vf, ok := st.files[VocabFile]; ok && int64(d.Words) > vf.Bytes/minVocabLine {
+		return nil, fmt.Errorf("table directory %s: manifest has %d words, but its %s has %d bytes, room for at most %d", dir, d.Words, VocabFile, vf.Bytes, vf.Bytes/minVocabLine)
+	}
 	for k := 1; k <= d.Window; k++ {
 		if _, ok := st.files[TableFileName("offset", k)]; !ok {
 			return nil, fmt.Errorf("table directory %s: manifest lists no %s (window %d)", dir, TableFileName("offset", k), d.Window)
@@ -362,11 +371,20 @@ func (st *storedTables) offsets(ctx context.Context, ks []int) ([]*sparse.CSR, e
 	return out, nil
 }
 
-// parseVocab reads a vocabulary file against its manifest.
+// minVocabLine is the fewest bytes a vocabulary file's line takes: a
+// one-byte word, a tab, a one-digit count and the line end.
+const minVocabLine = 4
+
+// parseVocab reads a vocabulary file against its manifest. The map is
+// sized by the manifest's word count only once the bytes present can hold
+// that many lines.
 func parseVocab(b []byte, d *TableDir) (*Vocab, error) {
 	o, err := VocabOptions{MinCount: d.MinCount, MaxSize: d.MaxSize, OOV: d.OOV}.resolve()
 	if err != nil {
 		return nil, err
+	}
+	if d.Words < 0 || int64(d.Words) > int64(len(b))/minVocabLine {
+		return nil, fmt.Errorf("the manifest has %d words, but the file has %d bytes, room for at most %d", d.Words, len(b), len(b)/minVocabLine)
 	}
 	v := &Vocab{Unk: d.Unk, Tokens: d.Tokens, Dropped: d.Dropped, Options: o, Index: make(map[string]int32, d.Words)}
 	var sum int64

@@ -2,8 +2,10 @@ package corpus
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -141,6 +143,34 @@ func TestTableDirDamage(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("reading the table directory did not return")
 			}
+		})
+	}
+	// Hostile round 5, serious 5: a 400-byte manifest with "words":
+	// 4000000000 and empty files made the reader size a map by it (4.1 GB,
+	// then "fatal error: out of memory"). Every count of a manifest is
+	// checked against the bytes that are there first.
+	for _, tc := range []struct{ name, manifest, want string }{
+		{"4e9 words, empty files", `{"format":%q,"window":1,"min_count":1,"max_size":0,"oov":"unk","tokens":4000000000,"dropped":0,"words":4000000000,"unk":0,` +
+			`"files":[{"name":"vocab.txt","bytes":0,"crc32c":0},{"name":"offset-001.csr","bytes":0,"crc32c":0}]}`,
+			"manifest has 4000000000 words, but its vocab.txt has 0 bytes, room for at most 0"},
+		{"4e9 words, the file says fewer", `{"format":%q,"window":1,"min_count":1,"max_size":0,"oov":"unk","tokens":4000000000,"dropped":0,"words":4000000000,"unk":0,` +
+			`"files":[{"name":"vocab.txt","bytes":4000000000000,"crc32c":0},{"name":"offset-001.csr","bytes":0,"crc32c":0}]}`,
+			"vocab.txt has 0 bytes, the manifest says 4000000000000"},
+		{"a window of 4e9", `{"format":%q,"window":4000000000,"min_count":1,"max_size":0,"oov":"unk","tokens":1,"dropped":0,"words":1,"unk":0,` +
+			`"files":[{"name":"vocab.txt","bytes":0,"crc32c":0}]}`,
+			"manifest has window 4000000000 but lists 1 files"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ManifestFile), []byte(fmt.Sprintf(tc.manifest, TableDirFormat)), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, VocabFile), nil, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, TableFileName("offset", 1)), nil, 0o644))
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := OpenTableDir(dir)
+			runtime.ReadMemStats(&after)
+			require.ErrorContains(t, err, tc.want)
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "nothing sized by the manifest's counts")
 		})
 	}
 	t.Run("no manifest", func(t *testing.T) {

@@ -143,6 +143,12 @@ func Subsample(ids []int32, vocabSize int, t float64, seed uint64) ([]int32, err
 		keep[w] = 1
 		if n > 0 {
 			keep[w] = (math.Sqrt(float64(n)/st) + 1) * st / float64(n)
+			if math.IsInf(float64(n)/st, 1) {
+				// t so small (a subnormal) that f/t overflows: the same
+				// probability written so that it cannot, √(t/f) + t/f,
+				// which is about √(t/f), nearly 0, as for any tiny t.
+				keep[w] = math.Sqrt(st/float64(n)) + st/float64(n)
+			}
 		}
 	}
 	rng := rand.New(rand.NewPCG(seed, subsampleStream))

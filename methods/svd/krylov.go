@@ -107,6 +107,7 @@ type krylovPlan struct {
 	maxProducts int
 	seed        uint64
 	report      func(format string, args ...any) // Options.Progress
+	observe     func(*NotConvergedError)         // Options.Observe
 	maxBytes    int64                            // Options.MaxBytes: also bounds a grown window
 	r           int                              // the operator's larger side, for the grown window's plan
 }
@@ -128,7 +129,7 @@ func newKrylovPlan(opt Options, c int) (krylovPlan, error) {
 		return krylovPlan{}, fmt.Errorf("tolerance %v: must be in (0, 1) (DefaultOptions sets %g)", opt.Tol, DefaultTol)
 	}
 	k := opt.Rank
-	p := krylovPlan{k: k, tol: opt.Tol, maxProducts: opt.MaxProducts, seed: opt.Seed, report: opt.report, maxBytes: opt.MaxBytes}
+	p := krylovPlan{k: k, tol: opt.Tol, maxProducts: opt.MaxProducts, seed: opt.Seed, report: opt.report, observe: opt.Observe, maxBytes: opt.MaxBytes}
 	p.b = min(krylovBlockMax, max(8, k/2))
 	p.mpd = min(krylovActiveMax, max(2*k+p.b, 4*p.b))
 	// Locked, active and next block must fit in the c dimensions.
@@ -471,6 +472,11 @@ func lanczos(ctx context.Context, op *counter, p krylovPlan) (*Result, error) {
 		locked = append(locked, theta[:conv]...)
 		cycle++
 		p.report("restart %d: %d of %d triplets converged, %d column-products", cycle, nlock+conv, k, op.n)
+		if p.observe != nil {
+			snap := *diag
+			snap.Converged, snap.Products = nlock+conv, op.n
+			p.observe(&snap)
+		}
 		if want == 0 {
 			nlock += conv
 			break

@@ -623,3 +623,28 @@ func writeCSR(w io.Writer, n *sparse.CSR) error {
 	}
 	return nil
 }
+
+// TestKrylovObserve: krylov tells Options.Observe, after each restart, how
+// far it has come (triplets converged, products, the spectrum seen), so a
+// caller whose time budget ends inside a long product can still say it;
+// the result is the same with or without it.
+func TestKrylovObserve(t *testing.T) {
+	op, err := ca.NewCAOperator(plantedTable(1, 150, 5, 30_000))
+	require.NoError(t, err)
+	opt := svd.DefaultOptions(20)
+	plain, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+	require.NoError(t, err)
+	var seen []svd.NotConvergedError
+	opt.Observe = func(e *svd.NotConvergedError) { seen = append(seen, *e) }
+	res, err := svd.Krylov{}.Decompose(context.Background(), op, opt)
+	require.NoError(t, err)
+	assert.Equal(t, plain.S, res.S)
+	require.NotEmpty(t, seen)
+	last := seen[len(seen)-1]
+	assert.Equal(t, 20, last.Rank)
+	assert.Equal(t, 20, last.Converged, "the last restart converged every triplet")
+	assert.Positive(t, last.Products)
+	for i := 1; i < len(seen); i++ {
+		assert.GreaterOrEqual(t, seen[i].Products, seen[i-1].Products)
+	}
+}

@@ -72,6 +72,13 @@ type Options struct {
 	// run of an hour shows where it is. It must return quickly; it never
 	// changes the result.
 	Progress func(step string)
+	// Observe, when not nil, is told after each krylov restart what the
+	// decomposition has reached so far, as the error it would fail with
+	// then (a copy): a caller that stops waiting for it (a time budget
+	// whose grace ran out inside a long product) can still say which
+	// triplets converged, the spectrum it saw and the best residual. It
+	// must return quickly; it never changes the result.
+	Observe func(*NotConvergedError)
 }
 
 // report calls o.Progress when it is set.

@@ -427,7 +427,10 @@ func (c LineChart) addMarks(opt map[string]any, colors []string) (dropped int, e
 		// that no text from the data is read as an ECharts template. The
 		// lines are faint and drawn under the data lines (z), so that a
 		// mark never hides a measured point.
-		opt["series"] = append(opt["series"].([]any), map[string]any{
+		// A chart whose every point is a mark (no trial finished) has no
+		// series yet.
+		series, _ := opt["series"].([]any)
+		opt["series"] = append(series, map[string]any{
 			"type": "line", "name": m.Name, "data": []any{}, "z": 1,
 			"itemStyle": map[string]any{"color": color},
 			"lineStyle": map[string]any{"color": color, "type": "dashed"},

@@ -242,3 +242,16 @@ func hexRGB(t *testing.T, c string) (r, g, b int) {
 	require.NoError(t, err)
 	return r, g, b
 }
+
+// A chart whose every trial is a mark (none finished: every size over
+// budget) has no series of points; its marks are drawn, and nothing
+// panics (it did, from a run whose every candidate was over budget).
+func TestLineChartOnlyMarks(t *testing.T) {
+	c := LineChart{ID: "c", Series: []LineSeries{{Name: "krylov", Points: []XY{{X: math.NaN(), Y: 1}}}}, Marks: []VLines{
+		{Name: "krylov: over budget", X: []float64{100, 300}, Like: "krylov"},
+	}}
+	opt, _, _, _, err := c.option()
+	require.NoError(t, err)
+	require.Len(t, opt["series"], 1)
+	assert.Equal(t, "krylov: over budget", seriesAt(opt, 0)["name"])
+}
