@@ -149,15 +149,18 @@ func TestCommittedReports(t *testing.T) {
 					});
 					if (!t) { return []; }
 					var col = Array.from(t.tHead.rows[0].cells).findIndex(function (h) { return h.classList.contains("num"); });
-					t.tHead.rows[0].cells[col].click();
+					var th = t.tHead.rows[0].cells[col];
+					th.click();
 					// The numbers in the column, in row order: a group row (no
 					// cell there) or a cell without a number ("—") has none, and
 					// JSON could not carry an Infinity standing for it.
-					return Array.from(t.tBodies[0].rows).map(function (r) {
+					var vals = Array.from(t.tBodies[0].rows).map(function (r) {
 						if (!r.cells[col]) { return null; }
 						var m = r.cells[col].textContent.trim().replace(/,/g, "").replace(/\u2212/g, "-").replace(/^[±+]/, "").match(/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i);
 						return m ? parseFloat(m[0]) : null;
 					}).filter(function (x) { return x !== null; });
+					// A score column sorts best first: descending.
+					return th.getAttribute("data-first") === "descending" ? vals.reverse() : vals;
 				})()`)
 				require.NoError(t, err)
 				assert.True(t, slices.IsSorted(order), "a click on a numeric header sorts the rows: %v", order)

@@ -155,7 +155,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 			few = f
 		}
 		if why == "" && few > 0 && finite(g.Value) && finite(r.Value) {
-			verdictText = fmt.Sprintf("not compared: ‡ %d pairs, too few (< %d)", few, records.MinRankedPairs)
+			verdictText = fmt.Sprintf("not compared: ‡ %d pair%s, too few (< %d)", few, plural(few), records.MinRankedPairs)
 		} else if why == "" {
 			v := compare.Compare(g, r, 3)
 			if finite(g.Value) && finite(r.Value) {

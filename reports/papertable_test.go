@@ -37,13 +37,13 @@ func TestPaperRows(t *testing.T) {
 	assert.Equal(t, []string{"d = 300", "d = 300", "d = 300", "d = 1000"}, []string{stab.Rows[0].Group, stab.Rows[1].Group, stab.Rows[2].Group, stab.Rows[3].Group})
 	sca := stab.Rows[3]
 	assert.Equal(t, []bool{false, false, true, false, false, false}, sca.Unranked, "† MEN cell of SCA+MEN is not ranked")
-	assert.Equal(t, "cos 0.529 † paper 0.770 · Δ −0.201", sca.Notes[2])
+	assert.Equal(t, "† cos 0.529 paper 0.770 · Δ −0.201", sca.Notes[2])
 	assert.Equal(t, "SGNS: SGNS (d = 300, W = 10, epochs = 5 (default))", stab.Rows[0].Name)
 	assert.Equal(t, "GloVe: GloVe (d = 300, W = 15 (default), epochs = 25 (default))", stab.Rows[1].Name)
 
 	page := string(render(t, paperReport(stubScript(t))))
 	assert.Empty(t, markedTuned(page), "a † cell is never marked")
-	assert.Contains(t, page, `<td class="num">0.569 <small class="ci">±0.063</small> <small>cos 0.529 † paper 0.770 · Δ −0.201</small></td>`)
+	assert.Contains(t, page, `<td class="num">0.569 <small class="ci">±0.063</small> <small>† cos 0.529 paper 0.770 · Δ −0.201</small></td>`)
 	rows, order, _ := tableRows(t, page, "paper-table")
 	require.Len(t, order, 4)
 	assert.Equal(t, [2]string{"0.498", "best"}, rows[order[2]][0], "tail-cut, 0.498 at d = 300, is significantly above SGNS's 0.306")

@@ -382,10 +382,14 @@ func trialsCSV(recs []records.Record, varying, mkeys, tkeys []string) [][]string
 
 // settingShown prints a setting as its spec means it: a 0 that stands for
 // the method's own default (train.dim = 0 is SGNS's 300) is "default
-// (300)", a list is written as in YAML.
+// (300)", a list is written as in YAML (an empty one "[]"), an empty text
+// "none".
 func (p *builder) settingShown(rec records.Record, key string, v any) string {
 	if v == "" {
-		return `""`
+		return "none"
+	}
+	if set, ok := schema.LookupSetting(key); ok && set.Kind == schema.StringList && v == nil {
+		return "[]" // an empty list, as the spec wrote it (a record keeps it as null)
 	}
 	if n, ok := compare.Number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {

@@ -193,3 +193,23 @@ func TestWriteFile(t *testing.T) {
 	err = WriteFile(filepath.Join(path, "report.html"), r)
 	require.ErrorContains(t, err, "reports: creating "+path)
 }
+
+// settingShown prints what a spec means: an empty label "none", an empty
+// list "[]" (a record keeps it as null), a 0 that means a method's default
+// that default.
+func TestSettingShown(t *testing.T) {
+	p := newBuilder(Report{Methods: testMethods})
+	rec := records.Record{Settings: map[string]any{"method": "kca"}}
+	for _, c := range []struct {
+		key  string
+		v    any
+		want string
+	}{
+		{"label", "", "none"},
+		{"eval.sets", nil, "[]"},
+		{"eval.sets", []any{"men"}, "[men]"},
+		{"synthetic.tokens", 1.7005207e+07, "17005207"},
+	} {
+		assert.Equal(t, c.want, p.settingShown(rec, c.key, c.v), c.key)
+	}
+}

@@ -283,8 +283,12 @@ func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
 			if anyMissing && !slices.Contains(missing, name) {
 				missing = append(missing, name)
 			}
+			// One entry per row name and count: a label repeated over
+			// the groups (each d) is said once.
 			if n, ok := r.Metrics[records.MetricComposed]; ok && n > 0 {
-				composed = append(composed, fmt.Sprintf("%s (%s)", name, formatValue(n)))
+				if c := fmt.Sprintf("%s (%s)", name, formatValue(n)); !slices.Contains(composed, c) {
+					composed = append(composed, c)
+				}
 			}
 		}
 	}

@@ -297,8 +297,13 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 		}
 	}
 	named := len(groups) > 1 || (len(groups) == 1 && groups[0].Name != "")
+	// A click on a score column puts the best scores first.
+	first := "descending"
+	if t.LowerIsBetter {
+		first = "ascending"
+	}
 	if err := r.exec(tplScoreTable, map[string]any{"T": t, "Groups": groups, "Named": named, "Ref": ref, "Better": better,
-		"Untested": used[Untested], "Intervals": intervals}); err != nil {
+		"Untested": used[Untested], "Intervals": intervals, "First": first}); err != nil {
 		return err
 	}
 	return r.csvLink(t.ID, scoreCSV(t))
@@ -615,7 +620,9 @@ const chartScript = `"use strict";
 
 // TableScript lets a reader sort any data table by clicking a column's
 // header (again to reverse; numbers by value, "—" last, a score table's
-// groups each sorted in place, its reference and footer rows left) and,
+// groups each sorted in place, its reference and footer rows left; a
+// header's data-first="descending", a score column's where higher is
+// better, sorts the best first on the first click) and,
 // on a table of many columns, choose the columns shown. It only reorders
 // and hides what the page shows: no number is computed here.
 const TableScript = `"use strict";
@@ -645,7 +652,10 @@ const TableScript = `"use strict";
     return a.text.localeCompare(b.text, "en", {numeric: true});
   }
   function sortBy(table, col, th) {
-    var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+    // The first click sorts as the header asks (a score column: best
+    // first), ascending otherwise; the next click reverses.
+    var now = th.getAttribute("aria-sort");
+    var dir = now ? (now === "ascending" ? -1 : 1) : (th.getAttribute("data-first") === "descending" ? -1 : 1);
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
     th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
     Array.prototype.forEach.call(table.tBodies, function (tb) {
@@ -749,7 +759,7 @@ var (
 `)
 	tplScoreTable = mustTpl("scores", `<div class="scroll"><table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
 {{with .T.Caption}}<caption>{{.}}</caption>
-{{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num">{{.}}</th>{{end}}</tr></thead>
+{{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num" data-first="{{$.First}}">{{.}}</th>{{end}}</tr></thead>
 {{range $g := .Groups}}<tbody>
 {{if $.Named}}<tr class="group"><th colspan="{{inc (len $.T.Columns)}}">{{$g.Name}}</th></tr>
 {{end}}{{range $i, $row := $g.Rows}}<tr><th>{{$row.Name}}</th>{{range index $g.Cells $i}}<td class="num{{with .Class}} {{.}}{{end}}">{{.Text}}{{with .CI}} <small class="ci">{{.}}</small>{{end}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
