@@ -205,8 +205,23 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 	if seeded {
 		legends = append(legends, seedsLegend)
 	}
+	st = RankTable(st, reps)
+	// Under the skip rule, rows of unequal coverage are ranked on the
+	// pairs both cover (commonpairs.go).
+	if len(g.sets) > 0 {
+		if m := g.of(g.sets[0]); m.Kind == records.ScoreMetric && m.Rule == records.RuleSkip {
+			var changed, other bool
+			st, changed, other = g.markOnCommonPairs(st)
+			if changed {
+				legends = append(legends, commonPairsLegend)
+			}
+			if other {
+				legends = append(legends, otherPairsLegend)
+			}
+		}
+	}
 	st.Legend = strings.Join(legends, " ")
-	return RankTable(st, reps)
+	return st
 }
 
 // tunedLegend says what † means wherever a table has one.
