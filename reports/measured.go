@@ -110,12 +110,11 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	for i, r := range rows {
 		wall, rss := compare.Metric(r.Record, metricWall), compare.Metric(r.Record, metricRSS)
 		row := []string{fmt.Sprintf("%s (#%d)", r.Label, r.Num), seconds(wall), seconds(compare.Metric(r.Record, records.MetricCPU)), megabytes(rss)}
-		fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 		if len(rows) > 1 {
 			if i == 0 {
 				row = append(row, "—", "—")
 			} else {
-				row = append(row, timesText(wall/fw), relChange(rss, frss))
+				row = append(row, timeAgainst(r, first), memoryAgainst(r, first))
 			}
 		}
 		if plan {
@@ -217,11 +216,29 @@ func measuredSentence(r, first row, i int, gap float64) string {
 	}
 	fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 	parts = append(parts, fmt.Sprintf("%s: %s against %s for %s (%s), peak memory %s against %s (%s)",
-		r.Label, seconds(wall), seconds(fw), first.Label, timesText(wall/fw), megabytes(rss), megabytes(frss), relChange(rss, frss)))
+		r.Label, seconds(wall), seconds(fw), first.Label, timeAgainst(r, first), megabytes(rss), megabytes(frss), memoryAgainst(r, first)))
 	if finite(gap) {
 		parts = append(parts, fmt.Sprintf("singular values equal to %s·σ_1 (the largest difference)", sig(gap, 2)))
 	}
 	return strings.Join(parts, "; ") + "."
+}
+
+// timeAgainst is a measured trial's wall time against the first's, in
+// words, when the two were measured alike (timesCompare), else why not.
+func timeAgainst(r, first row) string {
+	if ok, why := timesCompare([]records.Record{r.Record}, []records.Record{first.Record}); !ok {
+		return why
+	}
+	return timesText(compare.Metric(r.Record, metricWall) / compare.Metric(first.Record, metricWall))
+}
+
+// memoryAgainst is a measured trial's peak memory against the first's
+// when the two were measured alike (memoryCompare), else why not.
+func memoryAgainst(r, first row) string {
+	if ok, why := memoryCompare([]records.Record{r.Record}, []records.Record{first.Record}); !ok {
+		return why
+	}
+	return relChange(compare.Metric(r.Record, metricRSS), compare.Metric(first.Record, metricRSS))
 }
 
 // relChange prints a size against another: "+6.1%", "−3.0%", "same".

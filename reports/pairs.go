@@ -60,7 +60,7 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 	s := &Section{ID: "pairs", Title: "Go against the reference implementations"}
 	s.Blocks = append(s.Blocks, head, Paragraph("Each Go trainer next to the reference implementation run at the same settings (trials matched by label: “X (Go)” with “X (…)” of method external), "+
 		"each at its ranked similarity ("+b.simText()+"). Δρ > 0: the Go version scores higher; it is a difference only when the 95% interval of the paired bootstrap (the same resamples of the set's pairs for both) excludes 0, else a tie. "+
-		"Training time is the trial's “train” stage in seconds (one thread each); their ratio is given only for two trials measured in one run and alike (both in a measured child process, or neither). "+
+		"Training time is the trial's “train” stage in seconds (one thread each); their ratio is given only for two trials measured alike: each in a child process of its own (measure.process), in one run, on a quiet machine; trials that were not measured ran in the runner's process, perhaps beside others, and their times are read one by one. "+
 		"The skip rule's scores are in the score tables."), t)
 	if len(alone) > 0 {
 		sort.Strings(alone)

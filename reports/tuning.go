@@ -134,17 +134,26 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 			chosenRecs = append(chosenRecs, byID[id])
 		}
 	}
-	caption, oneRun := "The chosen designs: their dev score, the runner-up's, and their cost", true
+	// A row names its run when the chosen designs ran in several.
+	caption, runs := "The chosen designs: their dev score, the runner-up's, and their cost", map[string]bool{}
+	for _, rec := range chosenRecs {
+		if rec.Run != nil {
+			runs[rec.Run.ID] = true
+		}
+	}
+	oneRun := len(runs) <= 1
 	if len(chosenRecs) > 1 {
 		ok, why := timesCompare(chosenRecs[:1], chosenRecs[1:])
 		switch {
 		case ok:
-			caption += ", measured in one run"
+			caption += ", measured alike in one run"
 		case why == whyOtherRuns:
-			oneRun = false
 			caption += ": measured in different runs (each row names its run), so the times are read one by one, not against each other"
 		default:
-			caption += " (" + strings.TrimPrefix(why, "not compared: ") + ": the times are read one by one, not against each other)"
+			if !oneRun {
+				why += "; they ran in different runs (each row names its run)"
+			}
+			caption += ": " + strings.TrimPrefix(why, "not compared: ") + "; so the times are read one by one, not against each other"
 		}
 	}
 	t := Table{ID: "tuning-choices", Caption: caption,
@@ -171,13 +180,23 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 			notes = append(notes, fmt.Sprintf("%d seeds: dev ρ and times are their means", len(ch.IDs)))
 		}
 		if rec := byID[ch.IDs[0]]; !oneRun && rec.Run != nil {
-			notes = append(notes, "measured in "+runName(*rec.Run))
+			verb := "ran in "
+			if measuredInChild(rec) {
+				verb = "measured in "
+			}
+			notes = append(notes, verb+runName(*rec.Run))
 		}
-		if byID[ch.IDs[0]].Metrics[records.MetricSVDShared] == 1 {
-			notes = append(notes, "its decomposition, shared by the sweep's other trials (svd.shared_rank), was computed by one of them: its cost is that one's")
+		costText := secondsOrDash(cost)
+		if rec := byID[ch.IDs[0]]; rec.Metrics[records.MetricSVDSharedRank] > dimOf(rec) {
+			// The cost shown is not the chosen design's own: it is the one
+			// decomposition at the shared rank that every d of the sweep
+			// takes its leading triplets from.
+			shared := formatValue(rec.Metrics[records.MetricSVDSharedRank])
+			costText += " (shared, rank " + shared + ")"
+			notes = append(notes, fmt.Sprintf("the cost is the sweep's one decomposition at rank %s (svd.shared_rank), which every d of it shares, not the chosen d = %s's own; one trial of the sweep computed it", shared, formatValue(dimOf(rec))))
 		}
 		t.Rows = append(t.Rows, []string{p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), formatScore(second, 3),
-			strconv.Itoa(len(c.Candidates)), secondsOrDash(cost), secondsOrDash(total), strings.Join(notes, "; ")})
+			strconv.Itoa(len(c.Candidates)), costText, secondsOrDash(total), strings.Join(notes, "; ")})
 		t.CSV = append(t.CSV, []string{p.groupName(c), valuesText(c.Axes, ch.Values), strconv.FormatFloat(ch.Score, 'g', -1, 64),
 			csvFloat(second), strconv.Itoa(len(c.Candidates)), csvFloat(cost), csvFloat(total)})
 	}

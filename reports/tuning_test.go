@@ -47,7 +47,7 @@ func TestTuningSection(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.400", "3", "9.25", "12.5", ""}, tab.Rows[0])
 	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.4", "3", "9.25", "12.5"}, tab.CSV[1], "numbers only")
-	assert.Equal(t, "The chosen designs: their dev score, the runner-up's, and their cost (no run id in the records: the times are read one by one, not against each other)", tab.Caption)
+	assert.Equal(t, "The chosen designs: their dev score, the runner-up's, and their cost: "+strings.TrimPrefix(whyUnmeasured, "not compared: ")+"; so the times are read one by one, not against each other", tab.Caption)
 	require.Len(t, s.Blocks, 4, "one search chart for data.window")
 	ch := s.Blocks[3].(LineChart)
 	require.Len(t, ch.Series, 2)
@@ -84,18 +84,26 @@ func TestTuningSection(t *testing.T) {
 var runIDs = map[string]string{"r1": "2026-11-26T12:48:44.976278636Z/vm/29876", "r2": "2026-11-26T14:02:10.5Z/vm/31000"}
 
 // The chosen designs' costs are said to be measured in one run only when
-// they were; from several runs each row names its run.
+// they were measured alike (each in a child process, one run); rows name
+// their run when the designs ran in several.
 func TestTuningCostsRuns(t *testing.T) {
+	unmeasured := strings.TrimPrefix(whyUnmeasured, "not compared: ")
 	tests := []struct {
-		name    string
-		runs    map[string]string // record id -> run id ("" = none)
-		caption string
-		note    string // the tail-cut row's note
+		name     string
+		runs     map[string]string // record id -> run id ("" = none)
+		measured bool              // measure.process
+		caption  string
+		note     string // the tail-cut row's note
 	}{
-		{"one run", map[string]string{"t10": "r1", "s2": "r1"}, "The chosen designs: their dev score, the runner-up's, and their cost, measured in one run", ""},
-		{"two runs", map[string]string{"t10": "r1", "s2": "r2"},
+		{"one run, measured", map[string]string{"t10": "r1", "s2": "r1"}, true, "The chosen designs: their dev score, the runner-up's, and their cost, measured alike in one run", ""},
+		{"one run, not measured", map[string]string{"t10": "r1", "s2": "r1"}, false,
+			"The chosen designs: their dev score, the runner-up's, and their cost: " + unmeasured + "; so the times are read one by one, not against each other", ""},
+		{"two runs, measured", map[string]string{"t10": "r1", "s2": "r2"}, true,
 			"The chosen designs: their dev score, the runner-up's, and their cost: measured in different runs (each row names its run), so the times are read one by one, not against each other",
 			"measured in the run started 2026-11-26T12:48:44Z at commit 756e871"},
+		{"two runs, not measured", map[string]string{"t10": "r1", "s2": "r2"}, false,
+			"The chosen designs: their dev score, the runner-up's, and their cost: " + unmeasured + "; they ran in different runs (each row names its run); so the times are read one by one, not against each other",
+			"ran in the run started 2026-11-26T12:48:44Z at commit 756e871"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +114,7 @@ func TestTuningCostsRuns(t *testing.T) {
 				} else {
 					recs[i].Run = &records.RunInfo{ID: runIDs["r1"], Commit: "756e871e2b6c011db21319a7e8e8caf6192d2bf0"}
 				}
+				recs[i].Settings["measure.process"] = tt.measured
 			}
 			p := newBuilder(Report{Title: "tuned", Records: recs, Methods: testMethods})
 			s := p.tuningSection(recs, p.choices(recs))
@@ -114,4 +123,22 @@ func TestTuningCostsRuns(t *testing.T) {
 			assert.Equal(t, tt.note, tab.Rows[0][7])
 		})
 	}
+}
+
+// A design whose d takes the leading triplets of one decomposition at a
+// larger shared rank shows that decomposition's cost as what it is: the
+// sweep's, at its rank, not the chosen d's own.
+func TestTuningSharedCost(t *testing.T) {
+	recs := tunedRecs()
+	for i := range recs {
+		if recs[i].Settings["method"] == "kca" {
+			recs[i].Metrics[records.MetricSVDSharedRank] = 8000
+			recs[i].Metrics[records.MetricSVDSharedSeconds] = 1118.4
+		}
+	}
+	p := newBuilder(Report{Title: "tuned", Records: recs, Methods: testMethods})
+	tab := p.tuningSection(recs, p.choices(recs)).Blocks[2].(Table)
+	assert.Equal(t, "1,118 (shared, rank 8000)", tab.Rows[0][5])
+	assert.Contains(t, tab.Rows[0][7], "the sweep's one decomposition at rank 8000 (svd.shared_rank), which every d of it shares, not the chosen d = 300's own")
+	assert.Equal(t, "9.25", tab.Rows[1][5], "SGNS's training: its own cost")
 }

@@ -171,11 +171,11 @@ type SVDSettings struct {
 	Rank        int     `key:"rank" default:"0" min:"0" short:"d={}" order:"5" sweep:"Dimension d (svd.rank)|rank" doc:"number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"`
 	SharedRank  int     `key:"shared_rank" omitdefault:"true" default:"0" min:"0" doc:"decompose at this rank once and give each trial its leading svd.rank triplets: the trials of a run that differ only in svd.rank (a sweep over d) share one decomposition. Exact backends only (krylov, dense, lapack), whose leading triplets at a larger rank are those of a smaller one to svd.tol; 0 = each trial decomposes at its own svd.rank"`
 	RecordSigma int     `key:"record_sigma" omitdefault:"true" noid:"true" default:"0" min:"0" doc:"how many leading singular values a word trial's record keeps (its svd.s); the record still gives k and σ_k, and the residual and products over all k triplets. 8,000 values take about 150 KB of a record, so a sweep to the paper's d = 8000 keeps the top of each spectrum. Not part of the trial id: the numbers are the same. 0 = all k"`
-	Oversample  int     `key:"oversample" default:"10" min:"0" doc:"randomized SVD oversampling p"`
-	PowerIters  int     `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
-	Tol         float64 `key:"tol" default:"1e-8" min:"1e-15" max:"0.5" doc:"krylov: stop when every triplet's residual ‖S v − σ u‖ is at most tol·σ_1"`
-	Normalizer  string  `key:"normalizer" default:"lu" enum:"lu,qr,none" doc:"normalisation between power iterations"`
-	Projected   string  `key:"projected" default:"go" enum:"go,lapack" doc:"randomized and dssvd: who solves the projected problem (the l×l Gram eigenproblem and the products forming U and V); go = pure Go; lapack = the system's dsyevd and dgemm (OpenBLAS), as the paper's numPy did, minutes instead of hours at d = 8000, only in a -tags lapack build (else the trial is skipped); equal to go to rounding, not bit for bit"`
+	Oversample  int     `key:"oversample" series:"option" default:"10" min:"0" doc:"randomized SVD oversampling p"`
+	PowerIters  int     `key:"power_iters" series:"option" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
+	Tol         float64 `key:"tol" series:"option" default:"1e-8" min:"1e-15" max:"0.5" doc:"krylov: stop when every triplet's residual ‖S v − σ u‖ is at most tol·σ_1"`
+	Normalizer  string  `key:"normalizer" series:"option" default:"lu" enum:"lu,qr,none" doc:"normalisation between power iterations"`
+	Projected   string  `key:"projected" series:"option" default:"go" enum:"go,lapack" doc:"randomized and dssvd: who solves the projected problem (the l×l Gram eigenproblem and the products forming U and V); go = pure Go; lapack = the system's dsyevd and dgemm (OpenBLAS), as the paper's numPy did, minutes instead of hours at d = 8000, only in a -tags lapack build (else the trial is skipped); equal to go to rounding, not bit for bit"`
 }
 
 // MeasureSettings run a trial in a child process to measure it.
