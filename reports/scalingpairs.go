@@ -34,14 +34,14 @@ type scalingPair struct {
 	name          string // "dssvd / lapack", with the group's label when there are several
 	a, b          string // the lines' names
 	paper         ratioComparison
-	sizes         []pairAt // by size, ascending
+	sizes         []pairAt  // by size, ascending
 	aFinished     bool      // a finished at some size
 	bFinished     bool      // b finished at some size
 	aSizes        []float64 // the sizes a finished at, ascending
 	bSizes        []float64 // and b
 	backA, backB  string    // their backends
-	rankA, rankB  int      // the backends' order among the allowed values
-	paperPosition int      // its place among the paper's claims; -1: not one
+	rankA, rankB  int       // the backends' order among the allowed values
+	paperPosition int       // its place among the paper's claims; -1: not one
 }
 
 // pairAt is a pair's comparison at one size.
