@@ -131,14 +131,21 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	}
 	names := p.lineNamesOf(pr.Records(), sk.Key)
 	xOf := func(_ int, t trial) float64 { x, _ := compare.Number(t.Settings[sk.Key]); return x }
+	// A chart needs a line over three values or more (a trial that merely
+	// has the setting is not a sweep); once there is one, every line over
+	// two values is drawn beside it, and a line at one value is named.
 	var lines []line
-	for _, l := range pr.Lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf) {
-		if l.DistinctX() >= 3 {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
+	var alone []string
+	all := pr.Lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf)
+	if !slices.ContainsFunc(all, func(l line) bool { return l.DistinctX() >= 3 }) {
 		return sweep{}
+	}
+	for _, l := range all {
+		if l.DistinctX() >= 2 {
+			lines = append(lines, l)
+		} else {
+			alone = append(alone, fmt.Sprintf("%s (only at %s = %s)", l.Name, sweepSymbol(sk), formatValue(l.Xs[0])))
+		}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, t := range pr.Trials {
@@ -151,7 +158,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	var out sweep
 	averaged, tuned, ciBars, sdBars := false, false, false, false
 	var bare []string // lines with a point that has no interval
-	sets := wholeSets(wordSets(pr.Records()))
+	sets, onTest := sweepSets(pr.Records())
 	sym := sweepSymbol(sk)
 	for j, set := range sets {
 		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", sk.SweepID, j+1), Title: setDisplay(set),
@@ -211,6 +218,9 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	axis := sk.SweepAxis
 	out.sub = &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
 	text := sweepText(sk, names, averaged) + " Each trial at the similarity its scores are ranked at (" + p.simText() + ")."
+	if onTest {
+		text += " The designs were chosen on the sets' dev parts, so the whole sets are in-sample for them: the charts are of the test parts, which played no part in the choice."
+	}
 	if ciBars {
 		text += " Solid error bars are the 95% bootstrap interval of ρ over resamples of the set's pairs (a point of one trial)."
 	}
@@ -223,6 +233,9 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	if tuned {
 		text += " A line marked † was tuned on the chart's set (in-sample there): drawn dashed with hollow symbols in its own colour, not compared."
 	}
+	if len(alone) > 0 {
+		text += " Not drawn, a single value is no sweep: " + strings.Join(alone, ", ") + "."
+	}
 	out.sub.Blocks = append(out.sub.Blocks, Paragraph(text), charts)
 	out.answer = sweepAnswer(sk, lines, sets, func(set string) func(trial, float64) (float64, bool) {
 		return p.rankedScore(records.Score(records.RuleZero, set))
@@ -230,6 +243,26 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 		return slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
 	})
 	return out
+}
+
+// sweepSets are the sets a sweep charts: the whole sets, or, when some
+// trial's design was chosen on dev parts (tune.axes) and the records hold
+// test parts, the test parts (onTest): the whole sets are in-sample for a
+// tuned design.
+func sweepSets(recs []records.Record) (sets []string, onTest bool) {
+	all := wordSets(recs)
+	tuned := slices.ContainsFunc(recs, func(rec records.Record) bool { return len(formatList(rec.Settings[records.KeyTuneAxes])) > 0 })
+	if tuned {
+		for _, s := range all {
+			if _, part := records.SplitSetPart(s); part == records.PartTest {
+				sets = append(sets, s)
+			}
+		}
+		if len(sets) > 0 {
+			return sets, true
+		}
+	}
+	return wholeSets(all), false
 }
 
 // sweepSymbol names the swept setting in a verdict: its short label's
@@ -362,6 +395,9 @@ func sweepText(sk schema.Setting, names lineNames, averaged bool) string {
 		text += " per combination of the other settings that vary (" + strings.Join(names.varying, ", ") + ")"
 	}
 	text += "."
+	if len(names.tuned) > 0 {
+		text += " A tuned method's line joins the design chosen on the dev parts at each " + sweepSymbol(sk) + " (" + strings.Join(names.tuned, ", ") + " may change from point to point)."
+	}
 	if averaged {
 		text += " Trials with the same settings at the same x (replicates: seeds) are averaged."
 	}
