@@ -375,7 +375,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 // in dir, so rendering the same results again gives the same bytes.
 func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script, dir string) reports.Report {
 	recs, aside := inGrid(spec, recs)
-	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
+	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Question: spec.Question, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
 		// A file is linked only while it holds what its trial wrote: not

@@ -192,9 +192,17 @@ func growthTable(lines []line, sizeSymbol string, text func(float64) string) (*T
 	t := &Table{ID: "scaling-growth", Caption: "How time and memory grow: the range, the local slopes of log y against log " + sizeSymbol + " between consecutive sizes, and a power law only where the slopes agree with it",
 		Header:  []string{"Series", "Quantity", "Range", "Local slopes against " + sizeSymbol, "Power law against " + sizeSymbol},
 		Numeric: []bool{false, false, false, false, false},
-		CSV: [][]string{{"series", "quantity", sizeSymbol + "_min", sizeSymbol + "_max", "value_at_min", "value_at_max", "local_slopes", "flat",
+		CSV: [][]string{{"series", "quantity", sizeSymbol + "_min", sizeSymbol + "_max", "value_at_min", "value_at_max", "flat",
 			"exponent_" + sizeSymbol, "coefficient_" + sizeSymbol, "r2_" + sizeSymbol, "points_" + sizeSymbol, "law_holds",
 			"exponent_nnz", "coefficient_nnz", "r2_nnz", "points_nnz", "law_holds_nnz"}}}
+	// One column per local slope: slope_1 is between the first two sizes.
+	slopes := 0
+	for _, r := range rows {
+		slopes = max(slopes, len(r.size.slopes))
+	}
+	for i := range slopes {
+		t.CSV[0] = append(t.CSV[0], fmt.Sprintf("slope_%d", i+1))
+	}
 	if anyNNZ {
 		t.Header = append(t.Header, "Power law against non-zeros (nnz)")
 		t.Numeric = append(t.Numeric, false)
@@ -218,17 +226,20 @@ func growthTable(lines []line, sizeSymbol string, text func(float64) string) (*T
 			row = append(row, cell)
 		}
 		t.Rows = append(t.Rows, row)
-		slopes := make([]string, len(g.slopes))
-		for i, s := range g.slopes {
-			slopes[i] = csvNumber(s)
-		}
 		csv := []string{r.line, r.what, csvNumber(g.xs[first]), csvNumber(g.xs[last]), csvNumber(g.means[first]), csvNumber(g.means[last]),
-			strings.Join(slopes, " "), strconv.FormatBool(g.flat)}
+			strconv.FormatBool(g.flat)}
 		csv = append(csv, lawCSV(g)...)
 		if r.hasNNZ {
 			csv = append(csv, lawCSV(r.nnz)...)
 		} else {
 			csv = append(csv, "", "", "", "", "")
+		}
+		for i := range slopes {
+			cell := ""
+			if i < len(g.slopes) {
+				cell = csvNumber(g.slopes[i])
+			}
+			csv = append(csv, cell)
 		}
 		t.CSV = append(t.CSV, csv)
 	}

@@ -155,6 +155,7 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	// first sentence); the first trial's own figures follow.
 	lead = append(lead[1:], lead[0])
 	s := &Section{ID: "measured", Title: "Measurements"}
+	p.setVerdict(s.ID, measuredVerdict(rows))
 	s.Blocks = append(s.Blocks, Headline{strings.Join(lead, " ")}, t)
 	return s
 }
@@ -329,6 +330,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 	diff := LineChart{ID: "spectra-diff", Title: "Each spectrum against the most exact one", XName: "k",
 		YName: "σ_k / σ_k(exact) − 1 (%)", Width: 640, Height: 400}
 	var against, answer []string
+	var claims []Claim
 	for _, k := range restOrder {
 		idx := byRest[k]
 		if len(idx) < 2 {
@@ -358,6 +360,8 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 			diff.Series = append(diff.Series, ls)
 			against = append(against, fmt.Sprintf("%s against %s", rows[i].Label, rows[ref].Label))
 			if worstK > 0 {
+				claims = append(claims, Claim{Subject: againstName(rows[i].Label, rows[ref].Label),
+					Answer: fmt.Sprintf("σ_k %s at worst (k = %d), %s on average", signedShare(worst), worstK, signedShare(sum/float64(len(spectra[i]))))})
 				answer = append(answer, fmt.Sprintf("%s's σ_k against %s's (the more exact): largest difference %s (k = %d), %s on average over the %d",
 					rows[i].Label, rows[ref].Label, signedShare(worst), worstK, signedShare(sum/float64(len(spectra[i]))), len(spectra[i])))
 			} else {
@@ -393,6 +397,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 		}
 	}
 	s.Blocks = append([]Block{Headline{strings.Join(answer, "; ") + "."}}, s.Blocks...)
+	p.setVerdict(s.ID, Verdict{Claims: claims, Basis: "against the most exact spectrum (smallest residual)"})
 	s.Blocks = append(s.Blocks, Paragraph("Right: the relative difference of each spectrum from the most exact one of the same settings (the smallest residual): "+
 		strings.Join(against, "; ")+". Below zero, a decomposition misses part of σ_k."), Row{sigma, diff})
 	return s
@@ -438,4 +443,46 @@ func restKey(rec records.Record, skip string) string {
 		b.WriteString(k + "=" + formatValue(rec.Settings[k]) + "\x00")
 	}
 	return b.String()
+}
+
+// measuredVerdict is a measurement page's verdict: each trial against the
+// first (time, memory, singular values), or one trial's own cost.
+func measuredVerdict(rows []row) Verdict {
+	first := rows[0]
+	var v Verdict
+	for _, r := range rows[1:] {
+		c := Claim{Subject: r.Label + " against " + first.Label, Answer: "time " + timeAgainst(r, first) + ", memory " + memoryAgainst(r, first)}
+		if gap := spectrumGap(r.SVD, first.SVD); finite(gap) {
+			c.Answer += ", σ within " + sig(gap, 2) + "·σ_1"
+		}
+		v.Claims = append(v.Claims, c)
+	}
+	if len(rows) == 1 {
+		r := rows[0]
+		c := Claim{Subject: r.Label, Answer: seconds(compare.Metric(r.Record, metricWall)) + " wall time, peak memory " + megabytes(compare.Metric(r.Record, metricRSS))}
+		if b := schema.RecordSettings(r.Settings).Budget.MemoryMB; b > 0 {
+			c.Answer += fmt.Sprintf(" (%s of the %s budget)", percent(compare.Metric(r.Record, metricRSS)/b, 0), megabytes(b))
+		}
+		if r.SVD != nil && len(r.SVD.S) > 0 {
+			c.Answer += fmt.Sprintf("; k = %d, largest residual %s·σ_1", r.SVD.Rank(), sig(r.SVD.RelResidual, 2))
+		}
+		v.Claims = append(v.Claims, c)
+	}
+	v.Basis = "whole-process measurements, each in a child process"
+	return v
+}
+
+// againstName names one row against another by what their labels share
+// and what differs: "KCA · d=300: dssvd against krylov".
+func againstName(a, b string) string {
+	pa, pb := strings.Split(a, " · "), strings.Split(b, " · ")
+	n := 0
+	for n < len(pa)-1 && n < len(pb)-1 && pa[n] == pb[n] {
+		n++
+	}
+	name := strings.Join(pa[n:], " · ") + " against " + strings.Join(pb[n:], " · ")
+	if n > 0 {
+		name = strings.Join(pa[:n], " · ") + ": " + name
+	}
+	return name
 }

@@ -190,6 +190,9 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 	if h := p.groupHeadline(g, mainGroup(g), records.RuleZero, ""); h != "" {
 		s.Blocks = append(s.Blocks, Headline{h})
 	}
+	if c, ok := p.orderingClaim(g, mainGroup(g), records.RuleZero); ok {
+		p.setVerdict(s.ID, Verdict{Claims: []Claim{c}, Basis: "the paper's rows at " + g.groups[mainGroup(g)].label + ", zero rule"})
+	}
 	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
 	if len(missing) > 0 {
 		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+

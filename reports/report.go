@@ -29,7 +29,10 @@ type Report struct {
 	Title       string // required
 	Spec        string // spec name
 	Description string // free text under the title
-	Notes       []string
+	// Question is what the page answers, in one line (a spec's
+	// question:); "" means the description's first sentence.
+	Question string
+	Notes    []string
 	// Records are the trials, shown in the order given (the harness writes
 	// them in grid order). The sections for word similarity, sweeps and
 	// time/memory are built from them when they hold the metrics for it
@@ -118,7 +121,8 @@ func Write(w io.Writer, r Report) error {
 		intro = append(intro, List(r.Notes))
 	}
 	_, warn := provenanceLines(r.Records)
-	pg := page.Page{Title: r.Title, Meta: p.meta(r), Warn: warn, Intro: intro, Sections: sections, Script: r.ECharts,
+	_, _, verdict := p.answer(sections)
+	pg := page.Page{Title: r.Title, Question: r.Question, Answer: verdict.String(), Meta: p.meta(r), Warn: warn, Intro: intro, Sections: sections, Script: r.ECharts,
 		ResultsFile: r.ResultsFile, IndexFile: r.IndexFile, SpecFile: r.SpecFile, Related: r.Related}
 	if err := page.Write(w, pg); err != nil {
 		return fmt.Errorf("reports: %w", err)
@@ -163,6 +167,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 	cs := p.choices(r.Records)
 	compared := withoutLosers(r.Records, cs)
 	scored := p.project(compared, compare.HasMetric(records.ScoreMetric))
+	p.setVerdict("check", checkVerdict(r.Check, r.Records))
 	sections := orderSections(r.Lead, map[string]*Section{
 		"tuning":      p.tuningSection(r.Records, cs),
 		"paper":       p.paperSection(compared, r.PaperRows),

@@ -120,6 +120,7 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	if len(pairs) > 0 {
 		s.Blocks = append(s.Blocks, pairBlocks(pairs, ax)...)
 		answer = pairAnswer(pairs, ax)
+		p.setVerdict(s.ID, scalingVerdict(pairs, lines, ax))
 	}
 	if t, rows := growthTable(lines, ax.symbol, ax.text); t != nil {
 		how := "An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."

@@ -61,10 +61,11 @@ type pairAt struct {
 // program, as ratios (NaN when the paper makes none).
 type ratioComparison struct {
 	text                string
+	short               string // in a verdict: "100× faster, 10% memory"
 	paperTime, paperMem float64
 }
 
-var notInPaper = ratioComparison{"— (not in the paper)", math.NaN(), math.NaN()}
+var notInPaper = ratioComparison{"— (not in the paper)", "", math.NaN(), math.NaN()}
 
 // scalingPairs compares every two lines of one group (the lines' rest
 // settings alike) at every size where both finished; disturbed names the
@@ -113,11 +114,11 @@ func (p *builder) scalingPairs(lines []line, ax scalingAxis, rest []string, dist
 						other = "lapack"
 					}
 					if backendOf(b) == other {
-						sp.paper, sp.paperPosition = ratioComparison{pr.text, pr.time, pr.memory}, k
+						sp.paper, sp.paperPosition = ratioComparison{pr.text, pr.short, pr.time, pr.memory}, k
 					}
 				}
 				if backendOf(b) == "dense" && hasLAPACK[groupOf(a)] {
-					sp.paper = ratioComparison{"— (pure-Go dense; the paper's numPy SVD is LAPACK)", math.NaN(), math.NaN()}
+					sp.paper = ratioComparison{"— (pure-Go dense; the paper's numPy SVD is LAPACK)", "", math.NaN(), math.NaN()}
 				}
 			}
 			da, db := finishedMeans(a), finishedMeans(b)
@@ -397,7 +398,9 @@ func pairBlocks(pairs []scalingPair, ax scalingAxis) []Block {
 	}
 	sum := Table{ID: "scaling-ratios", Caption: caption,
 		Header:  []string{"Comparison", "Sizes where both finished", "Time ratio", "Memory ratio", "Paper"},
-		Numeric: []bool{false, false, true, true, false}}
+		Numeric: []bool{false, false, true, true, false},
+		CSV: [][]string{{"comparison", "a", "b", "sizes", ax.csvName() + "_first", ax.csvName() + "_last", "time_ratio_first", "time_ratio_last",
+			"memory_ratio", "memory_" + ax.csvName(), "paper_time_ratio", "paper_memory_ratio", "time_note"}}}
 	by := Table{ID: "scaling-ratios-by-size", Caption: "Every size of every comparison: both measurements, and their ratio where they were measured alike",
 		Header:  []string{"Comparison", "Size", "Wall time", "Time ratio", "Peak memory", "Memory ratio"},
 		Numeric: []bool{false, true, false, true, false, true},
@@ -416,6 +419,22 @@ func pairBlocks(pairs []scalingPair, ax scalingAxis) []Block {
 			}
 		}
 		sum.Rows = append(sum.Rows, []string{sp.name, sizes, sp.timeSummary(ax), sp.memSummary(ax), sp.paper.text})
+		nan := math.NaN()
+		line := []string{sp.name, sp.a, sp.b, fmt.Sprint(len(sp.sizes)), "", "", "", "", "", "", csvNumber(sp.paper.paperTime), csvNumber(sp.paper.paperMem), ""}
+		if c := sp.compared(); len(c) > 0 {
+			line[4], line[5], line[6], line[7] = csvNumber(c[0].x), csvNumber(c[len(c)-1].x), csvNumber(c[0].time), csvNumber(c[len(c)-1].time)
+		} else if len(sp.sizes) > 0 {
+			line[12] = sp.sizes[len(sp.sizes)-1].timeWhy
+		}
+		mem, memX := nan, nan
+		for i := len(sp.sizes) - 1; i >= 0; i-- {
+			if finite(sp.sizes[i].mem) {
+				mem, memX = sp.sizes[i].mem, sp.sizes[i].x
+				break
+			}
+		}
+		line[8], line[9] = csvNumber(mem), csvNumber(memX)
+		sum.CSV = append(sum.CSV, line)
 		for _, at := range sp.sizes {
 			tt, mt := at.timeWhy, at.memWhy
 			if finite(at.time) {

@@ -31,6 +31,9 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 			continue
 		}
 		s.Subsections = append(s.Subsections, *sw.sub)
+		if v := sweepVerdictOf(sk, sw.peaks, sw.sets); !v.Empty() && p.verdicts["sweeps"].Empty() {
+			p.setVerdict("sweeps", v)
+		}
 		head = append(head, sw.verdicts...)
 		tested = tested || sw.tested
 		if sw.answer != "" {
@@ -56,12 +59,20 @@ const sweepRule = "How the headline reads a line: its best point is the one of h
 	"A line with no point significantly below its best is level within noise; points are never compared across lines. " +
 	"A line with a point without bootstrap replicates is not tested, nor is a line on the set it was tuned on (†)."
 
-// sweepAnswer says where each line of a sweep peaks: the x at which its
+// sweepPeak is where one line of a sweep peaks: the x at which its mean
+// ρ over the sets it was not tuned on is highest.
+type sweepPeak struct {
+	name    string
+	x, mean float64
+	counted int // the sets its mean is over
+}
+
+// sweepPeaks says where each line of a sweep peaks: the x at which its
 // mean ρ (zero rule, at its ranked similarity) over the sets is highest,
 // among the x where it has every set; a set a line was tuned on does not
-// count for it. "" when no line has an x with every set.
-func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set string) func(trial, float64) (float64, bool), tuned func(l line, set string) bool) string {
-	var clauses []string
+// count for it. A line with no x with every set has no peak.
+func sweepPeaks(lines []line, sets []string, score func(set string) func(trial, float64) (float64, bool), tuned func(l line, set string) bool) []sweepPeak {
+	var out []sweepPeak
 	for _, l := range lines {
 		sum, n := map[float64]float64{}, map[float64]int{}
 		counted := 0
@@ -87,9 +98,19 @@ func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set 
 		if counted == 0 || math.IsNaN(best) {
 			continue
 		}
-		c := fmt.Sprintf("%s at %s (mean ρ %s", l.Name, formatValue(best), sig(bestMean, 3))
-		if counted < len(sets) {
-			c += fmt.Sprintf(" over the %d sets it was not tuned on", counted)
+		out = append(out, sweepPeak{name: l.Name, x: best, mean: bestMean, counted: counted})
+	}
+	return out
+}
+
+// sweepAnswer says where each line of a sweep peaks (sweepPeaks), "" when
+// no line has an x with every set.
+func sweepAnswer(sk schema.Setting, peaks []sweepPeak, sets []string) string {
+	var clauses []string
+	for _, pk := range peaks {
+		c := fmt.Sprintf("%s at %s (mean ρ %s", pk.name, formatValue(pk.x), sig(pk.mean, 3))
+		if pk.counted < len(sets) {
+			c += fmt.Sprintf(" over the %d sets it was not tuned on", pk.counted)
 		}
 		clauses = append(clauses, c+")")
 	}
@@ -107,6 +128,8 @@ type sweep struct {
 	verdicts []string
 	tested   bool
 	answer   string
+	peaks    []sweepPeak
+	sets     int // the sets charted
 }
 
 // sweepPoint is a point of a line as the headline compares it: its x, its
@@ -237,11 +260,12 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 		text += " Not drawn, a single value is no sweep: " + strings.Join(alone, ", ") + "."
 	}
 	out.sub.Blocks = append(out.sub.Blocks, Paragraph(text), charts)
-	out.answer = sweepAnswer(sk, lines, sets, func(set string) func(trial, float64) (float64, bool) {
+	out.peaks = sweepPeaks(lines, sets, func(set string) func(trial, float64) (float64, bool) {
 		return p.rankedScore(records.Score(records.RuleZero, set))
 	}, func(l line, set string) bool {
 		return slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
 	})
+	out.answer, out.sets = sweepAnswer(sk, out.peaks, sets), len(sets)
 	return out
 }
 

@@ -196,6 +196,7 @@ type BudgetSettings struct {
 type RunSettings struct {
 	Name        string         `key:"name" required:"true" doc:"experiment name (required); names the output directory and the report"`
 	Description string         `key:"description" default:"" doc:"free text shown at the top of the report"`
+	Question    string         `key:"question" default:"" doc:"the question the run answers, in one line: the index shows it above the run's verdict, the report in its header; \"\" = the description's first sentence"`
 	Seed        int            `key:"seed" default:"1" min:"0" doc:"base seed; each trial's seed derives from it and the trial id"`
 	Output      string         `key:"output" default:"" doc:"output directory (default \"results/<name>\", under the working directory); a relative path is relative to the spec file, like data paths, and must stay under results/ or the spec file's directory unless -out overrides it; links are resolved before that check"`
 	Tolerance   float64        `key:"tolerance" default:"0.01" min:"0" doc:"-check: a score may fall by at most this much below the reference results"`

@@ -17,21 +17,23 @@ import (
 
 // pageData is everything the page template needs.
 type pageData struct {
-	Title   string
-	Meta    []string
-	Warn    []string            // what a reader must know before trusting a comparison on the page
-	Results map[string]string   // link to the results file: Path, Href; nil for none
-	Spec    map[string]string   // link to the spec file: Name, Href; nil for none
-	Index   string              // href of the index of every report; "" for none
-	Related []map[string]string // links to the reports of the specs compared with: Text, Href
-	TOC     []tocEntry
-	Body    template.HTML
-	About   string
-	Inline  template.JS       // the ECharts library, or ""
-	Src     string            // its URL when not inlined
-	SRI     template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
-	Charts  template.JS       // the chart data and the code that draws it
-	Tables  template.JS       // sorting and choosing columns (TableScript)
+	Title    string
+	Question string // what the page answers, in one line; "" for none
+	Answer   string // its answer in one line (the verdict); "" for none
+	Meta     []string
+	Warn     []string            // what a reader must know before trusting a comparison on the page
+	Results  map[string]string   // link to the results file: Path, Href; nil for none
+	Spec     map[string]string   // link to the spec file: Name, Href; nil for none
+	Index    string              // href of the index of every report; "" for none
+	Related  []map[string]string // links to the reports of the specs compared with: Text, Href
+	TOC      []tocEntry
+	Body     template.HTML
+	About    string
+	Inline   template.JS       // the ECharts library, or ""
+	Src      string            // its URL when not inlined
+	SRI      template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
+	Charts   template.JS       // the chart data and the code that draws it
+	Tables   template.JS       // sorting and choosing columns (TableScript)
 }
 
 type tocEntry struct {
@@ -797,6 +799,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; co
 table.data td, table.data th { overflow-wrap: normal; }
 h1 { margin: 24px 0 4px; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }
+p.question { font-size: 17px; font-weight: 600; margin: 4px 0; }
+p.answer { background: #f4f8ff; border-left: 4px solid #1f5fbf; padding: 6px 10px; margin: 4px 0 12px; }
 .meta { color: #555; margin: 0 0 12px; }
 .warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 4px 8px; }
 nav.toc { background: #f6f6f6; padding: 8px 16px; display: inline-block; }
@@ -840,7 +844,9 @@ details.columns label { display: inline-block; margin: 2px 12px 2px 0; white-spa
 <header>
 {{with .Index}}<p class="meta"><a href="{{.}}">← All experiments</a></p>
 {{end}}<h1>{{.Title}}</h1>
-{{range .Meta}}<p class="meta">{{.}}</p>
+{{with .Question}}<p class="question">{{.}}</p>
+{{end}}{{with .Answer}}<p class="answer"><strong>Answer:</strong> {{.}}</p>
+{{end}}{{range .Meta}}<p class="meta">{{.}}</p>
 {{end}}{{range .Warn}}<p class="meta warn">⚠ {{.}}</p>
 {{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a>{{with $.Spec}} · Spec: <a href="{{.Href}}">{{.Name}}</a>{{end}}</p>
 {{end}}{{with .Related}}<p class="meta">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Text}}</a>{{end}}</p>
