@@ -245,12 +245,13 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
 	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), io.Discard)
+	var sum reports.Summary
 	if rerr == nil {
 		r := buildReport(spec, recs, ref, js, res.Dir)
 		if root, ok := siteRoot(spec, res.Dir); ok {
 			siteLinks(&r, spec, filepath.Dir(spec.Path), root, stderr)
 		}
-		rerr = reports.WriteFile(reportPath, r)
+		sum, rerr = reports.WriteFileSummary(reportPath, r)
 	}
 	if rerr != nil {
 		rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
@@ -260,7 +261,15 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 		return nil, rerr
 	}
 	fmt.Fprintf(stdout, "%s: %d trials (%d reused) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
-	fmt.Fprintf(stdout, "report: %s\n", termsafe.Text(reportPath))
+	// The answer where the run was started, as the index says it: the
+	// question, the verdict, then where the whole page is.
+	if sum.Question != "" {
+		fmt.Fprintf(stdout, "question: %s\n", termsafe.Text(sum.Question))
+	}
+	if v := sum.Verdict.String(); v != "" {
+		fmt.Fprintf(stdout, "answer:   %s\n", termsafe.Text(v))
+	}
+	fmt.Fprintf(stdout, "report:   %s\n", termsafe.Text(reportPath))
 	// The index and the other specs' reports beside this one: a run into
 	// results/<name> leaves a site whose every link resolves.
 	if root, ok := siteRoot(spec, res.Dir); ok {
@@ -269,7 +278,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 			fmt.Fprintf(stderr, "kcalab: warning: %s\n", termsafe.Text(ierr.Error()))
 		}
 		if path != "" {
-			fmt.Fprintf(stdout, "index: %s\n", termsafe.Text(path))
+			fmt.Fprintf(stdout, "index:    %s\n", termsafe.Text(path))
 		}
 	}
 	return err, nil

@@ -38,16 +38,20 @@ func Summarize(r Report) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
+	return p.summary(r, sections), nil
+}
+
+// summary is what an index shows of the page built from these sections.
+func (p *builder) summary(r Report, sections []Section) Summary {
 	s := Summary{Question: QuestionOf(r.Question, r.Description)}
-	meta := p.meta(r)
-	for _, m := range meta {
+	for _, m := range p.meta(r) {
 		if strings.Contains(m, "trial(s)") {
 			s.Trials = m
 		}
 	}
 	s.Provenance, s.Warnings = provenanceLines(r.Records)
 	s.Lead, s.Headline, s.Verdict = p.answer(sections)
-	return s, nil
+	return s
 }
 
 // answer is what a page answers: the title of the section it is from,

@@ -92,26 +92,41 @@ type Report struct {
 // WriteFile writes the page to path, replacing it only once the whole page
 // has been written.
 func WriteFile(path string, r Report) error {
+	_, err := WriteFileSummary(path, r)
+	return err
+}
+
+// WriteFileSummary writes the page to path as WriteFile does and returns
+// what an index shows of it (Summarize), from the one build of the page:
+// what a run prints of its answer.
+func WriteFileSummary(path string, r Report) (Summary, error) {
 	var buf bytes.Buffer
-	if err := Write(&buf, r); err != nil {
-		return err
+	s, err := write(&buf, r)
+	if err != nil {
+		return Summary{}, err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("reports: %w", err)
+		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
-	return nil
+	return s, nil
 }
 
 // Write renders the page to w. Nothing is written when the report is
 // invalid.
 func Write(w io.Writer, r Report) error {
+	_, err := write(w, r)
+	return err
+}
+
+// write renders the page to w and returns its summary (Summarize).
+func write(w io.Writer, r Report) (Summary, error) {
 	if err := validate(r); err != nil {
-		return err
+		return Summary{}, err
 	}
 	p := newBuilder(r)
 	sections, err := p.sections(r)
 	if err != nil {
-		return fmt.Errorf("reports: %w", err)
+		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
 	var intro []Block
 	if r.Description != "" {
@@ -120,14 +135,13 @@ func Write(w io.Writer, r Report) error {
 	if len(r.Notes) > 0 {
 		intro = append(intro, List(r.Notes))
 	}
-	_, warn := provenanceLines(r.Records)
-	_, _, verdict := p.answer(sections)
-	pg := page.Page{Title: r.Title, Question: r.Question, Answer: verdict.String(), Meta: p.meta(r), Warn: warn, Intro: intro, Sections: sections, Script: r.ECharts,
+	sum := p.summary(r, sections)
+	pg := page.Page{Title: r.Title, Question: r.Question, Answer: sum.Verdict.String(), Meta: p.meta(r), Warn: sum.Warnings, Intro: intro, Sections: sections, Script: r.ECharts,
 		ResultsFile: r.ResultsFile, IndexFile: r.IndexFile, SpecFile: r.SpecFile, Related: r.Related}
 	if err := page.Write(w, pg); err != nil {
-		return fmt.Errorf("reports: %w", err)
+		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
-	return nil
+	return sum, nil
 }
 
 // validate refuses an invalid report, saying which field is wrong.
