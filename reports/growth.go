@@ -127,9 +127,14 @@ func (g growth) lawHolds() bool {
 func (g growth) slopesText() string {
 	parts := make([]string, len(g.slopes))
 	for i, s := range g.slopes {
-		parts[i] = sig(tidy(s), 2)
+		parts[i] = slopeText(s)
 	}
 	return strings.Join(parts, " → ")
+}
+
+// slopeText prints a slope to two decimals, "1.00" and "−0.03" alike.
+func slopeText(s float64) string {
+	return strings.Replace(strconv.FormatFloat(tidy(s), 'f', 2, 64), "-", "−", 1)
 }
 
 // lawCell is what the table says of a power law against x: the law with
@@ -142,7 +147,7 @@ func (g growth) lawCell(x string) string {
 		return "—"
 	case !g.lawHolds():
 		lo, hi := slices.Min(g.slopes), slices.Max(g.slopes)
-		return fmt.Sprintf("— (not one power law: the local slopes run from %s to %s)", sig(tidy(lo), 2), sig(tidy(hi), 2))
+		return fmt.Sprintf("— (not one power law: the local slopes run from %s to %s)", slopeText(lo), slopeText(hi))
 	}
 	return lawText(x, g.b, g.c, g.r2, g.n)
 }

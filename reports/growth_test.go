@@ -100,13 +100,13 @@ func TestGrowth(t *testing.T) {
 		answer string
 	}{
 		{name: "krylov's wall time: slopes rise, no one law", ys: []float64{7.12, 19.3, 81.1, 406},
-			slopes: "0.83 → 1.3 → 1.6", law: "— (not one power law: the local slopes run from 0.83 to 1.6)",
-			answer: "krylov's wall time: local slopes 0.83 → 1.3 → 1.6 over k = 300 … 8,000"},
+			slopes: "0.83 → 1.31 → 1.64", law: "— (not one power law: the local slopes run from 0.83 to 1.64)",
+			answer: "krylov's wall time: local slopes 0.83 → 1.31 → 1.64 over k = 300 … 8,000"},
 		{name: "a quadratic: the law holds", ys: []float64{0.09, 1, 9, 64},
-			holds: true, slopes: "2 → 2 → 2", law: "1e-06 · k^2 (R² 1.000, 4 points)",
+			holds: true, slopes: "2.00 → 2.00 → 2.00", law: "1e-06 · k^2 (R² 1.000, 4 points)",
 			answer: "krylov's wall time grows as k^2 (R² 1.000, 4 points) over k = 300 … 8,000"},
 		{name: "LAPACK: flat, no law", ys: []float64{226, 218, 235, 228},
-			flat: true, slopes: "-0.03 → 0.068 → -0.031", law: "— (flat: no law)",
+			flat: true, slopes: "−0.03 → 0.07 → −0.03", law: "— (flat: no law)",
 			answer: "krylov's wall time is flat over k = 300 … 8,000"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
