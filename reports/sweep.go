@@ -31,7 +31,7 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 			continue
 		}
 		s.Subsections = append(s.Subsections, *sw.sub)
-		if v := sweepVerdictOf(sk, sw.peaks, sw.sets); !v.Empty() && p.verdicts["sweeps"].Empty() {
+		if v := sweepVerdictOf(sk, sw.peaks, sw.sets, sw.unit); !v.Empty() && p.verdicts["sweeps"].Empty() {
 			p.setVerdict("sweeps", v)
 		}
 		head = append(head, sw.verdicts...)
@@ -105,19 +105,19 @@ func sweepPeaks(lines []line, sets []string, score func(set string) func(trial, 
 
 // sweepAnswer says where each line of a sweep peaks (sweepPeaks), "" when
 // no line has an x with every set.
-func sweepAnswer(sk schema.Setting, peaks []sweepPeak, sets []string) string {
+func sweepAnswer(sk schema.Setting, peaks []sweepPeak, sets []string, unit string) string {
 	var clauses []string
 	for _, pk := range peaks {
 		c := fmt.Sprintf("%s at %s (mean ρ %s", pk.name, formatValue(pk.x), sig(pk.mean, 3))
 		if pk.counted < len(sets) {
-			c += fmt.Sprintf(" over the %d sets it was not tuned on", pk.counted)
+			c += fmt.Sprintf(" over the %d %s it was not tuned on", pk.counted, unit)
 		}
 		clauses = append(clauses, c+")")
 	}
 	if len(clauses) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Where the mean Spearman ρ over the %d sets (zero rule; differences not tested) is highest against %s: %s.", len(sets), sk.Key, strings.Join(clauses, "; "))
+	return fmt.Sprintf("Where the mean Spearman ρ over the %d %s (zero rule; differences not tested) is highest against %s: %s.", len(sets), unit, sk.Key, strings.Join(clauses, "; "))
 }
 
 // sweep is what sweepOf makes of one swept setting: the subsection of its
@@ -129,7 +129,8 @@ type sweep struct {
 	tested   bool
 	answer   string
 	peaks    []sweepPeak
-	sets     int // the sets charted
+	sets     int    // the sets charted
+	unit     string // what they are: "sets", "test parts"
 }
 
 // sweepPoint is a point of a line as the headline compares it: its x, its
@@ -265,7 +266,11 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	}, func(l line, set string) bool {
 		return slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
 	})
-	out.answer, out.sets = sweepAnswer(sk, out.peaks, sets), len(sets)
+	out.unit = "sets"
+	if onTest {
+		out.unit = "test parts"
+	}
+	out.answer, out.sets = sweepAnswer(sk, out.peaks, sets, out.unit), len(sets)
 	return out
 }
 

@@ -333,7 +333,7 @@ func scalingVerdict(pairs []scalingPair, lines []line, ax scalingAxis) Verdict {
 
 // sweepVerdictOf is a sweep's verdict: where each line's mean ρ over the
 // sets is highest (sweepPeaks), differences not tested.
-func sweepVerdictOf(sk schema.Setting, peaks []sweepPeak, sets int) Verdict {
+func sweepVerdictOf(sk schema.Setting, peaks []sweepPeak, sets int, unit string) Verdict {
 	if len(peaks) == 0 {
 		return Verdict{}
 	}
@@ -342,7 +342,7 @@ func sweepVerdictOf(sk schema.Setting, peaks []sweepPeak, sets int) Verdict {
 		parts[i] = pk.name + " " + formatValue(pk.x)
 	}
 	return Verdict{Claims: []Claim{{Subject: "mean ρ highest at " + sweepSymbol(sk), Answer: strings.Join(parts, ", ")}},
-		Basis: fmt.Sprintf("mean over %d sets, zero rule, not tested (each set's verdict is on the page)", sets)}
+		Basis: fmt.Sprintf("mean over %d %s, zero rule, not tested (each set's verdict is on the page)", sets, unit)}
 }
 
 // pairClaim is one Go trainer against its reference on a family of sets
