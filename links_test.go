@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"kcalab/records"
 	"kcalab/reports"
@@ -93,4 +94,76 @@ func TestReportLinksOnlyWrittenFiles(t *testing.T) {
 			assert.Equal(t, tt.linked, r.FilePresent(f))
 		})
 	}
+}
+
+// mdLink is a Markdown link or image: [text](target) or ![alt](target).
+var mdLink = regexp.MustCompile(`!?\[[^\]]*\]\(([^)\s]+)\)`)
+
+// The README starts a reader in at most 200 lines, and it and the docs it
+// leads to hang together: every relative link of README.md and docs/*.md
+// resolves to a file of the repository (an anchor to a heading of it),
+// and every page of docs/ is reached from the README.
+func TestDocsLinks(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.LessOrEqual(t, strings.Count(string(readme), "\n"), 200, "the README is a quick start: at most 200 lines, the reference in docs/")
+
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	require.NoError(t, err)
+	require.NotEmpty(t, docs)
+	reached := map[string]bool{}
+	for _, file := range append([]string{"README.md"}, docs...) {
+		b, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path, anchor, _ := strings.Cut(target, "#")
+			dest := file
+			if path != "" {
+				dest = filepath.Join(filepath.Dir(file), filepath.FromSlash(path))
+			}
+			body, err := os.ReadFile(dest)
+			if !assert.NoError(t, err, "%s: link %s does not resolve", file, target) {
+				continue
+			}
+			if file == "README.md" {
+				reached[filepath.Clean(dest)] = true
+			}
+			if anchor != "" {
+				assert.Contains(t, headingAnchors(string(body)), anchor, "%s: link %s: no such heading in %s", file, target, dest)
+			}
+		}
+	}
+	for _, d := range docs {
+		assert.True(t, reached[filepath.Clean(d)], "%s is not reached from the README", d)
+	}
+	png, err := os.Stat(filepath.Join("docs", "report.png"))
+	require.NoError(t, err, "the README's picture of a report")
+	assert.Less(t, png.Size(), int64(1<<20), "a picture, not a page dump")
+}
+
+// headingAnchors are the anchors GitHub gives a Markdown file's headings:
+// lower case, punctuation but '-' and '_' dropped, spaces as '-'.
+func headingAnchors(md string) []string {
+	var out []string
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(line, "#")))
+		var b strings.Builder
+		for _, r := range h {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"kcalab/harness"
 	"kcalab/records"
@@ -80,14 +81,16 @@ func TestCommittedReports(t *testing.T) {
 	root, again := site(), site()
 	wd, err := os.Getwd()
 	require.NoError(t, err)
-	// Each spec's computed answer, which the index must show whole.
-	answers := map[string][]string{}
+	// Each spec's computed answer, which the index must show whole (one
+	// click away), and its verdict, which the index shows in one line.
+	answers, verdicts := map[string][]string{}, map[string]string{}
 	for _, name := range committed(t) {
 		spec, recs := loadCommitted(t, name)
 		sum, err := reports.Summarize(buildReport(spec, recs, recs, js, ""))
 		require.NoError(t, err)
 		require.NotEmpty(t, sum.Headline, "%s: the report computes no answer for the index", name)
-		answers[name] = sum.Headline
+		require.False(t, sum.Verdict.Empty(), "%s: the report computes no verdict for the index", name)
+		answers[name], verdicts[name] = sum.Headline, sum.Verdict.String()
 	}
 	pages := []string{indexName}
 	for _, name := range committed(t) {
@@ -127,12 +130,22 @@ func TestCommittedReports(t *testing.T) {
 
 			if page == indexName {
 				for name, answer := range answers {
-					cell, err := browsertest.Eval[string](p, fmt.Sprintf(`document.querySelector("#spec-%s td:nth-child(2)").innerText`, name))
+					// What a reader sees without a click (innerText leaves
+					// out a closed <details>), and what one click shows.
+					seen, err := browsertest.Eval[string](p, fmt.Sprintf(`document.querySelector("#spec-%s td.qa").innerText`, name))
+					require.NoError(t, err, name)
+					whole, err := browsertest.Eval[string](p, fmt.Sprintf(`document.querySelector("#spec-%s td.qa").textContent`, name))
 					require.NoError(t, err, name)
 					for _, h := range answer {
-						assert.Contains(t, cell, h, "%s: the index shows the report's computed answer whole", name)
+						assert.Contains(t, whole, h, "%s: the index has the report's computed answer whole, one click away", name)
 					}
-					assert.NotContains(t, cell, "computes no single answer", name)
+					assert.Contains(t, seen, verdicts[name], "%s: the index shows the verdict", name)
+					assert.NotContains(t, seen, "computes no single answer", name)
+					n := visibleWords(seen)
+					assert.LessOrEqual(t, n, indexWords, "%s: the question and answer take %d visible words: %q", name, n, seen)
+					row, err := browsertest.Eval[string](p, fmt.Sprintf(`document.querySelector("#spec-%s").innerText`, name))
+					require.NoError(t, err, name)
+					assert.LessOrEqual(t, visibleWords(row), indexWords+15, "%s: the whole row reads in seconds: %q", name, row)
 				}
 				unsortable, err := browsertest.Eval[int](p, `document.querySelectorAll("table.index thead th:not(.sortable)").length`)
 				require.NoError(t, err)
@@ -149,15 +162,22 @@ func TestCommittedReports(t *testing.T) {
 					});
 					if (!t) { return []; }
 					var col = Array.from(t.tHead.rows[0].cells).findIndex(function (h) { return h.classList.contains("num"); });
-					t.tHead.rows[0].cells[col].click();
+					var th = t.tHead.rows[0].cells[col];
+					th.click();
 					// The numbers in the column, in row order: a group row (no
 					// cell there) or a cell without a number ("—") has none, and
 					// JSON could not carry an Infinity standing for it.
-					return Array.from(t.tBodies[0].rows).map(function (r) {
+					var vals = Array.from(t.tBodies[0].rows).map(function (r) {
 						if (!r.cells[col]) { return null; }
-						var m = r.cells[col].textContent.trim().replace(/,/g, "").replace(/\u2212/g, "-").replace(/^[±+]/, "").match(/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i);
+						var t = r.cells[col].textContent.trim().replace(/,/g, "").replace(/\u2212/g, "-").replace(/^[±+]/, "");
+						// A ratio in words is its ratio, as the page sorts it.
+						var f = t.match(/^(\d+\.?\d*)× (faster|slower)/);
+						if (f) { return f[2] === "faster" ? 1 / parseFloat(f[1]) : parseFloat(f[1]); }
+						var m = t.match(/^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?/i);
 						return m ? parseFloat(m[0]) : null;
 					}).filter(function (x) { return x !== null; });
+					// A score column sorts best first: descending.
+					return th.getAttribute("data-first") === "descending" ? vals.reverse() : vals;
 				})()`)
 				require.NoError(t, err)
 				assert.True(t, slices.IsSorted(order), "a click on a numeric header sorts the rows: %v", order)
@@ -194,8 +214,83 @@ func TestCommittedReports(t *testing.T) {
 					assert.FileExists(t, filepath.Join(filepath.Dir(path), filepath.FromSlash(target)), "link %s does not resolve", h)
 				}
 			}
+			checkCommittedPage(t, p, filepath.Dir(page))
 			assert.Empty(t, p.Errors(), "JavaScript errors")
 		})
+	}
+}
+
+// indexWords is the most visible words an index row's question and answer
+// may take: read in seconds, the rest one click away.
+const indexWords = 70
+
+// visibleWords counts the words of a text a reader sees: tokens with a
+// letter or digit ("·", "=", "—" are no words).
+func visibleWords(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// checkCommittedPage checks what a committed spec's page must say, as a
+// reader sees it: every two backends that finished at one size compared
+// (never "no size where both finished" then), and a paper row over seeds
+// showing their mean, as the score tables do.
+func checkCommittedPage(t *testing.T, p *browsertest.Page, name string) {
+	t.Helper()
+	text, err := browsertest.Eval[string](p, `document.body.innerText`)
+	require.NoError(t, err)
+	switch name {
+	case "svd-k-scaling", "svd-k-scaling-small":
+		// krylov and DSSVD finished at every k (and LAPACK, on the small
+		// table): their ratios are on the page.
+		assert.NotContains(t, text, "no size where both finished", "%s: every backend here finished at a size another did", name)
+		rows, err := browsertest.Eval[[][]string](p, `Array.from(document.querySelectorAll("#scaling-ratios tbody tr")).map(function (r) {
+			return Array.from(r.cells).map(function (c) { return c.textContent; });
+		})`)
+		require.NoError(t, err)
+		want := map[string]bool{"krylov / dssvd": true}
+		if name == "svd-k-scaling-small" {
+			want["dssvd / lapack"], want["krylov / lapack"] = true, true
+		}
+		for _, r := range rows {
+			if want[r[0]] {
+				assert.Regexp(t, `^\d[\d.]*× (faster|slower) at k = [\d,]+ … \d[\d.]*× (faster|slower) at k = [\d,]+$`, r[2], "%s: %s compared at every k", name, r[0])
+				delete(want, r[0])
+			}
+		}
+		assert.Empty(t, want, "%s: comparisons missing from the ratio table", name)
+	case "at-its-best-d":
+		// fastText's chosen design ran three seeds: the paper table's row
+		// is their mean, cell by cell, as the score tables show it.
+		_, recs := loadCommitted(t, name)
+		var seeds []records.Record
+		for _, rec := range recs {
+			if rec.Settings[records.KeyLabel] == "fastText" && !rec.SearchOnly {
+				seeds = append(seeds, rec)
+			}
+		}
+		require.Len(t, seeds, 3, "fastText's chosen design: three seeds")
+		cells, err := browsertest.Eval[[]string](p, `(function () {
+			var row = Array.from(document.querySelectorAll("#paper-table tbody tr")).find(function (r) { return r.cells[0] && r.cells[0].textContent.indexOf("fastText:") === 0; });
+			return row ? Array.from(row.cells).slice(1).map(function (c) { return c.textContent; }) : [];
+		})()`)
+		require.NoError(t, err)
+		require.Len(t, cells, 6, "the paper table's fastText row")
+		for j, set := range []string{"sim", "rel", "men", "mturk", "rare", "s999"} {
+			key := records.Score(records.RuleZero, set).At(records.SimCosine, records.Similarity(schema.RecordSettings(seeds[0].Settings).Eval.Similarity)).Key()
+			sum := 0.0
+			for _, rec := range seeds {
+				v, ok := rec.Metrics[key]
+				require.True(t, ok, "%s has no %s", rec.ID, key)
+				sum += v
+			}
+			assert.True(t, strings.HasPrefix(cells[j], strconv.FormatFloat(sum/3, 'f', 3, 64)), "%s: the paper table's fastText cell %q is the three seeds' mean %.3f", set, cells[j], sum/3)
+		}
 	}
 }
 

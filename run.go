@@ -246,12 +246,13 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
 	recs, rerr := readShown(filepath.Join(res.Dir, records.FileName), io.Discard)
+	var sum reports.Summary
 	if rerr == nil {
 		r := buildReport(spec, recs, ref, js, res.Dir)
 		if root, ok := siteRoot(spec, res.Dir); ok {
 			siteLinks(&r, spec, filepath.Dir(spec.Path), root, stderr)
 		}
-		rerr = reports.WriteFile(reportPath, r)
+		sum, rerr = reports.WriteFileSummary(reportPath, r)
 	}
 	if rerr != nil {
 		rerr = fmt.Errorf("%s: report: %w", spec.Name, rerr)
@@ -265,7 +266,15 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 		halved = fmt.Sprintf("; %d not promoted by successive halving", res.NotPromoted)
 	}
 	fmt.Fprintf(stdout, "%s: %d trials (%d reused%s) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, halved, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
-	fmt.Fprintf(stdout, "report: %s\n", termsafe.Text(reportPath))
+	// The answer where the run was started, as the index says it: the
+	// question, the verdict, then where the whole page is.
+	if sum.Question != "" {
+		fmt.Fprintf(stdout, "question: %s\n", termsafe.Text(sum.Question))
+	}
+	if v := sum.Verdict.String(); v != "" {
+		fmt.Fprintf(stdout, "answer:   %s\n", termsafe.Text(v))
+	}
+	fmt.Fprintf(stdout, "report:   %s\n", termsafe.Text(reportPath))
 	// The index and the other specs' reports beside this one: a run into
 	// results/<name> leaves a site whose every link resolves.
 	if root, ok := siteRoot(spec, res.Dir); ok {
@@ -274,7 +283,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 			fmt.Fprintf(stderr, "kcalab: warning: %s\n", termsafe.Text(ierr.Error()))
 		}
 		if path != "" {
-			fmt.Fprintf(stdout, "index: %s\n", termsafe.Text(path))
+			fmt.Fprintf(stdout, "index:    %s\n", termsafe.Text(path))
 		}
 	}
 	return err, nil
@@ -381,7 +390,7 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script, dir string) reports.Report {
 	recs, aside := inGrid(spec, recs)
 	recs, stale := markStale(spec, recs, dir)
-	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Records: recs, ECharts: js, ResultsFile: records.FileName,
+	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Question: spec.Question, Records: recs, ECharts: js, ResultsFile: records.FileName,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
 		// A file is linked only while it holds what its trial wrote: not

@@ -166,6 +166,8 @@ func writeSite(specDir, root string, done map[string]bool, js reports.Script, st
 		e := reports.IndexEntry{Name: s.name, Spec: rel(root, s.path)}
 		if s.spec != nil {
 			e.Related = relatedNames(s.spec, names)
+			// A spec not run yet still says what it asks.
+			e.Summary.Question = reports.QuestionOf(s.spec.Question, s.spec.Description)
 		}
 		if err := siteEntry(&e, s, specDir, root, done, js, stderr); err != nil {
 			// Paths relative to the index, which sits in root: the page

@@ -157,6 +157,7 @@ func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
 	for _, g := range groups {
 		for _, set := range sets {
 			var clauses []string
+			var claims []Claim
 			var inSample []string
 			cover := map[string]analogyCell{} // by row label, for the coverage clause
 			var order []string
@@ -182,8 +183,12 @@ func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
 						order = append(order, r.Label)
 					}
 				}
-				if cl := analogyClause(map[bool]string{false: "3CosAdd", true: "3CosMul"}[mul], cells); cl != "" {
+				how := map[bool]string{false: "3CosAdd", true: "3CosMul"}[mul]
+				if cl := analogyClause(how, cells); cl != "" {
 					clauses = append(clauses, cl)
+				}
+				if c, ok := analogyClaim(how, cells); ok {
+					claims = append(claims, c)
 				}
 			}
 			if len(clauses) == 0 {
@@ -203,6 +208,14 @@ func (p *builder) analogyAnswer(groups []rowGroup, sets []string) Headline {
 				}
 			}
 			head = append(head, fmt.Sprintf("At %s, accuracy over the covered questions: %s; %s.", where, strings.Join(clauses, "; "), coverageClause(order, cover, questions)))
+			if len(claims) > 0 && p.verdicts["analogies"].Empty() {
+				// The first group and set: the page's lead one.
+				basis := where + ", accuracy over the covered questions"
+				if cc := coverageClause(order, cover, questions); words(cc) <= 12 {
+					basis += "; " + cc
+				}
+				p.setVerdict("analogies", Verdict{Claims: claims, Basis: basis})
+			}
 		}
 	}
 	return head

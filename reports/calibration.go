@@ -45,6 +45,7 @@ func (p *builder) calibrationSection(recs []records.Record) *Section {
 	if h := calibrationAnswer(table); h != "" {
 		s.Blocks = append(s.Blocks, Headline{h})
 	}
+	p.setVerdict(s.ID, calibrationVerdict(table))
 	s.Blocks = append(s.Blocks,
 		Paragraph(fmt.Sprintf("What a synthetic corpus is calibrated on, measured on every corpus of this spec over its prefixes "+
 			"(1/16, 1/8, 1/4, 1/2 and all of it; each prefix counted afresh): distinct tokens (Heaps' law), words of count ≥ min count, "+
@@ -203,4 +204,47 @@ func calibrationTable(rows []row) Table {
 		t.CSV = append(t.CSV, csv)
 	}
 	return t
+}
+
+// calibrationVerdict says, from the calibration table's numbers, how
+// every corpus compares with the first: the largest difference of its
+// growth exponents (Heaps, vocabulary, the tables' non-zeros), and its
+// spectrum (σ₁, the share of the inertia in the σ recorded). Nothing for
+// one corpus.
+func calibrationVerdict(t Table) Verdict {
+	if len(t.CSV) < 3 {
+		return Verdict{}
+	}
+	num := func(r []string, col int) float64 {
+		v, err := strconv.ParseFloat(r[col], 64)
+		if err != nil {
+			return math.NaN()
+		}
+		return v
+	}
+	first := t.CSV[1]
+	var v Verdict
+	for _, r := range t.CSV[2:] {
+		worst := math.NaN()
+		for _, col := range []int{3, 5, 7, 9} {
+			if d := math.Abs(num(r, col) - num(first, col)); finite(d) && !(d <= worst) {
+				worst = d
+			}
+		}
+		var parts []string
+		if finite(worst) {
+			parts = append(parts, "growth exponents within "+sig(worst, 2))
+		}
+		if a, b := num(r, 11), num(first, 11); finite(a) && finite(b) {
+			parts = append(parts, fmt.Sprintf("σ₁ %s against %s", sig(a, 3), sig(b, 3)))
+		}
+		if a, b := num(r, 15), num(first, 15); finite(a) && finite(b) {
+			parts = append(parts, fmt.Sprintf("Σσ²/inertia %s against %s", percent(a, 1), percent(b, 1)))
+		}
+		if len(parts) > 0 {
+			v.Claims = append(v.Claims, Claim{Subject: r[0] + " against " + first[0], Answer: strings.Join(parts, ", ")})
+		}
+	}
+	v.Basis = "Heaps, vocabulary and non-zeros exponents over the prefixes; the tail-cut CA's spectrum"
+	return v
 }

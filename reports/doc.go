@@ -16,8 +16,10 @@
 //     paired bootstrap allows (level within noise, rises, falls).
 //   - Time and memory against size (records with "wall_s" / "max_rss_mb"):
 //     the paper's Figures 2 and 3, one line per svd.backend, trials that did
-//     not finish listed and marked, and DSSVD's ratios next to the paper's
-//     claim.
+//     not finish listed and marked, every two backends compared at every
+//     size where both finished (scalingpairs.go; the paper's claims first),
+//     ratios only for records measured alike (timing.go), growth told by
+//     local slopes (growth.go).
 //   - Trials: a compact table of every trial (settings that vary, status,
 //     measurements, stage timings, and where it ran: date, commit, machine,
 //     alone or beside other trials; see provenance.go) with constant
@@ -74,8 +76,13 @@
 // table a CSV download in a data: URL, one plain number per cell
 // (the page layer's score table CSV, csvCell, Table.CSV).
 //
+// Every page answers its question in one line: a Verdict (verdict.go), a few
+// claims computed from the same comparisons as the section's headline
+// ("ordering: holds 1 · ties 4 · reversed 1 — test parts, zero rule"),
+// shown in the page's header, on the index and by a run in the terminal.
 // Summarize and WriteIndex (index.go) make the index of many reports: each
-// spec's question, headline, provenance and links.
+// spec's question and verdict in one row, its headline (the whole answer),
+// provenance and links one click away.
 //
 // Pages are built from Sections holding Blocks (Paragraph, List, Table,
 // ScoreTable, LineChart, ScatterMap, Bar, Row); callers may add their own

@@ -207,7 +207,9 @@ func (p *builder) groupByDim(rows []row) []rowGroup {
 		if tuned {
 			// Its d was chosen on dev parts with the rest of its design:
 			// it competes with every other such row, whatever d each chose.
-			r.Label += " (d = " + formatValue(d) + ")"
+			if !strings.Contains(r.Label, "d = "+formatValue(d)) {
+				r.Label += " (d = " + formatValue(d) + ")"
+			}
 			d, k, label = 0, data+"\x00tuned", "d chosen on dev parts"
 		}
 		i, ok := index[k]

@@ -236,6 +236,10 @@ func TestSweepTuned(t *testing.T) {
 }
 
 func TestTimesCompare(t *testing.T) {
+	disturbed := func(r records.Record) records.Record {
+		r.Metrics = map[string]float64{records.MetricWall: 367.6, records.MetricCPU: 222.6}
+		return r
+	}
 	rec := func(run string, process bool) records.Record {
 		r := records.Record{Settings: map[string]any{"measure.process": process}}
 		if run != "" {
@@ -250,7 +254,9 @@ func TestTimesCompare(t *testing.T) {
 		why  string
 	}{
 		{"one run, both in a child", []records.Record{rec("r1", true)}, []records.Record{rec("r1", true)}, true, ""},
-		{"one run, neither", []records.Record{rec("r1", false), rec("r1", false)}, []records.Record{rec("r1", false)}, true, ""},
+		{"one run, neither measured", []records.Record{rec("r1", false), rec("r1", false)}, []records.Record{rec("r1", false)}, false, whyUnmeasured},
+		{"one run, a disturbed record", []records.Record{rec("r1", true)}, []records.Record{disturbed(rec("r1", true))}, false,
+			"not compared: a disturbed record (wall time 368 s above its CPU time 223 s: the process waited)"},
 		{"two runs", []records.Record{rec("r1", true)}, []records.Record{rec("r2", true)}, false, whyOtherRuns},
 		{"replicates from two runs", []records.Record{rec("r1", true), rec("r2", true)}, []records.Record{rec("r1", true)}, false, whyOtherRuns},
 		{"one in a child, one not", []records.Record{rec("r1", true)}, []records.Record{rec("r1", false)}, false, whyOtherMethod},
@@ -459,4 +465,28 @@ func TestFewPairsNeverRanked(t *testing.T) {
 		g := bd.grid(bd.groupByDim(rs), []string{"tiny"}, scoreOf(records.RuleZero))
 		assert.NotContains(t, bd.groupHeadline(g, 0, records.RuleZero, ""), "significantly above")
 	})
+}
+
+// A measured record whose process waited more than it ran, or whose
+// corpus or table stage took more than twice its peers' (the same data and
+// size), is disturbed and says why; a quiet one is not.
+func TestDisturbedRecords(t *testing.T) {
+	rec := func(id, backend string, wall, cpu, table float64) records.Record {
+		return records.Record{ID: id, Status: "ok",
+			Settings: map[string]any{"measure.process": true, "svd.backend": backend, "data.source": "synthetic", "synthetic.tokens": 1e8},
+			Metrics:  map[string]float64{records.MetricWall: wall, records.MetricCPU: cpu, records.MetricVocab: 235625},
+			Timings:  map[string]float64{"table": table, "corpus": 30}}
+	}
+	recs := []records.Record{
+		rec("dssvd", "dssvd", 147.3, 158.1, 33.2),
+		rec("krylov", "krylov", 367.6, 222.6, 114.7),
+		rec("krylov-quiet", "krylov", 200, 350, 14),
+	}
+	got := disturbedRecords(recs)
+	assert.Equal(t, map[string]string{
+		"krylov": "wall time 368 s above its CPU time 223 s: the process waited; its table stage took 115 s against at most 33.2 s in trials doing the same work",
+	}, got)
+	other := recs[2]
+	other.Settings = map[string]any{"measure.process": true, "data.source": "synthetic", "synthetic.tokens": 1.7e7}
+	assert.False(t, sameWork(recs[0], other), "another corpus size is other work")
 }

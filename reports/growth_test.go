@@ -84,3 +84,42 @@ func TestCalibrationSection(t *testing.T) {
 	assert.Regexp(t, `^model against text: Heaps b 0\.6\d* against 0\.6, .*σ₁ 0\.3 against 0\.6, Σσ²/inertia 54\.0% against 77\.0%\.$`, s.Blocks[0].(Headline)[0])
 	assert.Nil(t, tb().calibrationSection(recs[2:]), "no statistics, no section")
 }
+
+// Growth is told by the local slopes; a power law is stated only where
+// every slope agrees with it, never for a flat quantity (LAPACK's time
+// against k: 226 s to 228 s over k = 300 … 6000 is no law k^0.01).
+func TestGrowth(t *testing.T) {
+	ks := []float64{300, 1000, 3000, 8000}
+	for _, tt := range []struct {
+		name   string
+		ys     []float64
+		flat   bool
+		holds  bool
+		slopes string
+		law    string
+		answer string
+	}{
+		{name: "krylov's wall time: slopes rise, no one law", ys: []float64{7.12, 19.3, 81.1, 406},
+			slopes: "0.83 → 1.31 → 1.64", law: "— (not one power law: the local slopes run from 0.83 to 1.64)",
+			answer: "krylov's wall time: local slopes 0.83 → 1.31 → 1.64 over k = 300 … 8,000"},
+		{name: "a quadratic: the law holds", ys: []float64{0.09, 1, 9, 64},
+			holds: true, slopes: "2.00 → 2.00 → 2.00", law: "1e-06 · k^2 (R² 1.000, 4 points)",
+			answer: "krylov's wall time grows as k^2 (R² 1.000, 4 points) over k = 300 … 8,000"},
+		{name: "LAPACK: flat, no law", ys: []float64{226, 218, 235, 228},
+			flat: true, slopes: "−0.03 → 0.07 → −0.03", law: "— (flat: no law)",
+			answer: "krylov's wall time is flat over k = 300 … 8,000"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			g, ok := growthOf(ks, tt.ys)
+			require.True(t, ok)
+			assert.Equal(t, tt.flat, g.flat)
+			assert.Equal(t, tt.holds, g.lawHolds())
+			assert.Equal(t, tt.slopes, g.slopesText())
+			assert.Equal(t, tt.law, g.lawCell("k"))
+			ax := scalingAxis{rank: true}
+			assert.Equal(t, []string{tt.answer}, growthAnswer([]growthRow{{line: "krylov", what: "wall time", size: g}}, "k", ax.text))
+		})
+	}
+	_, ok := growthOf([]float64{300, 1000}, []float64{1, 2})
+	assert.False(t, ok, "two sizes tell no growth")
+}

@@ -15,17 +15,16 @@ import (
 // Summary is what the index says of one report: its question, its
 // headline and where its numbers came from.
 type Summary struct {
-	Question string // the description's first sentence
+	Question string // the report's question (Report.Question), else its description's first sentence
+	// Verdict is the answer in one line: the verdict of the section
+	// Headline is from (see Verdict); the rest is one click away.
+	Verdict Verdict
 	// Headline is the page's computed answer, whole, caveats included: the
 	// first Headline block of the section the page opens with, else of the
 	// first section that has one; nil when the page computes none.
 	Headline []string
 	Lead     string // the title of the section Headline is from, else of the one the page opens with
 	Trials   string // "74 trial(s): 70 ok, 4 over_budget"
-	// Verdict is a tuned page's answer in a few words (the best CA design
-	// against the best baseline, pooled and per set after Holm's
-	// adjustment), "" for other pages.
-	Verdict string
 	// Provenance and Warnings are the page header's lines on where and
 	// when the trials ran (see provenanceLines).
 	Provenance, Warnings []string
@@ -39,46 +38,68 @@ func Summarize(r Report) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
-	s := Summary{Question: firstSentence(r.Description)}
-	meta := p.meta(r)
-	for _, m := range meta {
+	return p.summary(r, sections), nil
+}
+
+// summary is what an index shows of the page built from these sections.
+func (p *builder) summary(r Report, sections []Section) Summary {
+	s := Summary{Question: QuestionOf(r.Question, r.Description)}
+	for _, m := range p.meta(r) {
 		if strings.Contains(m, "trial(s)") {
 			s.Trials = m
 		}
 	}
 	s.Provenance, s.Warnings = provenanceLines(r.Records)
+	s.Lead, s.Headline, s.Verdict = p.answer(sections)
+	return s
+}
+
+// answer is what a page answers: the title of the section it is from,
+// the headline (whole) and the verdict of the first section that computes
+// one (of the section the page opens with when it does). A page that
+// opens with its tuning choices answers with the verdict on the chosen
+// designs, the choices after it.
+func (p *builder) answer(sections []Section) (lead string, head Headline, v Verdict) {
 	if len(sections) > 0 {
-		s.Lead = sections[0].Title
+		lead = sections[0].Title
 	}
 	for i, sec := range sections {
 		h := headlineOf(sec)
 		if len(h) == 0 {
 			continue
 		}
-		s.Lead, s.Headline = sec.Title, h
+		lead, head, v = sec.Title, h, p.verdictOf(sec)
 		// Which design each group chose does not answer a question about
 		// the methods: the verdict on the chosen designs comes first, the
 		// choices after it.
 		if sec.ID == tuningSectionID {
 			// The verdict of each method at its best answers it, when the
-			// page has one (verdict.go).
-			if blocks, v := p.verdictBlocks(r.Records, p.choices(r.Records)); v != nil {
-				s.Lead = "Each method at its best, on the test parts"
-				s.Headline = blocks[0].(Headline)
-				s.Verdict = v.short()
+			// page has one (atbest.go): its headline leads the section.
+			if _, ok := p.verdicts[tuningSectionID]; ok {
+				lead = "Each method at its best, on the test parts"
 				break
 			}
 			for _, next := range sections[i+1:] {
-				if v := headlineOf(next); len(v) > 0 {
-					s.Lead = next.Title + ", each design chosen on the dev parts"
-					s.Headline = append(append(Headline{}, v...), h...)
+				if nh := headlineOf(next); len(nh) > 0 {
+					lead = next.Title + ", each design chosen on the dev parts"
+					head = append(append(Headline{}, nh...), h...)
+					v = p.verdictOf(next)
 					break
 				}
 			}
 		}
 		break
 	}
-	return s, nil
+	return lead, head, v
+}
+
+// QuestionOf is what a spec asks, in one line: its question, else its
+// description's first sentence.
+func QuestionOf(question, description string) string {
+	if q := strings.TrimSpace(question); q != "" {
+		return q
+	}
+	return firstSentence(description)
 }
 
 // headlineOf is the section's first Headline block (its subsections' when
@@ -160,8 +181,10 @@ type IndexEntry struct {
 	Problem string
 }
 
-// Index is the page that lists every spec: its question, headline, when
-// and where it ran, and links to its report, spec and results.
+// Index is the page that lists every spec, one row each: its question
+// and verdict (the answer in one line), the whole answer (headline) and
+// where and when it ran one click away, and links to its report, spec and
+// results.
 type Index struct {
 	Title   string
 	Entries []IndexEntry
@@ -196,6 +219,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 		Anchor                            string
 		RelatedLinks                      []map[string]string
 		Run                               string
+		Verdict                           string // Summary.Verdict in one line
 	}
 	anchors := map[string]bool{}
 	for _, e := range ix.Entries {
@@ -215,6 +239,7 @@ func WriteIndex(w io.Writer, ix Index) error {
 			}
 		}
 		x.Run = strings.ReplaceAll(ix.Command, "NAME", e.Name)
+		x.Verdict = e.Summary.Verdict.String()
 		es = append(es, x)
 	}
 	var out bytes.Buffer
@@ -259,8 +284,14 @@ table.index thead th[aria-sort="descending"]::after { content: " ▼"; font-size
 table.index td { overflow-wrap: normal; }
 table.index td.name, table.index td.files { white-space: nowrap; }
 table.index td.name { font-weight: 600; }
+table.index td.trials { width: 13em; }
+.question { font-weight: 600; }
+.verdict { margin: 2px 0; }
 .lead { color: #555; font-size: 13px; }
+details > summary { cursor: pointer; color: #1f5fbf; font-size: 13px; }
+details .answer { margin: 4px 0; }
 .warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 2px 6px; margin: 4px 0; }
+details.warn > summary { color: #8a4b00; }
 .missing { color: #777; font-style: italic; }
 .bad { white-space: pre-line; color: #8b0000; background: #fdecea; border-left: 4px solid #c62828; padding: 2px 6px; margin: 4px 0; }
 ul.files { margin: 0; padding-left: 18px; }
@@ -270,16 +301,15 @@ code { font-size: 13px; }
 <body>
 <header>
 <h1>{{.Title}}</h1>
-<p class="meta">{{len .Entries}} experiment spec(s). Each report is one self-contained page (charts inlined, works offline); each links back here.</p>
+<p class="meta">{{len .Entries}} experiment spec(s): each row is its question and the answer its results give, in one line; the whole answer, with every caveat, is one click away (and in the report, one self-contained page that works offline).</p>
 </header>
 <div class="scroll"><table class="index">
-<thead><tr><th>Experiment</th><th>Answer (computed from its results)</th><th>Question</th><th>When and where</th><th>Files</th></tr></thead>
+<thead><tr><th>Experiment</th><th>Question and answer (computed from its results)</th><th>Trials</th><th>Files</th></tr></thead>
 <tbody>
 {{range .Entries}}<tr id="{{.Anchor}}">
 <td class="name">{{if .ReportHref}}<a href="{{.ReportHref}}">{{.Name}}</a>{{else}}{{.Name}}{{end}}</td>
-<td>{{if .Problem}}<div class="bad">✗ Not shown: {{.Problem}}</div>{{else if .Ran}}{{with .Summary.Lead}}<span class="lead">{{.}}:</span> {{end}}{{range $i, $h := .Summary.Headline}}{{if $i}}<br>{{end}}<span class="answer">{{$h}}</span>{{else}}<span class="missing">the page computes no single answer</span>{{end}}{{else}}<span class="missing">Not run yet: <code>{{.Run}}</code></span>{{end}}</td>
-<td>{{.Summary.Question}}{{with .RelatedLinks}}<br><span class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</span>{{end}}</td>
-<td>{{if .Ran}}{{.Summary.Trials}}.{{range .Summary.Provenance}} {{.}}{{end}}{{range .Summary.Warnings}}<div class="warn">⚠ {{.}}</div>{{end}}{{else}}—{{end}}</td>
+<td class="qa">{{with .Summary.Question}}<div class="question">{{.}}</div>{{end}}{{if .Problem}}<div class="bad">✗ Not shown: {{.Problem}}</div>{{else if .Ran}}{{with .Verdict}}<div class="verdict">{{.}}</div>{{else}}<div class="missing">the page computes no single answer</div>{{end}}{{if or .Summary.Headline .RelatedLinks}}<details class="whole"><summary>The whole answer{{with .Summary.Lead}} ({{.}}){{end}}</summary>{{range .Summary.Headline}}<p class="answer">{{.}}</p>{{end}}{{with .RelatedLinks}}<p class="lead">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Name}}</a>{{end}}</p>{{end}}</details>{{end}}{{else}}<div class="missing">Not run yet: <code>{{.Run}}</code></div>{{end}}</td>
+<td class="trials">{{if .Ran}}{{.Summary.Trials}}{{if or .Summary.Provenance .Summary.Warnings}}<details{{if .Summary.Warnings}} class="warn"{{end}}><summary>{{if .Summary.Warnings}}⚠ {{end}}when and where</summary>{{range .Summary.Provenance}}<p>{{.}}</p>{{end}}{{range .Summary.Warnings}}<div class="warn">⚠ {{.}}</div>{{end}}</details>{{end}}{{else}}—{{end}}</td>
 <td class="files"><ul class="files">{{if .ReportHref}}<li><a href="{{.ReportHref}}">report</a></li>{{end}}{{if .SpecHref}}<li><a href="{{.SpecHref}}">spec</a></li>{{end}}{{if .ResultsHref}}<li><a href="{{.ResultsHref}}">results.jsonl</a></li>{{end}}</ul></td>
 </tr>
 {{end}}</tbody>

@@ -54,7 +54,7 @@ func TestSummarize(t *testing.T) {
 	assert.Equal(t, "Each method at its best, on the test parts", s.Lead)
 	require.Len(t, s.Headline, 1)
 	assert.Contains(t, s.Headline[0], "the best CA design by dev ρ, tail-cut")
-	assert.Equal(t, "pooled +0.010 tie; per set (Holm): ties 1", s.Verdict)
+	assert.Equal(t, "tail-cut − SGNS: ties 1 (Holm), pooled: tie (Δρ +0.010) — each at its best by dev ρ, test parts, zero rule", s.Verdict.String())
 
 	// A page whose first section computes no answer takes the first
 	// section's that does.
@@ -69,8 +69,9 @@ func TestSummarize(t *testing.T) {
 func TestWriteIndex(t *testing.T) {
 	ix := Index{Title: "All", Command: "go run . experiments/NAME.yaml", Entries: []IndexEntry{
 		{Name: "a", Ran: true, Report: "a/report.html", Spec: "../experiments/a.yaml", Results: "a/results.jsonl", Related: []string{"b", "gone"},
-			Summary: Summary{Question: "Q <b>?", Lead: "Scores", Headline: []string{"H holds.", "But a caveat."}, Trials: "2 trial(s): 2 ok", Warnings: []string{"mixed"}}},
-		{Name: "b", Spec: "../experiments/b.yaml"},
+			Summary: Summary{Question: "Q <b>?", Lead: "Scores", Headline: []string{"H holds.", "But a caveat."}, Trials: "2 trial(s): 2 ok", Warnings: []string{"mixed"},
+				Verdict: Verdict{Claims: []Claim{{Subject: "ordering", Answer: "holds 1 · ties 4 · reversed 1"}}, Basis: "test parts, zero rule"}}},
+		{Name: "b", Spec: "../experiments/b.yaml", Summary: Summary{Question: "Does b hold?"}},
 	}}
 	var b strings.Builder
 	require.NoError(t, WriteIndex(&b, ix))
@@ -78,10 +79,62 @@ func TestWriteIndex(t *testing.T) {
 	assert.Contains(t, page, `<a href="a/report.html">a</a>`)
 	assert.Contains(t, page, `<a href="#spec-b">b</a>`, "a related spec in the index is linked")
 	assert.NotContains(t, page, "gone", "a related spec not in the index is not")
-	assert.Contains(t, page, "Q &lt;b&gt;?")
+	assert.Contains(t, page, `<div class="question">Q &lt;b&gt;?</div><div class="verdict">ordering: holds 1 · ties 4 · reversed 1 — test parts, zero rule</div>`,
+		"the question, then the answer in one line")
+	assert.Contains(t, page, `<details class="whole"><summary>The whole answer (Scores)</summary><p class="answer">H holds.</p><p class="answer">But a caveat.</p>`,
+		"the whole answer one click away")
+	assert.Contains(t, page, `<details class="warn"><summary>⚠ when and where</summary>`, "a warning is flagged, its text one click away")
 	assert.Contains(t, page, "⚠ mixed")
-	assert.Contains(t, page, `<span class="lead">Scores:</span> <span class="answer">H holds.</span><br><span class="answer">But a caveat.</span>`, "the answer whole")
-	assert.Contains(t, page, "Not run yet: <code>go run . experiments/b.yaml</code>")
+	assert.Contains(t, page, `<div class="question">Does b hold?</div><div class="missing">Not run yet: <code>go run . experiments/b.yaml</code></div>`,
+		"a spec not run yet says what it asks")
 	assert.Equal(t, 1, strings.Count(page, "<script"), "one script: the table sorts by a click on a header")
 	assert.Error(t, WriteIndex(&b, Index{}), "an index needs a title")
+}
+
+// A verdict is its claims and their basis in one line; a claim's pooled
+// verdict, when set, follows its answer.
+func TestVerdictString(t *testing.T) {
+	v := Verdict{Claims: []Claim{{Subject: "ordering", Answer: "holds 1 · ties 4 · reversed 1"}}, Basis: "test parts, zero rule"}
+	assert.Equal(t, "ordering: holds 1 · ties 4 · reversed 1 — test parts, zero rule", v.String())
+	v.Claims[0].Pooled = "tie"
+	assert.Equal(t, "ordering: holds 1 · ties 4 · reversed 1, pooled: tie — test parts, zero rule", v.String(), "the hook for a verdict pooled over the sets")
+	v.Claims = append(v.Claims, Claim{Answer: "lapack finished at no k"})
+	assert.Equal(t, "ordering: holds 1 · ties 4 · reversed 1, pooled: tie; lapack finished at no k — test parts, zero rule", v.String())
+	assert.True(t, Verdict{Basis: "x"}.Empty())
+	assert.Equal(t, "", Verdict{Basis: "x"}.String(), "no claim, no verdict")
+}
+
+// A section that computes no verdict of its own is given its headline
+// when short, else its first sentence cut to its first clause.
+func TestVerdictFromHeadline(t *testing.T) {
+	assert.Equal(t, "All 3 numbers pass", verdictFromHeadline(Headline{"All 3 numbers pass."}).String())
+	long := "At d = 300, the first clause says what holds; " + strings.Repeat("and more words follow here ", 12) + "to the end. A second sentence."
+	v := verdictFromHeadline(Headline{long})
+	assert.Equal(t, "At d = 300, the first clause says what holds …", v.String())
+	assert.LessOrEqual(t, words(v.String()), verdictWords+1)
+	assert.True(t, verdictFromHeadline(nil).Empty())
+}
+
+// The index's and the page's verdicts come from the comparisons: a tuned
+// page answers with the ordering on the test parts; a paper table with its
+// rows' ordering.
+func TestSummarizeVerdict(t *testing.T) {
+	s, err := Summarize(wordReport("table", paperRecords(), stubScript(t)))
+	require.NoError(t, err)
+	assert.Equal(t, "ordering: holds 5 · ties 1 · reversed 0 — the paper's rows at d = 300, zero rule", s.Verdict.String())
+
+	s, err = Summarize(Report{Title: "tuned", Records: tunedRecs(), Methods: testMethods, ECharts: stubScript(t)})
+	require.NoError(t, err)
+	assert.Equal(t, "tail-cut − SGNS: ties 1 (Holm), pooled: tie (Δρ +0.010) — each at its best by dev ρ, test parts, zero rule", s.Verdict.String(),
+		"a tuned page answers with each method at its best on the test parts: the best CA design by dev against the best baseline by dev")
+
+	r := checkReport(stubScript(t))
+	r.Check.Reference = r.Records
+	s, err = Summarize(r)
+	require.NoError(t, err)
+	assert.Regexp(t, `^numbers against the reference: all \d+ pass; every one reused from the reference, not recomputed`, s.Verdict.String())
+
+	page := string(render(t, wordReport("table", paperRecords(), stubScript(t))))
+	assert.Contains(t, page, `<p class="answer"><strong>Answer:</strong> ordering: holds 5 · ties 1 · reversed 0 — the paper&#39;s rows at d = 300, zero rule</p>`,
+		"the page's header says it too")
 }

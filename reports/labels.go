@@ -195,16 +195,29 @@ type lineNames struct {
 	single  bool     // every trial is of one group, which the chart's text names
 	group   string   // that group's name
 	varying []string // the settings the lines differ in, in label order
+	tuned   []string // the settings tuning groups chose, which a line may change from point to point
 }
 
 // lineNamesOf names each trial's line in a chart against the setting x:
 // its group (given name, else method) and the settings that vary within
-// the group, but x and the replicate (the axis, and what a point
-// averages). With one group the chart's text names it and the lines say
-// only what varies; a line with nothing to say is "".
+// the group, but x, the replicate (the axis, and what a point averages)
+// and the settings a tuning group chose (tune.axes: a tuned method's line
+// joins the design chosen at each x, whatever it is; tuned says so).
+// With one group the chart's text names it and the lines say only what
+// varies; a line with nothing to say is "".
 func (p *builder) lineNamesOf(recs []records.Record, x string) lineNames {
 	keys := groupKeys(recs)
-	vary := groupVarying(recs, keys, map[string]bool{x: true, schema.KeyReplicate: true})
+	skip := map[string]bool{x: true, schema.KeyReplicate: true}
+	var tuned []string
+	for _, rec := range recs {
+		for _, a := range formatList(rec.Settings[records.KeyTuneAxes]) {
+			if a != x && !skip[a] {
+				skip[a] = true
+				tuned = append(tuned, a)
+			}
+		}
+	}
+	vary := groupVarying(recs, keys, skip)
 	groups := map[string]bool{}
 	for _, k := range keys {
 		groups[k] = true
@@ -229,5 +242,17 @@ func (p *builder) lineNamesOf(recs []records.Record, x string) lineNames {
 		}
 	}
 	sortLabelKeys(ln.varying)
+	sortLabelKeys(tuned)
+	ln.tuned = tuned
 	return ln
+}
+
+// formatList is a list setting's values as text (nil for none).
+func formatList(v any) []string {
+	l, _ := v.([]any)
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		out = append(out, formatValue(e))
+	}
+	return out
 }

@@ -110,12 +110,11 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	for i, r := range rows {
 		wall, rss := compare.Metric(r.Record, metricWall), compare.Metric(r.Record, metricRSS)
 		row := []string{fmt.Sprintf("%s (#%d)", r.Label, r.Num), seconds(wall), seconds(compare.Metric(r.Record, records.MetricCPU)), megabytes(rss)}
-		fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 		if len(rows) > 1 {
 			if i == 0 {
 				row = append(row, "—", "—")
 			} else {
-				row = append(row, timesText(wall/fw), relChange(rss, frss))
+				row = append(row, timeAgainst(r, first), memoryAgainst(r, first))
 			}
 		}
 		if plan {
@@ -156,6 +155,7 @@ func (p *builder) measuredSection(recs []records.Record) *Section {
 	// first sentence); the first trial's own figures follow.
 	lead = append(lead[1:], lead[0])
 	s := &Section{ID: "measured", Title: "Measurements"}
+	p.setVerdict(s.ID, measuredVerdict(rows))
 	s.Blocks = append(s.Blocks, Headline{strings.Join(lead, " ")}, t)
 	return s
 }
@@ -217,11 +217,29 @@ func measuredSentence(r, first row, i int, gap float64) string {
 	}
 	fw, frss := compare.Metric(first.Record, metricWall), compare.Metric(first.Record, metricRSS)
 	parts = append(parts, fmt.Sprintf("%s: %s against %s for %s (%s), peak memory %s against %s (%s)",
-		r.Label, seconds(wall), seconds(fw), first.Label, timesText(wall/fw), megabytes(rss), megabytes(frss), relChange(rss, frss)))
+		r.Label, seconds(wall), seconds(fw), first.Label, timeAgainst(r, first), megabytes(rss), megabytes(frss), memoryAgainst(r, first)))
 	if finite(gap) {
 		parts = append(parts, fmt.Sprintf("singular values equal to %s·σ_1 (the largest difference)", sig(gap, 2)))
 	}
 	return strings.Join(parts, "; ") + "."
+}
+
+// timeAgainst is a measured trial's wall time against the first's, in
+// words, when the two were measured alike (timesCompare), else why not.
+func timeAgainst(r, first row) string {
+	if ok, why := timesCompare([]records.Record{r.Record}, []records.Record{first.Record}); !ok {
+		return why
+	}
+	return timesText(compare.Metric(r.Record, metricWall) / compare.Metric(first.Record, metricWall))
+}
+
+// memoryAgainst is a measured trial's peak memory against the first's
+// when the two were measured alike (memoryCompare), else why not.
+func memoryAgainst(r, first row) string {
+	if ok, why := memoryCompare([]records.Record{r.Record}, []records.Record{first.Record}); !ok {
+		return why
+	}
+	return relChange(compare.Metric(r.Record, metricRSS), compare.Metric(first.Record, metricRSS))
 }
 
 // relChange prints a size against another: "+6.1%", "−3.0%", "same".
@@ -312,6 +330,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 	diff := LineChart{ID: "spectra-diff", Title: "Each spectrum against the most exact one", XName: "k",
 		YName: "σ_k / σ_k(exact) − 1 (%)", Width: 640, Height: 400}
 	var against, answer []string
+	var claims []Claim
 	for _, k := range restOrder {
 		idx := byRest[k]
 		if len(idx) < 2 {
@@ -341,6 +360,8 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 			diff.Series = append(diff.Series, ls)
 			against = append(against, fmt.Sprintf("%s against %s", rows[i].Label, rows[ref].Label))
 			if worstK > 0 {
+				claims = append(claims, Claim{Subject: againstName(rows[i].Label, rows[ref].Label),
+					Answer: fmt.Sprintf("σ_k %s at worst (k = %d), %s on average", signedShare(worst), worstK, signedShare(sum/float64(len(spectra[i]))))})
 				answer = append(answer, fmt.Sprintf("%s's σ_k against %s's (the more exact): largest difference %s (k = %d), %s on average over the %d",
 					rows[i].Label, rows[ref].Label, signedShare(worst), worstK, signedShare(sum/float64(len(spectra[i]))), len(spectra[i])))
 			} else {
@@ -376,6 +397,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 		}
 	}
 	s.Blocks = append([]Block{Headline{strings.Join(answer, "; ") + "."}}, s.Blocks...)
+	p.setVerdict(s.ID, Verdict{Claims: claims, Basis: "against the most exact spectrum (smallest residual)"})
 	s.Blocks = append(s.Blocks, Paragraph("Right: the relative difference of each spectrum from the most exact one of the same settings (the smallest residual): "+
 		strings.Join(against, "; ")+". Below zero, a decomposition misses part of σ_k."), Row{sigma, diff})
 	return s
@@ -421,4 +443,46 @@ func restKey(rec records.Record, skip string) string {
 		b.WriteString(k + "=" + formatValue(rec.Settings[k]) + "\x00")
 	}
 	return b.String()
+}
+
+// measuredVerdict is a measurement page's verdict: each trial against the
+// first (time, memory, singular values), or one trial's own cost.
+func measuredVerdict(rows []row) Verdict {
+	first := rows[0]
+	var v Verdict
+	for _, r := range rows[1:] {
+		c := Claim{Subject: r.Label + " against " + first.Label, Answer: "time " + timeAgainst(r, first) + ", memory " + memoryAgainst(r, first)}
+		if gap := spectrumGap(r.SVD, first.SVD); finite(gap) {
+			c.Answer += ", σ within " + sig(gap, 2) + "·σ_1"
+		}
+		v.Claims = append(v.Claims, c)
+	}
+	if len(rows) == 1 {
+		r := rows[0]
+		c := Claim{Subject: r.Label, Answer: seconds(compare.Metric(r.Record, metricWall)) + " wall time, peak memory " + megabytes(compare.Metric(r.Record, metricRSS))}
+		if b := schema.RecordSettings(r.Settings).Budget.MemoryMB; b > 0 {
+			c.Answer += fmt.Sprintf(" (%s of the %s budget)", percent(compare.Metric(r.Record, metricRSS)/b, 0), megabytes(b))
+		}
+		if r.SVD != nil && len(r.SVD.S) > 0 {
+			c.Answer += fmt.Sprintf("; k = %d, largest residual %s·σ_1", r.SVD.Rank(), sig(r.SVD.RelResidual, 2))
+		}
+		v.Claims = append(v.Claims, c)
+	}
+	v.Basis = "whole-process measurements, each in a child process"
+	return v
+}
+
+// againstName names one row against another by what their labels share
+// and what differs: "KCA · d=300: dssvd against krylov".
+func againstName(a, b string) string {
+	pa, pb := strings.Split(a, " · "), strings.Split(b, " · ")
+	n := 0
+	for n < len(pa)-1 && n < len(pb)-1 && pa[n] == pb[n] {
+		n++
+	}
+	name := strings.Join(pa[n:], " · ") + " against " + strings.Join(pb[n:], " · ")
+	if n > 0 {
+		name = strings.Join(pa[:n], " · ") + ": " + name
+	}
+	return name
 }

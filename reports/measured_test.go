@@ -16,6 +16,7 @@ import (
 func TestMeasuredSection(t *testing.T) {
 	rec := func(id, label string, wall, rss, plan float64) records.Record {
 		r := records.Record{ID: id, Status: "ok", Settings: map[string]any{"label": label, "method": "lca", "measure.process": true},
+			Run:     &records.RunInfo{ID: "run-1", Commit: "d6609949"},
 			Metrics: map[string]float64{records.MetricWall: wall, records.MetricCPU: wall * 1.5, records.MetricRSS: rss},
 			SVD:     &records.SVDAccuracy{S: []float64{0.5, 0.2}, RelResidual: 1e-9, Products: 100}}
 		if plan > 0 {
@@ -41,7 +42,16 @@ func TestMeasuredSection(t *testing.T) {
 	assert.Contains(t, table.Rows[0], "500 MiB (peak +25.2%)")
 	assert.Contains(t, table.Rows[1], "— (not recorded)")
 	assert.Contains(t, text, "against the SVD's 500 MiB of planned buffers")
-	assert.Contains(t, text, "1.2× slower")
+	assert.Contains(t, text, "from disk: 77.6 s against 64.7 s for in memory (1.2× slower), peak memory 664 MiB against 626 MiB (+6.1%)")
+
+	// Measured in two runs: the times stand side by side, with no ratio;
+	// peak memory of one clean commit still compares.
+	other := rec("b", "from disk", 77.6, 664, 0)
+	other.Run = &records.RunInfo{ID: "run-2", Commit: "d6609949"}
+	s2 := tb().measuredSection([]records.Record{rec("a", "in memory", 64.7, 626, 500), other})
+	require.NotNil(t, s2)
+	h := strings.Join(s2.Blocks[0].(Headline), " ")
+	assert.Contains(t, h, "from disk: 77.6 s against 64.7 s for in memory ("+whyOtherRuns+"), peak memory 664 MiB against 626 MiB (+6.1%)")
 	assert.Contains(t, text, "after 100 operator products.", "converged: nothing to flag")
 	assert.NotContains(t, text, "not converged")
 

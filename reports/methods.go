@@ -15,6 +15,9 @@ type builder struct {
 	similarity string
 	// present is the page's Report.FilePresent.
 	present func(string) bool
+	// verdicts are the sections' verdicts by section id (setVerdict), as
+	// the sections are built.
+	verdicts map[string]Verdict
 }
 
 func newBuilder(r Report) *builder {

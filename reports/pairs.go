@@ -34,6 +34,7 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			"train_time_go_over_reference"}}}
 	var alone []string
 	var head Headline
+	var verdict Verdict
 	named := scored.Where(func(rec records.Record) bool { return pairBase(rec) != "" })
 	for _, g := range named.GroupBy(func(_ int, t trial) string { return pairBase(t.Record) }) {
 		// Seeds of one trainer are one row (their mean, with their
@@ -48,19 +49,27 @@ func (b *builder) pairsSection(recs []records.Record) *Section {
 			continue
 		}
 		for _, ref := range refs {
-			rows, csv, h := b.pairRows(g.Key, *goRow, *ref, sets)
+			rows, csv, h, c := b.pairRows(g.Key, *goRow, *ref, sets)
 			t.Rows = append(t.Rows, rows...)
 			t.CSV = append(t.CSV, csv...)
 			head = append(head, h)
+			if c.Answer != "" {
+				if len(refs) > 1 {
+					c.Subject += " (" + givenName(ref.Record) + ")"
+				}
+				verdict.Claims = append(verdict.Claims, c)
+			}
 		}
 	}
 	if len(t.Rows) == 0 {
 		return nil
 	}
 	s := &Section{ID: "pairs", Title: "Go against the reference implementations"}
+	verdict.Basis = "zero rule, each at its own similarity"
+	b.setVerdict(s.ID, verdict)
 	s.Blocks = append(s.Blocks, head, Paragraph("Each Go trainer next to the reference implementation run at the same settings (trials matched by label: “X (Go)” with “X (…)” of method external), "+
 		"each at its ranked similarity ("+b.simText()+"). Δρ > 0: the Go version scores higher; it is a difference only when the 95% interval of the paired bootstrap (the same resamples of the set's pairs for both) excludes 0, else a tie. "+
-		"Training time is the trial's “train” stage in seconds (one thread each); their ratio is given only for two trials measured in one run and alike (both in a measured child process, or neither). "+
+		"Training time is the trial's “train” stage in seconds (one thread each); their ratio is given only for two trials measured alike: each in a child process of its own (measure.process), in one run, on a quiet machine; trials that were not measured ran in the runner's process, perhaps beside others, and their times are read one by one. "+
 		"The skip rule's scores are in the score tables."), t)
 	if len(alone) > 0 {
 		sort.Strings(alone)
@@ -99,7 +108,7 @@ func (b *builder) splitReference(ts []row) (goTrial *row, refs []*row) {
 // significantly above the other, then on which test parts (the pair is
 // compared only at one d and one similarity; otherwise the sentence says
 // why not).
-func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows, csv [][]string, head string) {
+func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows, csv [][]string, head string, claim Claim) {
 	goRec, ref := goRow.Record, refRow.Record
 	goName, goTime, goMembers := pairSide(goRow, "train")
 	refName, refTime, refMembers := pairSide(refRow, "train")
@@ -183,7 +192,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 			few = f
 		}
 		if why == "" && few > 0 && finite(g.Value) && finite(r.Value) {
-			verdictText = fmt.Sprintf("not compared: ‡ %d pairs, too few (< %d)", few, records.MinRankedPairs)
+			verdictText = fmt.Sprintf("not compared: ‡ %d pair%s, too few (< %d)", few, plural(few), records.MinRankedPairs)
 		} else if why == "" {
 			v, ok := adjusted[set]
 			if !ok {
@@ -230,7 +239,15 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 	}
 	head = fmt.Sprintf("%s, d = %s, zero rule, %s: ", name, formatValue(dimOf(goRec)), how)
 	if why != "" {
-		return rows, csv, head + goName + " against " + refName + ": " + why + "."
+		return rows, csv, head + goName + " against " + refName + ": " + why + ".", Claim{Subject: name, Answer: why}
+	}
+	// The verdict counts the whole sets, else the test parts (before the
+	// clauses below, which reorder the verdicts they word).
+	switch {
+	case len(vs[""]) > 0:
+		claim = pairClaim(name, vs[""])
+	case len(vs[records.PartTest]) > 0:
+		claim = pairClaim(name+", test parts", vs[records.PartTest])
 	}
 	// Whole sets and their parts are different questions (a part is a
 	// sample of its set): never counted together. Dev parts are for
@@ -250,7 +267,7 @@ func (b *builder) pairRows(name string, goRow, refRow row, sets []string) (rows,
 		clauses = append(clauses, pairClause(goName, refName, verdictSets{}))
 	}
 	clauses = append(clauses, covered.clauses()...)
-	return rows, csv, head + strings.Join(clauses, "; ") + "."
+	return rows, csv, head + strings.Join(clauses, "; ") + ".", claim
 }
 
 // pairSide is how a pair table names one side's row, prints its stage

@@ -30,11 +30,11 @@ func TestPairs(t *testing.T) {
 	}, head)
 	stab := sec.Blocks[2].(Table)
 	assert.Len(t, stab.Rows, 12, "two pairs × six sets")
-	assert.Equal(t, []string{"SGNS", "Rel", "SGNS (Go)", "SGNS (gensim)", "0.450", "0.440", "+0.010", "[−0.018, +0.038]", "tie", "98.8% / 98.8%", "322", "426", "1.33× faster"}, stab.Rows[1],
-		"one run: the ratio of the training times, in words")
+	assert.Equal(t, []string{"SGNS", "Rel", "SGNS (Go)", "SGNS (gensim)", "0.450", "0.440", "+0.010", "[−0.018, +0.038]", "tie", "98.8% / 98.8%", "322", "426", whyUnmeasured}, stab.Rows[1],
+		"one run, but neither trial measured (measure.process): no ratio of their times")
 	require.Len(t, stab.CSV, 13)
 	assert.Equal(t, []string{"SGNS", "rel", "SGNS (Go)", "SGNS (gensim)", "0.45", "0.44"}, stab.CSV[2][:6])
-	assert.Equal(t, "0.754163734459301", stab.CSV[2][18], "the CSV's ratio is a plain number")
+	assert.Equal(t, "", stab.CSV[2][18], "no ratio in the CSV either")
 	for _, row := range stab.CSV[1:] {
 		for j, c := range row {
 			if j >= 4 && j != 9 && c != "" {
@@ -43,7 +43,7 @@ func TestPairs(t *testing.T) {
 			}
 		}
 	}
-	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "[−0.043, +0.013]", "tie", "98.5% / 98.5%", "1,021", "2,407", whyOtherRuns}, stab.Rows[6])
+	assert.Equal(t, []string{"fastText", "Sim", "fastText (Go)", "fastText (CLI)", "0.510", "0.525", "−0.015", "[−0.043, +0.013]", "tie", "98.5% / 98.5%", "1,021", "2,407", whyUnmeasured}, stab.Rows[6])
 	assert.Equal(t, "reference higher", stab.Rows[10][8], "fastText on Rare: 0.12 against 0.19")
 	assert.Contains(t, sec.Blocks[3].(Paragraph), "GloVe (Go)")
 	assert.Nil(t, tb().pairsSection(methodRecords()), "no external trial: no pairs")
@@ -114,6 +114,16 @@ func TestPairs(t *testing.T) {
 		row := sec.Blocks[2].(Table).Rows[10]
 		assert.Equal(t, []string{"Rare", "—", "not compared: ‡ 4 pairs, too few (< 10)"}, []string{row[1], row[7], row[8]})
 	})
+	t.Run("measured alike: the ratio of the training times", func(t *testing.T) {
+		recs := pairsRecords()
+		for i := range recs {
+			recs[i].Settings = with(recs[i].Settings, "measure.process", true)
+		}
+		stab := tb().pairsSection(recs).Blocks[2].(Table)
+		assert.Equal(t, "1.33× faster", stab.Rows[1][12], "one run, both measured: the ratio in words")
+		assert.Equal(t, "0.754163734459301", stab.CSV[2][18], "the CSV's ratio is a plain number")
+		assert.Equal(t, whyOtherRuns, stab.Rows[6][12], "fastText's two trials were measured in different runs")
+	})
 	t.Run("old records: not tested, no ratio", func(t *testing.T) {
 		recs := pairsRecords()
 		for i := range recs {
@@ -123,7 +133,7 @@ func TestPairs(t *testing.T) {
 		assert.Equal(t, "SGNS, d = 300, zero rule, each at its own similarity: SGNS (Go) and SGNS (gensim) tie on Sim; not tested on Rel, MEN, M.Turk, Rare, S999.",
 			sec.Blocks[0].(Headline)[0], "equal as printed is a tie; any other difference needs replicates")
 		row := sec.Blocks[2].(Table).Rows[1]
-		assert.Equal(t, []string{"—", "not tested", whyNoRun}, []string{row[7], row[8], row[12]})
+		assert.Equal(t, []string{"—", "not tested", whyUnmeasured}, []string{row[7], row[8], row[12]})
 	})
 	t.Run("damaged replicates: not tested, as without them", func(t *testing.T) {
 		recs := pairsRecords()

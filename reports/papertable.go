@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,20 +11,23 @@ import (
 	"kcalab/reports/compare"
 )
 
-// paperMatch is the trial standing for one paper row.
+// paperMatch is the row standing for one paper row: one trial, or its
+// replicates (seeds) folded into their mean, as every score table shows
+// them.
 type paperMatch struct {
-	row ScoreRow // the published scores, in the paper's columns
-	trial
+	published ScoreRow // the published scores, in the paper's columns
+	row
 }
 
-// pickPaperTrials finds, among the scored trials, per paper row the
-// finished trials that stand for it: mapping[row] (a label or a trial id)
-// or the row's own name as a label. Rows are compared only at one
-// dimension d, so of a row's trials the one at the common d is taken: the
-// d at which the most paper rows have a trial (on ties the largest,
-// nearest the paper's d = 8000); a row with no trial there takes its
-// trial with the largest d (and is ranked in a group of its own). Among
-// several trials of a row at one d, the first.
+// pickPaperTrials finds, among the scored trials (replicates folded into
+// one row), per paper row the finished row that stands for it:
+// mapping[row] (a label or a trial id, of any of its replicates) or the
+// row's own name as a label. Rows are compared only at one dimension d,
+// so of a paper row's candidates the one at the common d is taken: the d
+// at which the most paper rows have a candidate (on ties the largest,
+// nearest the paper's d = 8000); a paper row with none there takes its
+// candidate with the largest d (and is ranked in a group of its own).
+// Among several candidates at one d, the first.
 func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []string) {
 	target := map[string]string{}
 	for _, m := range mapping {
@@ -31,18 +35,27 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 			target[strings.TrimSpace(row)] = strings.TrimSpace(trial)
 		}
 	}
-	finished := scored.Where(compare.HasStatus("ok"))
-	cands := make([][]trial, len(paperRows))
+	rows := scored.Where(compare.HasStatus("ok")).Rows(true)
+	is := func(r row, want string) bool {
+		if r.ID == want || givenName(r.Record) == want {
+			return true
+		}
+		return slices.ContainsFunc(r.Members, func(m records.Record) bool { return m.ID == want })
+	}
+	cands := make([][]row, len(paperRows))
 	rowsAt := map[float64]int{}
 	for i, pr := range paperRows {
 		want := pr.Name
 		if t, ok := target[pr.Name]; ok {
 			want = t
 		}
-		cands[i] = finished.Where(func(rec records.Record) bool { return rec.ID == want || givenName(rec) == want }).Trials
 		seen := map[float64]bool{}
-		for _, t := range cands[i] {
-			if d := dimOf(t.Record); !seen[d] {
+		for _, r := range rows {
+			if !is(r, want) {
+				continue
+			}
+			cands[i] = append(cands[i], r)
+			if d := dimOf(r.Record); !seen[d] {
 				seen[d] = true
 				rowsAt[d]++
 			}
@@ -62,24 +75,24 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 			continue
 		}
 		pick := largestDim(cands[i])
-		for _, t := range cands[i] {
-			if dimOf(t.Record) == common {
-				pick = t
+		for _, r := range cands[i] {
+			if dimOf(r.Record) == common {
+				pick = r
 				break
 			}
 		}
-		out = append(out, paperMatch{row: pr, trial: pick})
+		out = append(out, paperMatch{published: pr, row: pick})
 	}
 	return out, missing
 }
 
-// largestDim is the trial with the largest dimension d (dimOf), the first
+// largestDim is the row with the largest dimension d (dimOf), the first
 // on ties.
-func largestDim(ts []trial) trial {
-	best := ts[0]
-	for _, t := range ts[1:] {
-		if dimOf(t.Record) > dimOf(best.Record) {
-			best = t
+func largestDim(rs []row) row {
+	best := rs[0]
+	for _, r := range rs[1:] {
+		if dimOf(r.Record) > dimOf(best.Record) {
+			best = r
 		}
 	}
 	return best
@@ -177,6 +190,9 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 	if h := p.groupHeadline(g, mainGroup(g), records.RuleZero, ""); h != "" {
 		s.Blocks = append(s.Blocks, Headline{h})
 	}
+	if c, ok := p.orderingClaim(g, mainGroup(g), records.RuleZero); ok {
+		p.setVerdict(s.ID, Verdict{Claims: []Claim{c}, Basis: "the paper's rows at " + g.groups[mainGroup(g)].label + ", zero rule"})
+	}
 	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
 	if len(missing) > 0 {
 		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+
@@ -187,6 +203,9 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 	used := map[string]bool{}
 	for _, m := range matches {
 		used[m.ID] = true
+		for _, r := range m.Members {
+			used[r.ID] = true
+		}
 	}
 	rest := scored.Where(func(rec records.Record) bool { return !used[rec.ID] })
 	if rest.Len() > 0 {
@@ -214,9 +233,12 @@ func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, Sc
 		if label == "" {
 			label = m.ID
 		}
-		rows[i] = row{Trial: m.trial, Label: m.row.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")", N: 1}
-		short[i] = row{Trial: m.trial, Label: m.row.Name, N: 1}
-		pub[m.ID] = published[m.row.Name]
+		// The row keeps its replicates: a cell is their mean, with their
+		// spread, as in every other score table.
+		rows[i], short[i] = m.row, m.row
+		rows[i].Label = m.published.Name + ": " + label + " (" + p.rowSettings(m.Record) + ")"
+		short[i].Label = m.published.Name
+		pub[m.ID] = published[m.published.Name]
 	}
 	g := p.grid(p.groupByDim(rows), sets, scoreOf(records.RuleZero))
 	t := g.scoreTable("paper-table", "The paper's Table 3: our Spearman ρ (zero rule; "+p.simText()+", the other in small type), then the published value (full text8; the tail cut at d = 8000) and Δ = ours − published", true,

@@ -23,7 +23,7 @@ func TestPaperRows(t *testing.T) {
 	recs := paperRecords()
 	m, missing := pickPaperTrials(tb().project(recs, compare.HasMetric(records.ScoreMetric)), []string{"SCA+MEN=SCA+MEN in-sample"})
 	require.Len(t, m, 4)
-	assert.Equal(t, []string{"SGNS", "GloVe", "tail-cut", "SCA+MEN"}, []string{m[0].row.Name, m[1].row.Name, m[2].row.Name, m[3].row.Name})
+	assert.Equal(t, []string{"SGNS", "GloVe", "tail-cut", "SCA+MEN"}, []string{m[0].published.Name, m[1].published.Name, m[2].published.Name, m[3].published.Name})
 	assert.Equal(t, "t1", m[2].ID, "of two tail-cut trials, the one at d = 300, where SGNS and GloVe are too")
 	assert.Equal(t, "t3", m[3].ID, "SCA has no trial at d = 300: its largest")
 	assert.Contains(t, missing, "CBOW")
@@ -37,13 +37,13 @@ func TestPaperRows(t *testing.T) {
 	assert.Equal(t, []string{"d = 300", "d = 300", "d = 300", "d = 1000"}, []string{stab.Rows[0].Group, stab.Rows[1].Group, stab.Rows[2].Group, stab.Rows[3].Group})
 	sca := stab.Rows[3]
 	assert.Equal(t, []bool{false, false, true, false, false, false}, sca.Unranked, "† MEN cell of SCA+MEN is not ranked")
-	assert.Equal(t, "cos 0.529 † paper 0.770 · Δ −0.201", sca.Notes[2])
+	assert.Equal(t, "† cos 0.529 paper 0.770 · Δ −0.201", sca.Notes[2])
 	assert.Equal(t, "SGNS: SGNS (d = 300, W = 10, epochs = 5 (default))", stab.Rows[0].Name)
 	assert.Equal(t, "GloVe: GloVe (d = 300, W = 15 (default), epochs = 25 (default))", stab.Rows[1].Name)
 
 	page := string(render(t, paperReport(stubScript(t))))
 	assert.Empty(t, markedTuned(page), "a † cell is never marked")
-	assert.Contains(t, page, `<td class="num">0.569 <small class="ci">±0.063</small> <small>cos 0.529 † paper 0.770 · Δ −0.201</small></td>`)
+	assert.Contains(t, page, `<td class="num">0.569 <small class="ci">±0.063</small> <small>† cos 0.529 paper 0.770 · Δ −0.201</small></td>`)
 	rows, order, _ := tableRows(t, page, "paper-table")
 	require.Len(t, order, 4)
 	assert.Equal(t, [2]string{"0.498", "best"}, rows[order[2]][0], "tail-cut, 0.498 at d = 300, is significantly above SGNS's 0.306")
@@ -95,6 +95,44 @@ func TestPaperRows(t *testing.T) {
 		// is the bootstrap of the mean, so the folded row keeps an interval.
 		hw := after.Rows[k].HalfWidths[2]
 		assert.True(t, finite(hw) && hw > 0, "the folded MEN cell has an interval, got %v", hw)
+	})
+
+	t.Run("a paper row over seeds is their mean", func(t *testing.T) {
+		recs := paperRecords()
+		i := slices.IndexFunc(recs, func(r records.Record) bool { return r.ID == "t4" }) // SGNS
+		require.GreaterOrEqual(t, i, 0)
+		before := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"}).Blocks[2].(ScoreTable).Rows[0].Scores[2]
+		for rep := 1; rep <= 2; rep++ {
+			r := recs[i]
+			r.ID = fmt.Sprintf("t4r%d", rep)
+			r.Settings = maps.Clone(r.Settings)
+			r.Settings["replicate"] = float64(rep)
+			r.Metrics = maps.Clone(r.Metrics)
+			for k := range r.Metrics {
+				if m := records.ParseMetric(k); m.Kind == records.ScoreMetric && m.Set == "men" {
+					r.Metrics[k] += 0.03 * float64(rep) // seeds 1 and 2 score 0.03 and 0.06 higher
+				}
+			}
+			recs = append(recs, r)
+		}
+		sec := tb().paperSection(recs, []string{"SCA+MEN=SCA+MEN in-sample"})
+		require.NotNil(t, sec)
+		stab := sec.Blocks[2].(ScoreTable)
+		require.Equal(t, "paper-table", stab.ID)
+		require.True(t, strings.HasPrefix(stab.Rows[0].Name, "SGNS"), stab.Rows[0].Name)
+		assert.InDelta(t, before+0.03, stab.Rows[0].Scores[2], 1e-12, "the MEN cell is the mean of the three seeds, not the first seed's")
+		assert.Contains(t, stab.Rows[0].Notes[2], "over 3 seeds")
+		for _, st := range sec.Blocks {
+			if d, ok := st.(Details); ok {
+				for _, in := range d.Blocks {
+					if o, ok := in.(ScoreTable); ok {
+						for _, r := range o.Rows {
+							assert.False(t, strings.HasPrefix(r.Name, "SGNS"), "a replicate of the paper row is not among the others: %s", r.Name)
+						}
+					}
+				}
+			}
+		}
 	})
 }
 

@@ -105,9 +105,11 @@ func span(rec records.Record) (start, end time.Time, ok bool) {
 // overlaps none), which is always so for a measured trial: the runner
 // runs those one at a time, in a process of their own. A measured trial
 // also says whether the machine was quiet (records.Quiet): no other
-// program competed for its cores.
+// program competed for its cores, and whether its record is disturbed
+// (disturbedRecords).
 func provenances(recs []records.Record) []provenance {
 	out := make([]provenance, len(recs))
+	disturbed := disturbedRecords(recs)
 	for i, rec := range recs {
 		p := provenance{code: codeOf(rec.Run), machine: machineOf(rec), alone: "unknown"}
 		s, e, ok := span(rec)
@@ -137,6 +139,10 @@ func provenances(recs []records.Record) []provenance {
 			default:
 				p.alone = "alone"
 			}
+		}
+		// A disturbed record says so wherever its times are read.
+		if why, ok := disturbed[rec.ID]; ok {
+			p.alone += "; a disturbed record: " + why
 		}
 		out[i] = p
 	}

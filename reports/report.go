@@ -30,7 +30,10 @@ type Report struct {
 	Title       string // required
 	Spec        string // spec name
 	Description string // free text under the title
-	Notes       []string
+	// Question is what the page answers, in one line (a spec's
+	// question:); "" means the description's first sentence.
+	Question string
+	Notes    []string
 	// Records are the trials, shown in the order given (the harness writes
 	// them in grid order). The sections for word similarity, sweeps and
 	// time/memory are built from them when they hold the metrics for it
@@ -90,26 +93,41 @@ type Report struct {
 // WriteFile writes the page to path, replacing it only once the whole page
 // has been written.
 func WriteFile(path string, r Report) error {
+	_, err := WriteFileSummary(path, r)
+	return err
+}
+
+// WriteFileSummary writes the page to path as WriteFile does and returns
+// what an index shows of it (Summarize), from the one build of the page:
+// what a run prints of its answer.
+func WriteFileSummary(path string, r Report) (Summary, error) {
 	var buf bytes.Buffer
-	if err := Write(&buf, r); err != nil {
-		return err
+	s, err := write(&buf, r)
+	if err != nil {
+		return Summary{}, err
 	}
 	if err := atomicfile.WriteFile(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("reports: %w", err)
+		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
-	return nil
+	return s, nil
 }
 
 // Write renders the page to w. Nothing is written when the report is
 // invalid.
 func Write(w io.Writer, r Report) error {
+	_, err := write(w, r)
+	return err
+}
+
+// write renders the page to w and returns its summary (Summarize).
+func write(w io.Writer, r Report) (Summary, error) {
 	if err := validate(r); err != nil {
-		return err
+		return Summary{}, err
 	}
 	p := newBuilder(r)
 	sections, err := p.sections(r)
 	if err != nil {
-		return fmt.Errorf("reports: %w", err)
+		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
 	var intro []Block
 	if r.Description != "" {
@@ -118,13 +136,13 @@ func Write(w io.Writer, r Report) error {
 	if len(r.Notes) > 0 {
 		intro = append(intro, List(r.Notes))
 	}
-	_, warn := provenanceLines(r.Records)
-	pg := page.Page{Title: r.Title, Meta: p.meta(r), Warn: warn, Intro: intro, Sections: sections, Script: r.ECharts,
+	sum := p.summary(r, sections)
+	pg := page.Page{Title: r.Title, Question: r.Question, Answer: sum.Verdict.String(), Meta: p.meta(r), Warn: sum.Warnings, Intro: intro, Sections: sections, Script: r.ECharts,
 		ResultsFile: r.ResultsFile, IndexFile: r.IndexFile, SpecFile: r.SpecFile, Related: r.Related}
 	if err := page.Write(w, pg); err != nil {
-		return fmt.Errorf("reports: %w", err)
+		return Summary{}, fmt.Errorf("reports: %w", err)
 	}
-	return nil
+	return sum, nil
 }
 
 // validate refuses an invalid report, saying which field is wrong.
@@ -164,6 +182,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 	cs := p.choices(r.Records)
 	compared := withoutLosers(r.Records, cs)
 	scored := p.project(compared, compare.HasMetric(records.ScoreMetric))
+	p.setVerdict("check", checkVerdict(r.Check, r.Records))
 	sections := orderSections(r.Lead, map[string]*Section{
 		"tuning":      p.tuningSection(r.Records, cs),
 		"paper":       p.paperSection(compared, r.PaperRows),
@@ -383,10 +402,14 @@ func trialsCSV(recs []records.Record, varying, mkeys, tkeys []string) [][]string
 
 // settingShown prints a setting as its spec means it: a 0 that stands for
 // the method's own default (train.dim = 0 is SGNS's 300) is "default
-// (300)", a list is written as in YAML.
+// (300)", a list is written as in YAML (an empty one "[]"), an empty text
+// "none".
 func (p *builder) settingShown(rec records.Record, key string, v any) string {
 	if v == "" {
-		return `""`
+		return "none"
+	}
+	if set, ok := schema.LookupSetting(key); ok && set.Kind == schema.StringList && v == nil {
+		return "[]" // an empty list, as the spec wrote it (a record keeps it as null)
 	}
 	if n, ok := compare.Number(v); ok && n == 0 {
 		if d, ok := p.method(rec).ZeroMeans[key]; ok {

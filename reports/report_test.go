@@ -212,3 +212,23 @@ func TestPageShowsBoundedMessages(t *testing.T) {
 	assert.Contains(t, page, "… and 4,990 more (5,000 warnings in all; results.jsonl has every one)")
 	assert.Contains(t, page, "kept; shown; … and 6,999,998 more (7,000,000 warnings in all")
 }
+
+// settingShown prints what a spec means: an empty label "none", an empty
+// list "[]" (a record keeps it as null), a 0 that means a method's default
+// that default.
+func TestSettingShown(t *testing.T) {
+	p := newBuilder(Report{Methods: testMethods})
+	rec := records.Record{Settings: map[string]any{"method": "kca"}}
+	for _, c := range []struct {
+		key  string
+		v    any
+		want string
+	}{
+		{"label", "", "none"},
+		{"eval.sets", nil, "[]"},
+		{"eval.sets", []any{"men"}, "[men]"},
+		{"synthetic.tokens", 1.7005207e+07, "17005207"},
+	} {
+		assert.Equal(t, c.want, p.settingShown(rec, c.key, c.v), c.key)
+	}
+}

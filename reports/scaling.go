@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,9 +64,10 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	if ax.distinct() < 2 {
 		return nil
 	}
-	names, rest := p.scalingSeries(pr, ax)
+	names, rest, options := p.scalingSeries(pr, ax)
 	lines := pr.Lines(func(i int, _ trial) string { return names[i] }, func(i int, _ trial) float64 { return ax.xs[i] })
 	colorLines(lines)
+	disturbed := disturbedRecords(pr.Records())
 	timeTitle, memTitle := "Figure 2: wall time", "Figure 3: peak memory"
 	title := "Time and memory against size"
 	intro := "Whole-process wall time and peak resident memory of each trial (run in a child process; medians when repeated), " +
@@ -84,6 +86,9 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	if timeMany || memMany {
 		intro += " Where a trial was replicated (seeds), a point is the replicates' mean and its error bar ± one standard deviation."
 	}
+	if notes := optionNotes(lines, options); len(notes) > 0 {
+		intro += " Each line's backend options that differ from their defaults: " + strings.Join(notes, "; ") + "."
+	}
 	s.Blocks = append(s.Blocks, Paragraph(intro), Row{timeFig, memFig})
 	if pr.Where(func(rec records.Record) bool { _, ok := rec.Metrics[records.MetricSVDResidual]; return ok }).Len() > 0 {
 		acc, _ := scalingChart(lines, ax, "scaling-accuracy", "Accuracy: largest residual", records.MetricSVDResidual, "max ‖A v − σ u‖ / σ₁")
@@ -100,25 +105,41 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	if len(nf.Rows) > 0 {
 		s.Blocks = append(s.Blocks, nf)
 	}
-	var answer []string
-	if t := p.ratioTable(pr, ax, rest); t != nil {
-		s.Blocks = append(s.Blocks, Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “"+PaperSVDClaim+"”"), *t)
-		answer = ratioAnswer(*t)
+	if len(disturbed) > 0 {
+		var ds []string
+		for i, t := range pr.Trials {
+			if why, ok := disturbed[t.ID]; ok {
+				ds = append(ds, fmt.Sprintf("%s at %s (trial #%d): %s", names[i], ax.text(ax.xs[i]), t.Num, why))
+			}
+		}
+		s.Blocks = append(s.Blocks, Paragraph("Disturbed records: their times are drawn, but compared with no other trial's (their process waited, or a stage that does the same work in every trial took far longer): "+
+			strings.Join(ds, "; ")+". Recompute them alone (-fresh, on a quiet machine) before reading their times."))
 	}
-	if t := growthTable(lines, ax.symbol); t != nil {
+	var answer []string
+	pairs := p.scalingPairs(lines, ax, rest, disturbed)
+	if len(pairs) > 0 {
+		s.Blocks = append(s.Blocks, pairBlocks(pairs, ax)...)
+		answer = pairAnswer(pairs, ax)
+		p.setVerdict(s.ID, scalingVerdict(pairs, lines, ax))
+	}
+	if t, rows := growthTable(lines, ax.symbol, ax.text); t != nil {
 		how := "An exponent near 2 against V is what a dense V×V matrix costs in memory; near 1 against nnz is what only multiplying by the sparse table costs."
 		if ax.rank {
 			how = "Against k: a dense SVD costs the same at every k (it computes every triplet); krylov's products grow about as k and its orthogonalisation " +
 				"and projected problem as k² (methods/svd, \"Cost at the paper's dimensions\"); the basis and the factors take memory in proportion to k."
 		}
-		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow: a power law y = c·x^b fitted per series to the finished trials "+
-			"(whole-process measurements, so counting the table is included; a series needs three sizes). "+how), *t)
+		s.Blocks = append(s.Blocks, Paragraph("How time and memory grow, told by the local slopes of the log–log curve between consecutive sizes "+
+			"(whole-process measurements, so counting the table is included; a series needs three sizes): a slope that stays put is a power law, "+
+			"one that changes is not, and a power law y = c·x^b fitted by least squares is shown with its R² and points only where the slopes agree with it; "+
+			"a quantity that changes by less than 25% over the range is flat, and no law is fitted to it. "+how), *t)
 		if len(answer) == 0 {
-			answer = growthAnswer(*t, ax.symbol)
+			answer = growthAnswer(rows, ax.symbol, ax.text)
 		}
 	}
 	if len(answer) == 0 {
-		answer = largestAnswer(lines, ax)
+		answer = largestAnswer(lines, ax, disturbed)
+	} else {
+		answer = append(answer, unfinishedAnswer(lines, ax)...)
 	}
 	if len(answer) > 0 {
 		s.Blocks = append([]Block{Headline{strings.Join(answer, "; ") + "."}}, s.Blocks...)
@@ -126,11 +147,27 @@ func (p *builder) scalingSection(recs []records.Record) *Section {
 	return s
 }
 
+// unfinishedAnswer names the lines that finished at no size, and why
+// ("over budget" when every trial ran over its budget).
+func unfinishedAnswer(lines []line, ax scalingAxis) []string {
+	var out []string
+	for _, l := range lines {
+		if m, ok := unfinishedMarks(l); ok && len(m.X) == len(l.Trials) {
+			what := "finished at " + ax.none()
+			if strings.HasSuffix(m.Name, "over budget") {
+				what += " (over budget)"
+			}
+			out = append(out, l.Name+" "+what)
+		}
+	}
+	return out
+}
+
 // largestAnswer says, per line, the largest size it finished with its
 // wall time and peak memory there (means over the trials at that size), or
 // that it finished at none: the answer when no two lines compare and none
 // has sizes enough for a growth law.
-func largestAnswer(lines []line, ax scalingAxis) []string {
+func largestAnswer(lines []line, ax scalingAxis, disturbed map[string]string) []string {
 	var out []string
 	for _, l := range lines {
 		best := math.Inf(-1)
@@ -144,8 +181,12 @@ func largestAnswer(lines []line, ax scalingAxis) []string {
 			continue
 		}
 		var wall, rss []float64
+		var upset []string
 		for k, t := range l.Trials {
 			if t.Status == "ok" && l.Xs[k] == best {
+				if why, ok := disturbed[t.ID]; ok {
+					upset = append(upset, why)
+				}
 				if v, ok := t.Metrics[metricWall]; ok {
 					wall = append(wall, v)
 				}
@@ -160,6 +201,9 @@ func largestAnswer(lines []line, ax scalingAxis) []string {
 		}
 		if len(rss) > 0 {
 			c += ", peak memory " + megabytes(mean(rss))
+		}
+		if len(upset) > 0 {
+			c += " (a disturbed record: " + strings.Join(upset, "; ") + ")"
 		}
 		out = append(out, c)
 	}
@@ -176,41 +220,6 @@ func mean(xs []float64) float64 {
 		s += x
 	}
 	return s / float64(len(xs))
-}
-
-// ratioAnswer says, from the ratio table's rows, how each backend compared
-// at the largest size where both finished, next to the paper's claim.
-func ratioAnswer(t Table) []string {
-	var out []string
-	for _, r := range t.Rows {
-		if !strings.Contains(r[2], "×") && r[2] != "as fast" {
-			continue // no size where both finished, or times that do not compare
-		}
-		c := fmt.Sprintf("%s at %s: %s", r[0], r[1], r[2])
-		if r[3] != "—" {
-			c += ", memory " + r[3]
-		}
-		if !strings.HasPrefix(r[4], "—") {
-			c += " (the paper: " + r[4] + ")"
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// growthAnswer says, from the growth table's numbers, how each series'
-// wall time and memory grow with the size.
-func growthAnswer(t Table, symbol string) []string {
-	what := map[string]string{metricWall: "wall time", metricRSS: "peak memory"}
-	var out []string
-	for _, r := range t.CSV[1:] {
-		b, err := strconv.ParseFloat(r[2], 64)
-		if err != nil {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s's %s grows as %s^%s", r[0], what[r[1]], symbol, sig(b, 3)))
-	}
-	return out
 }
 
 // scalingAxis is the x axis of the scaling figures and each trial's place
@@ -315,6 +324,21 @@ func (ax scalingAxis) csvName() string {
 	return "corpus_fraction"
 }
 
+// none and any name no size and any size of the axis: "no k", "any k".
+func (ax scalingAxis) none() string {
+	if ax.rank {
+		return "no k"
+	}
+	return "no size"
+}
+
+func (ax scalingAxis) any() string {
+	if ax.rank {
+		return "any k"
+	}
+	return "any size"
+}
+
 func (ax scalingAxis) text(x float64) string {
 	switch {
 	case !finite(x):
@@ -328,9 +352,13 @@ func (ax scalingAxis) text(x float64) string {
 }
 
 // scalingSeries names each trial's line of the scaling figures: its
-// backend, then any other setting that varies among the trials but their
-// size and replicate (rest, which groups the ratio table).
-func (p *builder) scalingSeries(pr projection, ax scalingAxis) (names, rest []string) {
+// backend, the backend's options (schema: SeriesOption, e.g.
+// svd.projected) where they vary among one backend's trials, then any
+// other setting that varies among the trials but their size and replicate
+// (rest, which keeps lines apart in the comparisons). A backend's option
+// that is the same in all its trials names no line: optionNotes says it
+// once.
+func (p *builder) scalingSeries(pr projection, ax scalingAxis) (names, rest, options []string) {
 	seriesKey, _ := scalingKeys()
 	_, varying := settingsSplit(pr.Records())
 	hasBackend := false
@@ -339,22 +367,108 @@ func (p *builder) scalingSeries(pr projection, ax scalingAxis) (names, rest []st
 		case k == seriesKey:
 			hasBackend = true
 		case ax.rank && k == rankKey:
+		case isSeriesOption(k):
+			options = append(options, k)
 		case !isSizeKey(k) && !labelKeys[k] && k != schema.KeyReplicate:
 			rest = append(rest, k)
 		}
 	}
 	sortLabelKeys(rest)
-	keys := rest
+	rest = undetermined(pr, rest)
+	var keys []string
 	if hasBackend {
-		keys = append([]string{seriesKey}, rest...)
+		keys = append(keys, seriesKey)
 	}
+	for _, k := range options {
+		if variesWithinBackend(pr, k) {
+			keys = append(keys, k)
+		}
+	}
+	keys = append(keys, rest...)
 	names = make([]string, pr.Len())
 	for i, t := range pr.Trials {
 		if names[i] = p.labelOf(t.Record, keys); names[i] == "" {
 			names[i] = formatValue(t.Settings[seriesKey])
 		}
 	}
-	return names, rest
+	return names, rest, options
+}
+
+// undetermined keeps the keys whose values do not follow from the other
+// kept keys' (a budget set per dimension d says nothing d does not): the
+// same lines and groups, shorter names. The last keys of label order are
+// dropped first. The backend never determines a key: a setting that only
+// goes with the backend still keeps lines apart.
+func undetermined(pr projection, keys []string) []string {
+	kept := slices.Clone(keys)
+	for i := len(kept) - 1; i >= 0; i-- {
+		k := kept[i]
+		others := slices.Delete(slices.Clone(kept), i, i+1)
+		seen := map[string]string{}
+		follows := true
+		for _, t := range pr.Trials {
+			var b strings.Builder
+			for _, o := range others {
+				b.WriteString(formatValue(t.Settings[o]) + "\x00")
+			}
+			v := formatValue(t.Settings[k])
+			if w, ok := seen[b.String()]; ok && w != v {
+				follows = false
+				break
+			}
+			seen[b.String()] = v
+		}
+		if follows {
+			kept = slices.Delete(kept, i, i+1)
+		}
+	}
+	return kept
+}
+
+// isSeriesOption says a setting is one of the series setting's options
+// (schema.Setting.SeriesOption).
+func isSeriesOption(k string) bool {
+	s, ok := schema.LookupSetting(k)
+	return ok && s.SeriesOption
+}
+
+// variesWithinBackend says some two trials of one backend differ in k.
+func variesWithinBackend(pr projection, k string) bool {
+	seriesKey, _ := scalingKeys()
+	seen := map[string]string{}
+	for _, t := range pr.Trials {
+		b, v := formatValue(t.Settings[seriesKey]), formatValue(t.Settings[k])
+		if w, ok := seen[b]; ok && w != v {
+			return true
+		}
+		seen[b] = v
+	}
+	return false
+}
+
+// optionNotes says, per line, the options its trials share that differ
+// from their defaults ("dssvd: svd.projected = lapack"): what a line's
+// name leaves out.
+func optionNotes(lines []line, options []string) []string {
+	var out []string
+	for _, l := range lines {
+		var parts []string
+		for _, k := range options {
+			set, _ := schema.LookupSetting(k)
+			v := formatValue(l.Trials[0].Settings[k])
+			same := true
+			for _, t := range l.Trials[1:] {
+				same = same && formatValue(t.Settings[k]) == v
+			}
+			if same && v != formatValue(set.Default) && !strings.Contains(l.Name, v) {
+				parts = append(parts, k+" = "+v)
+			}
+		}
+		if len(parts) > 0 {
+			out = append(out, l.Name+": "+strings.Join(parts, ", "))
+		}
+	}
+	return out
 }
 
 // scalingChart draws one measurement of the finished trials against size,
@@ -490,191 +604,4 @@ func factorRange(lo, hi float64) string {
 		return sig(a, 3) + "–" + sig(b, 3) + "×"
 	}
 	return timesText(lo) + " to " + timesText(hi)
-}
-
-// ratioTable compares DSSVD with the dense and randomized backends at the
-// largest size where both finished, next to the paper's claim, per group of
-// trials that share the rest settings; nil when no trial used DSSVD.
-func (p *builder) ratioTable(pr projection, ax scalingAxis, rest []string) *Table {
-	seriesKey, _ := scalingKeys()
-	backend := func(t trial) string { return formatValue(t.Settings[seriesKey]) }
-	group := func(t trial) string { return p.labelOf(t.Record, rest) }
-	has := map[string]bool{}
-	for _, t := range pr.Trials {
-		has[backend(t)] = true
-	}
-	if !has["dssvd"] {
-		return nil
-	}
-	lines := map[string]line{}
-	for _, l := range pr.Lines(func(_ int, t trial) string { return group(t) + "\x00" + backend(t) }, func(i int, _ trial) float64 { return ax.xs[i] }) {
-		lines[l.Name] = l
-	}
-	caption, comps := ratioComparisons(has["krylov"], has["lapack"])
-	t := &Table{ID: "scaling-ratios", Caption: caption,
-		Header:  []string{"Comparison", "Size", "Time ratio", "Memory ratio", "Paper"},
-		Numeric: []bool{false, true, true, true, false},
-		CSV: [][]string{{"comparison", "backend", "other", ax.csvName(), "time_ratio", "time_ratio_min", "time_ratio_max", "memory_ratio",
-			"paper_time_ratio", "paper_memory_ratio", "note"}}}
-	for _, g := range pr.GroupBy(func(_ int, t trial) string { return group(t) }) {
-		for _, c := range comps {
-			name := c.backend + " / " + c.other
-			if g.Key != "" {
-				name = g.Key + ": " + name
-			}
-			d, o := lines[g.Key+"\x00"+c.backend], lines[g.Key+"\x00"+c.other]
-			rows, csv := ratioRow(name, c, finishedMeans(d), finishedMeans(o), ax)
-			t.Rows, t.CSV = append(t.Rows, rows...), append(t.CSV, csv...)
-		}
-	}
-	return t
-}
-
-// ratioPoint is the means, at one size, of a backend's finished trials,
-// and those trials.
-type ratioPoint struct {
-	wall, rss float64
-	trials    []records.Record
-}
-
-// finishedMeans is a line's finished trials' mean wall time and memory per
-// known size (a trial missing either makes that mean NaN), with the
-// trials.
-func finishedMeans(l line) map[float64]ratioPoint {
-	finished := func(t trial, x float64) bool { return t.Status == "ok" && finite(x) }
-	at := func(m string) []XY {
-		pts, _ := l.Points(func(t trial, x float64) (float64, bool) { return compare.Metric(t.Record, m), finished(t, x) })
-		return pts
-	}
-	out := map[float64]ratioPoint{}
-	rss := at(metricRSS)
-	for k, w := range at(metricWall) {
-		out[w.X] = ratioPoint{wall: w.Y, rss: rss[k].Y}
-	}
-	for k, t := range l.Trials {
-		if p, ok := out[l.Xs[k]]; ok && finished(t, l.Xs[k]) {
-			p.trials = append(p.trials, t.Record)
-			out[l.Xs[k]] = p
-		}
-	}
-	return out
-}
-
-// ratioRow compares backend d with o at the largest size where both
-// finished and their times compare (timesCompare: one run, alike); when
-// they finished together only at sizes whose times do not compare, the row
-// says why at the largest. No row when neither finished anywhere. Over
-// repeated measurements (measure.repeat > 1) the time ratio's range
-// follows it: the smallest and largest ratio the repeats allow.
-func ratioRow(name string, c ratioComparison, d, o map[float64]ratioPoint, ax scalingAxis) (rows, csv [][]string) {
-	paper, other := c.text, c.other
-	line := func(size float64, t, tlo, thi, mem float64, note string) []string {
-		return []string{name, c.backend, c.other, csvNumber(size), csvNumber(t), csvNumber(tlo), csvNumber(thi), csvNumber(mem),
-			csvNumber(c.paperTime), csvNumber(c.paperMem), note}
-	}
-	nan := math.NaN()
-	best, anyBoth, why := math.Inf(-1), math.Inf(-1), ""
-	for x, p := range d {
-		q, ok := o[x]
-		if !ok || !finite(p.wall) || !finite(q.wall) {
-			continue
-		}
-		if ok, w := timesCompare(p.trials, q.trials); ok {
-			best = math.Max(best, x)
-		} else if x > anyBoth {
-			anyBoth, why = x, w
-		}
-	}
-	if math.IsInf(best, -1) {
-		switch {
-		case !math.IsInf(anyBoth, -1):
-			return [][]string{{name, ax.text(anyBoth), why, "—", paper}}, [][]string{line(anyBoth, nan, nan, nan, nan, why)}
-		case len(o) > 0 || len(d) > 0:
-			const none = "no size where both finished"
-			return [][]string{{name, none, "—", "—", paper}}, [][]string{line(nan, nan, nan, nan, nan, none)}
-		}
-		return nil, nil
-	}
-	p, q := d[best], o[best]
-	timeText := timesText(p.wall / q.wall)
-	lo, hi, ok := ratioRange(p.trials, q.trials)
-	if ok {
-		timeText += " (" + factorRange(lo, hi) + " over repeats)"
-	} else {
-		lo, hi = nan, nan
-	}
-	memText, mem := "—", nan
-	if finite(p.rss) && finite(q.rss) && q.rss > 0 {
-		mem = p.rss / q.rss
-		memText = percent(mem, 1) + " of " + other + "'s"
-	}
-	return [][]string{{name, ax.text(best), timeText, memText, paper}}, [][]string{line(best, p.wall/q.wall, lo, hi, mem, "")}
-}
-
-// ratioRange is the range of a time ratio over repeated measurements: the
-// smallest numerator minimum over the largest denominator maximum, to the
-// reverse; false unless every trial has a range (measure.repeat > 1).
-func ratioRange(num, den []records.Record) (lo, hi float64, ok bool) {
-	nlo, nhi, ok1 := wallSpan(num)
-	dlo, dhi, ok2 := wallSpan(den)
-	if !ok1 || !ok2 || dlo <= 0 || dhi <= 0 {
-		return 0, 0, false
-	}
-	return nlo / dhi, nhi / dlo, true
-}
-
-// wallSpan is the smallest minimum and largest maximum wall time of
-// trials with repeats; false when one has none.
-func wallSpan(recs []records.Record) (lo, hi float64, ok bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, rec := range recs {
-		l, h, ok := wallRange(rec)
-		if !ok {
-			return 0, 0, false
-		}
-		lo, hi = math.Min(lo, l), math.Max(hi, h)
-	}
-	return lo, hi, len(recs) > 0
-}
-
-// ratioComparison is one row kind of the ratio table: backend against
-// other, with the paper's claim for it.
-// ratioComparison is one row of the ratio table: the paper's claim in words
-// and, for a program, its ratios (NaN when the paper makes none).
-type ratioComparison struct {
-	backend, other, text string
-	paperTime, paperMem  float64
-}
-
-// ratioComparisons are the comparisons the ratio table makes and its
-// caption: DSSVD against the paper's backends (against lapack, the
-// paper's dense SVD, when present), and krylov against all when present.
-func ratioComparisons(krylov, lapack bool) (string, []ratioComparison) {
-	caption := "DSSVD against the other backends, at the largest size where both finished"
-	var comps []ratioComparison
-	for _, pr := range paperRatios {
-		if pr.other == "dense" && lapack {
-			// The paper's dense SVD is numPy's, LAPACK: its claim is
-			// against the lapack backend; gonum's pure-Go SVD is slower.
-			comps = append(comps, ratioComparison{"dssvd", "lapack", pr.text, pr.time, pr.memory},
-				ratioComparison{"dssvd", "dense", "— (pure-Go dense; the paper's numPy SVD is LAPACK)", math.NaN(), math.NaN()})
-			continue
-		}
-		comps = append(comps, ratioComparison{"dssvd", pr.other, pr.text, pr.time, pr.memory})
-	}
-	if krylov {
-		caption = "DSSVD and krylov against the other backends, at the largest size where both finished (means over replicates)"
-		for _, o := range []string{"dense", "randomized", "dssvd"} {
-			comps = append(comps, ratioComparison{"krylov", o, "— (not in the paper)", math.NaN(), math.NaN()})
-		}
-	}
-	if lapack {
-		// gonum's pure-Go SVD is several times slower than LAPACK's: the
-		// ratios against the lapack backend are the fair ones.
-		caption += "; lapack is the dense SVD on LAPACK (OpenBLAS), the fastest dense solver and the paper's (numPy)"
-		if krylov {
-			comps = append(comps, ratioComparison{"krylov", "lapack", "— (not in the paper)", math.NaN(), math.NaN()})
-		}
-	}
-	return caption, comps
 }

@@ -152,6 +152,19 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 					c.Quantity("lo", lo)
 					c.Quantity("hi", hi)
 				}
+				// † and ‡ qualify the score itself: they come first, next to
+				// it, before the notes on other numbers (the other
+				// similarity's score, the coverage).
+				if gc.tuned {
+					c.Note("†")
+					c.Unranked = true
+					tuned = true
+				}
+				if gc.few > 0 && finite(gc.Value) {
+					c.Note(fmt.Sprintf("‡ %d pair%s", gc.few, plural(gc.few)))
+					c.Unranked = true
+					few = true
+				}
 				if v, ok := r.Metrics[all.Cols[j].Coverage]; ok {
 					c.Quantity("coverage", v)
 					if withCoverage && perCell[j] {
@@ -161,16 +174,6 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 				if finite(gc.Value) || finite(gc.other) {
 					c.Note(simName(otherSim(gc.sim)) + " " + formatScore(gc.other, 3))
 					c.Quantity(string(otherSim(gc.sim)), gc.other)
-				}
-				if gc.tuned {
-					c.Note("†")
-					c.Unranked = true
-					tuned = true
-				}
-				if gc.few > 0 && finite(gc.Value) {
-					c.Note(fmt.Sprintf("‡ %d pairs", gc.few))
-					c.Unranked = true
-					few = true
 				}
 				key := g.of(g.sets[j]).At(gc.sim, ownSim(r.Record)).Key()
 				c.SD, c.HasSD = r.SD[key]
@@ -202,8 +205,23 @@ func (g scoreGrid) scoreTable(id, caption string, withCoverage bool, decorate fu
 	if seeded {
 		legends = append(legends, seedsLegend)
 	}
+	st = compare.RankTableEstimates(st, reps)
+	// Under the skip rule, rows of unequal coverage are ranked on the
+	// pairs both cover (commonpairs.go).
+	if len(g.sets) > 0 {
+		if m := g.of(g.sets[0]); m.Kind == records.ScoreMetric && m.Rule == records.RuleSkip {
+			var changed, other bool
+			st, changed, other = g.markOnCommonPairs(st)
+			if changed {
+				legends = append(legends, commonPairsLegend)
+			}
+			if other {
+				legends = append(legends, otherPairsLegend)
+			}
+		}
+	}
 	st.Legend = strings.Join(legends, " ")
-	return compare.RankTableEstimates(st, reps)
+	return st
 }
 
 // tunedLegend says what † means wherever a table has one.

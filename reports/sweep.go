@@ -31,6 +31,9 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 			continue
 		}
 		s.Subsections = append(s.Subsections, *sw.sub)
+		if v := sweepVerdictOf(sk, sw.peaks, sw.sets, sw.unit); !v.Empty() && p.verdicts["sweeps"].Empty() {
+			p.setVerdict("sweeps", v)
+		}
 		head = append(head, sw.verdicts...)
 		tested = tested || sw.tested
 		if sw.answer != "" {
@@ -62,12 +65,20 @@ const sweepRule = "How the headline reads a line: its best point is the one of h
 	"A line with no point significantly below its best is level within noise; points are never compared across lines. " +
 	"A line with a point without bootstrap replicates is not tested, nor is a line on the set it was tuned on (†)."
 
-// sweepAnswer says where each line of a sweep peaks: the x at which its
+// sweepPeak is where one line of a sweep peaks: the x at which its mean
+// ρ over the sets it was not tuned on is highest.
+type sweepPeak struct {
+	name    string
+	x, mean float64
+	counted int // the sets its mean is over
+}
+
+// sweepPeaks says where each line of a sweep peaks: the x at which its
 // mean ρ (zero rule, at its ranked similarity) over the sets is highest,
 // among the x where it has every set; a set a line was tuned on does not
-// count for it. "" when no line has an x with every set.
-func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set string) func(trial, float64) (float64, bool), tuned func(l line, set string) bool) string {
-	var clauses []string
+// count for it. A line with no x with every set has no peak.
+func sweepPeaks(lines []line, sets []string, score func(set string) func(trial, float64) (float64, bool), tuned func(l line, set string) bool) []sweepPeak {
+	var out []sweepPeak
 	for _, l := range lines {
 		sum, n := map[float64]float64{}, map[float64]int{}
 		counted := 0
@@ -93,16 +104,26 @@ func sweepAnswer(sk schema.Setting, lines []line, sets []string, score func(set 
 		if counted == 0 || math.IsNaN(best) {
 			continue
 		}
-		c := fmt.Sprintf("%s at %s (mean ρ %s", l.Name, formatValue(best), sig(bestMean, 3))
-		if counted < len(sets) {
-			c += fmt.Sprintf(" over the %d sets it was not tuned on", counted)
+		out = append(out, sweepPeak{name: l.Name, x: best, mean: bestMean, counted: counted})
+	}
+	return out
+}
+
+// sweepAnswer says where each line of a sweep peaks (sweepPeaks), "" when
+// no line has an x with every set.
+func sweepAnswer(sk schema.Setting, peaks []sweepPeak, sets []string, unit string) string {
+	var clauses []string
+	for _, pk := range peaks {
+		c := fmt.Sprintf("%s at %s (mean ρ %s", pk.name, formatValue(pk.x), sig(pk.mean, 3))
+		if pk.counted < len(sets) {
+			c += fmt.Sprintf(" over the %d %s it was not tuned on", pk.counted, unit)
 		}
 		clauses = append(clauses, c+")")
 	}
 	if len(clauses) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Where the mean Spearman ρ over the %d sets (zero rule; differences not tested) is highest against %s: %s.", len(sets), sk.Key, strings.Join(clauses, "; "))
+	return fmt.Sprintf("Where the mean Spearman ρ over the %d %s (zero rule; differences not tested) is highest against %s: %s.", len(sets), unit, sk.Key, strings.Join(clauses, "; "))
 }
 
 // sweep is what sweepOf makes of one swept setting: the subsection of its
@@ -113,6 +134,9 @@ type sweep struct {
 	verdicts []string
 	tested   bool
 	answer   string
+	peaks    []sweepPeak
+	sets     int    // the sets charted
+	unit     string // what they are: "sets", "test parts"
 }
 
 // sweepPoint is a point of a line as the headline compares it: its x, its
@@ -137,14 +161,21 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	}
 	names := p.lineNamesOf(pr.Records(), sk.Key)
 	xOf := func(_ int, t trial) float64 { x, _ := compare.Number(t.Settings[sk.Key]); return x }
+	// A chart needs a line over three values or more (a trial that merely
+	// has the setting is not a sweep); once there is one, every line over
+	// two values is drawn beside it, and a line at one value is named.
 	var lines []line
-	for _, l := range pr.Lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf) {
-		if l.DistinctX() >= 3 {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
+	var alone []string
+	all := pr.Lines(func(i int, _ trial) string { return orRho(names.names[i]) }, xOf)
+	if !slices.ContainsFunc(all, func(l line) bool { return l.DistinctX() >= 3 }) {
 		return sweep{}
+	}
+	for _, l := range all {
+		if l.DistinctX() >= 2 {
+			lines = append(lines, l)
+		} else {
+			alone = append(alone, fmt.Sprintf("%s (only at %s = %s)", l.Name, sweepSymbol(sk), formatValue(l.Xs[0])))
+		}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, t := range pr.Trials {
@@ -157,7 +188,7 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	var out sweep
 	averaged, tuned, ciBars, sdBars := false, false, false, false
 	var bare []string // lines with a point that has no interval
-	sets := wholeSets(wordSets(pr.Records()))
+	sets, onTest := sweepSets(pr.Records())
 	sym := sweepSymbol(sk)
 	for j, set := range sets {
 		c := LineChart{ID: fmt.Sprintf("sweep-%s-%d", sk.SweepID, j+1), Title: setDisplay(set),
@@ -217,6 +248,9 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	axis := sk.SweepAxis
 	out.sub = &Section{ID: "sweep-" + sk.SweepID, Title: "ρ against " + strings.ToLower(axis[:1]) + axis[1:]}
 	text := sweepText(sk, names, averaged) + " Each trial at the similarity its scores are ranked at (" + p.simText() + ")."
+	if onTest {
+		text += " The designs were chosen on the sets' dev parts, so the whole sets are in-sample for them: the charts are of the test parts, which played no part in the choice."
+	}
 	if ciBars {
 		text += " Solid error bars are the 95% bootstrap interval of ρ over resamples of the set's pairs (a point of one trial)."
 	}
@@ -229,13 +263,41 @@ func (p *builder) sweepOf(pr projection, sk schema.Setting) sweep {
 	if tuned {
 		text += " A line marked † was tuned on the chart's set (in-sample there): drawn dashed with hollow symbols in its own colour, not compared."
 	}
+	if len(alone) > 0 {
+		text += " Not drawn, a single value is no sweep: " + strings.Join(alone, ", ") + "."
+	}
 	out.sub.Blocks = append(out.sub.Blocks, Paragraph(text), charts)
-	out.answer = sweepAnswer(sk, lines, sets, func(set string) func(trial, float64) (float64, bool) {
+	out.peaks = sweepPeaks(lines, sets, func(set string) func(trial, float64) (float64, bool) {
 		return p.rankedScore(records.Score(records.RuleZero, set))
 	}, func(l line, set string) bool {
 		return slices.ContainsFunc(l.Trials, func(t trial) bool { return p.tunedOn(t.Record, set) })
 	})
+	out.unit = "sets"
+	if onTest {
+		out.unit = "test parts"
+	}
+	out.answer, out.sets = sweepAnswer(sk, out.peaks, sets, out.unit), len(sets)
 	return out
+}
+
+// sweepSets are the sets a sweep charts: the whole sets, or, when some
+// trial's design was chosen on dev parts (tune.axes) and the records hold
+// test parts, the test parts (onTest): the whole sets are in-sample for a
+// tuned design.
+func sweepSets(recs []records.Record) (sets []string, onTest bool) {
+	all := wordSets(recs)
+	tuned := slices.ContainsFunc(recs, func(rec records.Record) bool { return len(formatList(rec.Settings[records.KeyTuneAxes])) > 0 })
+	if tuned {
+		for _, s := range all {
+			if _, part := records.SplitSetPart(s); part == records.PartTest {
+				sets = append(sets, s)
+			}
+		}
+		if len(sets) > 0 {
+			return sets, true
+		}
+	}
+	return wholeSets(all), false
 }
 
 // sweepSymbol names the swept setting in a verdict: its short label's
@@ -368,6 +430,9 @@ func sweepText(sk schema.Setting, names lineNames, averaged bool) string {
 		text += " per combination of the other settings that vary (" + strings.Join(names.varying, ", ") + ")"
 	}
 	text += "."
+	if len(names.tuned) > 0 {
+		text += " A tuned method's line joins the design chosen on the dev parts at each " + sweepSymbol(sk) + " (" + strings.Join(names.tuned, ", ") + " may change from point to point)."
+	}
 	if averaged {
 		text += " Trials with the same settings at the same x (replicates: seeds) are averaged."
 	}

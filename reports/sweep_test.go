@@ -133,3 +133,43 @@ func TestSweepIntervals(t *testing.T) {
 		assert.Contains(t, text, "Dashed error bars are ± one standard deviation over seeds")
 	})
 }
+
+// A sweep over d of designs chosen on dev parts draws every tuned line:
+// one line per method, joining the design chosen at each d (its tuned
+// settings differ from point to point), a line at two d beside one at
+// three, and names a line at a single d instead of dropping it. Its
+// charts are of the test parts: the whole sets are in-sample for a design
+// chosen on their dev parts.
+func TestSweepTunedLines(t *testing.T) {
+	rec := func(label, method string, d, beta, test float64) records.Record {
+		return records.Record{ID: label + formatValue(d), Status: "ok",
+			Settings: with(baseSettings(), "label", label, "method", method, "svd.rank", d, "vectors.beta", beta,
+				"eval.parts", true, "tune.axes", []any{"vectors.beta"}, "tuned_on", []any{"men@dev"}),
+			Metrics: map[string]float64{records.Score(records.RuleZero, "men").Key(): test + 0.1,
+				records.Score(records.RuleZero, "men@test").Key(): test, records.Score(records.RuleZero, "men@dev").Key(): test + 0.2}}
+	}
+	recs := harnessLike([]records.Record{
+		rec("tail-cut", "kca", 100, -0.5, 0.40), rec("tail-cut", "kca", 300, 0, 0.45), rec("tail-cut", "kca", 1000, -0.5, 0.50),
+		rec("fastText", "sgns", 100, 0, 0.52), rec("fastText", "sgns", 300, 0, 0.53),
+		rec("alone", "lca", 300, 0, 0.30),
+	}, 0.01)
+	s := tb().sweepSection(recs)
+	require.NotNil(t, s)
+	require.Len(t, s.Subsections, 1)
+	sub := s.Subsections[0]
+	charts := sub.Blocks[1].(Row)
+	require.Len(t, charts, 1, "one chart: MEN's test part")
+	c := charts[0].(LineChart)
+	assert.Equal(t, "MEN test", c.Title)
+	var names []string
+	for _, l := range c.Series {
+		names = append(names, l.Name)
+	}
+	assert.Equal(t, []string{"tail-cut", "fastText"}, names, "every tuned line, not one per value of its tuned setting")
+	assert.Len(t, c.Series[0].Points, 3)
+	assert.Len(t, c.Series[1].Points, 2, "two d values: drawn beside a line of three")
+	text := string(sub.Blocks[0].(Paragraph))
+	assert.Regexp(t, `Not drawn, a single value is no sweep: \S+ \(only at d = 300\)\.`, text)
+	assert.Contains(t, text, "the charts are of the test parts")
+	assert.Contains(t, text, "A tuned method's line joins the design chosen on the dev parts at each d (vectors.beta may change from point to point).")
+}

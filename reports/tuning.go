@@ -110,8 +110,10 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		byID[rec.ID] = rec
 	}
 	s := &Section{ID: tuningSectionID, Title: "Designs chosen on the dev parts"}
-	if blocks, _ := p.verdictBlocks(recs, cs); blocks != nil {
+	if blocks, v := p.verdictBlocks(recs, cs); blocks != nil {
 		s.Blocks = append(s.Blocks, blocks...)
+		p.setVerdict(tuningSectionID, Verdict{Claims: []Claim{v.claim(v.a.name + " − " + v.b.name)},
+			Basis: "each at its best by dev ρ, test parts, zero rule"})
 	}
 	chosen, none := 0, 0
 	var head Headline
@@ -159,17 +161,26 @@ func (p *builder) choicesTable(cs []records.Choice, byID map[string]records.Reco
 			chosenRecs = append(chosenRecs, byID[id])
 		}
 	}
-	caption, oneRun := "The chosen designs: their dev score and noise, the runner-up's margin, and their cost", true
+	// A row names its run when the chosen designs ran in several.
+	caption, runs := "The chosen designs: their dev score and noise, the runner-up's margin, and their cost", map[string]bool{}
+	for _, rec := range chosenRecs {
+		if rec.Run != nil {
+			runs[rec.Run.ID] = true
+		}
+	}
+	oneRun := len(runs) <= 1
 	if len(chosenRecs) > 1 {
 		ok, why := timesCompare(chosenRecs[:1], chosenRecs[1:])
 		switch {
 		case ok:
-			caption += ", measured in one run"
+			caption += ", measured alike in one run"
 		case why == whyOtherRuns:
-			oneRun = false
 			caption += ": measured in different runs (each row names its run), so the times are read one by one, not against each other"
 		default:
-			caption += " (" + strings.TrimPrefix(why, "not compared: ") + ": the times are read one by one, not against each other)"
+			if !oneRun {
+				why += "; they ran in different runs (each row names its run)"
+			}
+			caption += ": " + strings.TrimPrefix(why, "not compared: ") + "; so the times are read one by one, not against each other"
 		}
 	}
 	t := Table{ID: "tuning-choices", Caption: caption,
@@ -191,11 +202,20 @@ func (p *builder) choicesTable(cs []records.Choice, byID map[string]records.Reco
 			notes = append(notes, fmt.Sprintf("%d seeds: times are their means", len(ch.IDs)))
 		}
 		if rec := byID[ch.IDs[0]]; !oneRun && rec.Run != nil {
-			notes = append(notes, "measured in "+runName(*rec.Run))
+			verb := "ran in "
+			if measuredInChild(rec) {
+				verb = "measured in "
+			}
+			notes = append(notes, verb+runName(*rec.Run))
 		}
-		if rec := byID[ch.IDs[0]]; rec.Metrics[records.MetricSVDShared] == 1 || rec.Metrics[records.MetricSVDSharedSeconds] > 0 {
-			k := rec.Metrics[records.MetricSVDSharedRank]
-			notes = append(notes, fmt.Sprintf("its vectors are the leading triplets of one decomposition at rank %s shared by the group's trials (svd.shared_rank): the cost is that decomposition's, not one at its own d", formatValue(k)))
+		costText := secondsOrDash(cost)
+		if rec := byID[ch.IDs[0]]; rec.Metrics[records.MetricSVDSharedRank] > dimOf(rec) {
+			// The cost shown is not the chosen design's own: it is the one
+			// decomposition at the shared rank that every d of the sweep
+			// takes its leading triplets from.
+			shared := formatValue(rec.Metrics[records.MetricSVDSharedRank])
+			costText += " (shared, rank " + shared + ")"
+			notes = append(notes, fmt.Sprintf("the cost is the sweep's one decomposition at rank %s (svd.shared_rank), which every d of it shares, not the chosen d = %s's own; one trial of the sweep computed it", shared, formatValue(dimOf(rec))))
 		}
 		edges := edgeFlags(c)
 		if len(edges) > 0 {
@@ -206,7 +226,7 @@ func (p *builder) choicesTable(cs []records.Choice, byID map[string]records.Reco
 			notes = append(notes, "at the edge of its range: "+strings.Join(at, ", "))
 		}
 		t.Rows = append(t.Rows, []string{p.groupName(c), valuesText(c.Axes, ch.Values), formatScore(ch.Score, 3), scoreOrDash(sure.noise),
-			scoreOrDash(sure.second), signedOrDash(sure.margin), strconv.Itoa(len(c.Candidates)), secondsOrDash(cost), secondsOrDash(total), strings.Join(notes, "; ")})
+			scoreOrDash(sure.second), signedOrDash(sure.margin), strconv.Itoa(len(c.Candidates)), costText, secondsOrDash(total), strings.Join(notes, "; ")})
 		t.CSV = append(t.CSV, []string{p.groupName(c), valuesText(c.Axes, ch.Values), strconv.FormatFloat(ch.Score, 'g', -1, 64), csvFloat(sure.noise),
 			csvFloat(sure.second), csvFloat(sure.margin), strconv.Itoa(len(c.Candidates)), csvFloat(cost), csvFloat(total), strconv.FormatBool(len(edges) > 0)})
 	}

@@ -57,7 +57,7 @@ func TestTuningSection(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.500", "0.052", "0.400", "+0.100", "3", "9.25", "12.5", ""}, tab.Rows[0])
 	assert.Equal(t, []string{"tail-cut", "data.window=10", "0.5", "0.052059186152649886", "0.4", "0.09999999999999998", "3", "9.25", "12.5", "false"}, tab.CSV[1], "numbers only")
-	assert.Equal(t, "The chosen designs: their dev score and noise, the runner-up's margin, and their cost (no run id in the records: the times are read one by one, not against each other)", tab.Caption)
+	assert.Equal(t, "The chosen designs: their dev score and noise, the runner-up's margin, and their cost: "+strings.TrimPrefix(whyUnmeasured, "not compared: ")+"; so the times are read one by one, not against each other", tab.Caption)
 	budget, ok := s.Blocks[6].(Table)
 	require.True(t, ok)
 	assert.Equal(t, []string{"tail-cut", "every candidate of the grid", "3", "3", "0.01"}, budget.Rows[0], "3 trials of 12.5 s on 1 core (no GOMAXPROCS recorded)")
@@ -114,18 +114,26 @@ func TestTuningSection(t *testing.T) {
 var runIDs = map[string]string{"r1": "2026-11-26T12:48:44.976278636Z/vm/29876", "r2": "2026-11-26T14:02:10.5Z/vm/31000"}
 
 // The chosen designs' costs are said to be measured in one run only when
-// they were; from several runs each row names its run.
+// they were measured alike (each in a child process, one run); rows name
+// their run when the designs ran in several.
 func TestTuningCostsRuns(t *testing.T) {
+	unmeasured := strings.TrimPrefix(whyUnmeasured, "not compared: ")
 	tests := []struct {
-		name    string
-		runs    map[string]string // record id -> run id ("" = none)
-		caption string
-		note    string // the tail-cut row's note
+		name     string
+		runs     map[string]string // record id -> run id ("" = none)
+		measured bool              // measure.process
+		caption  string
+		note     string // the tail-cut row's note
 	}{
-		{"one run", map[string]string{"t10": "r1", "s2": "r1"}, "The chosen designs: their dev score and noise, the runner-up's margin, and their cost, measured in one run", ""},
-		{"two runs", map[string]string{"t10": "r1", "s2": "r2"},
+		{"one run, measured", map[string]string{"t10": "r1", "s2": "r1"}, true, "The chosen designs: their dev score and noise, the runner-up's margin, and their cost, measured alike in one run", ""},
+		{"one run, not measured", map[string]string{"t10": "r1", "s2": "r1"}, false,
+			"The chosen designs: their dev score and noise, the runner-up's margin, and their cost: " + unmeasured + "; so the times are read one by one, not against each other", ""},
+		{"two runs, measured", map[string]string{"t10": "r1", "s2": "r2"}, true,
 			"The chosen designs: their dev score and noise, the runner-up's margin, and their cost: measured in different runs (each row names its run), so the times are read one by one, not against each other",
 			"measured in the run started 2026-11-26T12:48:44Z at commit 756e871"},
+		{"two runs, not measured", map[string]string{"t10": "r1", "s2": "r2"}, false,
+			"The chosen designs: their dev score and noise, the runner-up's margin, and their cost: " + unmeasured + "; they ran in different runs (each row names its run); so the times are read one by one, not against each other",
+			"ran in the run started 2026-11-26T12:48:44Z at commit 756e871"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,6 +144,7 @@ func TestTuningCostsRuns(t *testing.T) {
 				} else {
 					recs[i].Run = &records.RunInfo{ID: runIDs["r1"], Commit: "756e871e2b6c011db21319a7e8e8caf6192d2bf0"}
 				}
+				recs[i].Settings["measure.process"] = tt.measured
 			}
 			p := newBuilder(Report{Title: "tuned", Records: recs, Methods: testMethods})
 			s := p.tuningSection(recs, p.choices(recs))
@@ -144,4 +153,23 @@ func TestTuningCostsRuns(t *testing.T) {
 			assert.Equal(t, tt.note, tab.Rows[0][9])
 		})
 	}
+}
+
+// A design whose d takes the leading triplets of one decomposition at a
+// larger shared rank shows that decomposition's cost as what it is: the
+// sweep's, at its rank, not the chosen d's own.
+func TestTuningSharedCost(t *testing.T) {
+	recs := tunedRecs()
+	for i := range recs {
+		if recs[i].Settings["method"] == "kca" {
+			recs[i].Metrics[records.MetricSVDSharedRank] = 8000
+			recs[i].Metrics[records.MetricSVDSharedSeconds] = 1118.4
+		}
+	}
+	p := newBuilder(Report{Title: "tuned", Records: recs, Methods: testMethods})
+	tab := p.tuningSection(recs, p.choices(recs)).Blocks[5].(Table)
+	assert.Equal(t, "tuning-choices", tab.ID)
+	assert.Equal(t, "1,118 (shared, rank 8000)", tab.Rows[0][7])
+	assert.Contains(t, tab.Rows[0][9], "the sweep's one decomposition at rank 8000 (svd.shared_rank), which every d of it shares, not the chosen d = 300's own")
+	assert.Equal(t, "9.25", tab.Rows[1][7], "SGNS's training: its own cost")
 }

@@ -1,314 +1,440 @@
 package reports
 
 import (
-	"cmp"
 	"fmt"
-	"math"
-	"slices"
-	"strconv"
 	"strings"
+	"unicode"
 
 	"kcalab/records"
 	"kcalab/reports/compare"
+	"kcalab/schema"
 )
 
-// The verdict of a tuned page: each method at its best, the best CA design
-// against the best of the paper's neural baselines, on the test parts
-// (which no choice saw). Its rules, computed from the records alone:
+// A page's verdict is its answer in one line: what the index row shows
+// under the question, what the page's header shows, and what a run prints
+// in the terminal. It is computed from the same comparisons as the
+// section's headline, which stays one click away with every caveat.
 //
-//   - A design is a tuning group's choice (records.Choose), folded over its
-//     seeds. The CA family (tail-cut KCA, LCA, SCA: CA axes compared by the
-//     dot product) and the baselines (schema.MethodInfo.Baseline: SGNS,
-//     CBOW, GloVe, fastText) each put forward the design of highest mean dev
-//     ρ, the number each was chosen by: which design stands for a family is
-//     chosen on the dev parts too, never on the test parts.
-//   - Each is scored at its own similarity, zero rule (the paper's), on the
-//     test part of every set its group was chosen on; each per-set
-//     difference has the 95% interval over the pairs and the seeds
-//     (compare.Diff), and its verdict is adjusted for the family of sets
-//     it is counted over by Holm's step-down (compare.HolmVerdicts).
-//   - One pooled verdict answers across the sets: the mean Δρ over the test
-//     parts, its bootstrap resampling pairs within each set, seeds counted
-//     (compare.Row.Pooled).
-//   - The best CA design is also set against each baseline's own best, so a
-//     reader sees every baseline at its best, not only the strongest.
+// A verdict is a few claims, each "subject: answer" ("ordering: holds 1 ·
+// ties 4 · reversed 1"), and the basis they rest on ("d chosen on dev
+// parts, test parts, zero rule"). A claim over several sets may carry a
+// verdict pooled over them (Claim.Pooled), printed after its answer.
 
-// bestDesign is a tuning group's chosen design as a verdict compares it.
-type bestDesign struct {
-	choice records.Choice
-	name   string // the group's name
-	row    row    // the chosen trials folded over their seeds
-	seeds  int
+// Claim is one part of a verdict.
+type Claim struct {
+	Subject string // what it is about: "ordering", "d = 100", "krylov / dssvd"; "" for none
+	Answer  string // what the records say: "holds 1 · ties 4 · reversed 1"
+	// Pooled is the verdict on the claim's sets pooled into one ("tie",
+	// "reversed"), printed as ", pooled: tie" after the answer; "" prints
+	// nothing. Where a section computes a verdict pooled over sets, it
+	// sets this field of its claims (orderingClaim is the place for the
+	// ordering); nothing else changes.
+	Pooled string
 }
 
-// bestDesigns are the chosen designs of the CA family and of the
-// baselines, each sorted by mean dev ρ, highest first (the first in
-// record order on a tie).
-func (p *builder) bestDesigns(recs []records.Record, cs []records.Choice) (ca, base []bestDesign) {
-	byID := map[string]records.Record{}
-	for _, rec := range recs {
-		byID[rec.ID] = rec
+// String is "subject: answer, pooled: …".
+func (c Claim) String() string {
+	s := c.Answer
+	if c.Subject != "" {
+		s = c.Subject + ": " + s
 	}
-	for _, c := range cs {
-		if c.Chosen < 0 {
+	if c.Pooled != "" {
+		s += ", pooled: " + c.Pooled
+	}
+	return s
+}
+
+// Verdict is a page's answer in one line.
+type Verdict struct {
+	Claims []Claim
+	Basis  string // what every claim rests on: "test parts, zero rule"; "" for nothing to add
+}
+
+// String is the claims joined by "; ", then " — " and the basis.
+func (v Verdict) String() string {
+	parts := make([]string, len(v.Claims))
+	for i, c := range v.Claims {
+		parts[i] = c.String()
+	}
+	s := strings.Join(parts, "; ")
+	if v.Basis != "" && s != "" {
+		s += " — " + v.Basis
+	}
+	return s
+}
+
+// Empty says the verdict has no claim.
+func (v Verdict) Empty() bool { return len(v.Claims) == 0 }
+
+// verdictWords is the most words a verdict taken from a headline may
+// have: beyond, only the headline's first clause is taken (see
+// verdictFromHeadline), the rest is a click away.
+const verdictWords = 55
+
+// verdictFromHeadline is the verdict of a section that computes none of
+// its own: its headline when that is short, else the headline's first
+// sentence, cut to its first clause when still long, with "…" for the
+// rest.
+func verdictFromHeadline(h Headline) Verdict {
+	if len(h) == 0 {
+		return Verdict{}
+	}
+	whole := strings.Join(h, " ")
+	if words(whole) <= verdictWords {
+		return Verdict{Claims: []Claim{{Answer: strings.TrimSuffix(whole, ".")}}}
+	}
+	first := firstSentence(h[0])
+	if words(first) > verdictWords {
+		if i := strings.Index(first, "; "); i > 0 {
+			first = first[:i]
+		}
+	}
+	if words(first) > verdictWords {
+		f := strings.Fields(first)
+		first = strings.Join(f[:verdictWords], " ")
+	}
+	return Verdict{Claims: []Claim{{Answer: strings.TrimSuffix(first, ".") + " …"}}}
+}
+
+// words counts a text's words as a reader sees them: its tokens with a
+// letter or digit ("·", "=", "—" are no words).
+func words(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// setVerdict records the verdict of the section id (the page's builder
+// keeps one per section; Summarize takes the one of the section it
+// quotes).
+func (p *builder) setVerdict(id string, v Verdict) {
+	if v.Empty() {
+		return
+	}
+	if p.verdicts == nil {
+		p.verdicts = map[string]Verdict{}
+	}
+	p.verdicts[id] = v
+}
+
+// verdictOf is the verdict the builder recorded for the section (or, when
+// none, for its first subsection that has one), else one made of its
+// headline.
+func (p *builder) verdictOf(s Section) Verdict {
+	if v, ok := p.verdicts[s.ID]; ok {
+		return v
+	}
+	for _, sub := range s.Subsections {
+		if v, ok := p.verdicts[sub.ID]; ok {
+			return v
+		}
+	}
+	return verdictFromHeadline(headlineOf(s))
+}
+
+// orderingClaim is what ranking group gi of the grid says of the paper's
+// ordering under rule, in one claim (groupHeadline's rules, its first
+// clauses): on how many sets the best CA row is significantly above the
+// best baseline ("holds"), in a tie, or below ("reversed"), with how many
+// of those verdicts coverage decides (the other rule, or the pairs both
+// rows cover, says otherwise); without rows of both kinds, the leading
+// pair's count. false when the group holds fewer than two methods.
+func (p *builder) orderingClaim(g scoreGrid, gi int, rule records.Rule) (Claim, bool) {
+	gg := g.groups[gi]
+	methods := map[string]bool{}
+	var ca, base []int
+	tested := false
+	for i, r := range gg.rows {
+		if !finiteAny(gg.cells[i]) {
 			continue
 		}
-		var trials []records.Record
-		for _, id := range c.ChosenIDs() {
-			if rec, ok := byID[id]; ok && rec.Status == records.StatusOK {
-				trials = append(trials, rec)
+		tested = tested || anyTested(gg.cells[i])
+		methods[formatValue(r.Settings["method"])] = true
+		if p.isCAFamily(r.Record) {
+			ca = append(ca, i)
+		} else {
+			base = append(base, i)
+		}
+	}
+	if len(methods) < 2 {
+		return Claim{}, false
+	}
+	if !tested {
+		return Claim{Subject: "ordering", Answer: "not tested (no bootstrap replicates)"}, true
+	}
+	var covered coverageNotes
+	if len(ca) > 0 && len(base) > 0 {
+		// As the headline: the sets' verdicts adjusted for their number
+		// (familyVerdicts, Holm).
+		vs := verdictSets{}
+		var js, as, bs []int
+		var ac, bc []gridCell
+		for j := range g.sets {
+			a, b := bestAt(gg, ca, j), bestAt(gg, base, j)
+			if a < 0 || b < 0 {
+				continue
+			}
+			js, as, bs = append(js, j), append(as, a), append(bs, b)
+			ac, bc = append(ac, gg.cells[a][j]), append(bc, gg.cells[b][j])
+		}
+		for k, v := range familyVerdicts(rule, ac, bc) {
+			j, set := js[k], g.sets[js[k]]
+			vs[v] = append(vs[v], setDisplay(set))
+			covered.add(rule, set, gg.rows[as[k]].Label, gg.rows[bs[k]].Label, gg.cells[as[k]][j], gg.cells[bs[k]][j], v)
+		}
+		return Claim{Subject: "ordering", Answer: countsText(vs, "holds", "ties", "reversed") + decidedText(covered)}, true
+	}
+	a, b := leadingPair(gg, ca, base)
+	if a < 0 || b < 0 {
+		return Claim{}, false
+	}
+	vs := comparePerSet(rule, g.sets, gg.cells[a], gg.cells[b]).sets
+	la, lb := gg.rows[a].Label, gg.rows[b].Label
+	if len(vs[compare.Below]) > len(vs[compare.Above]) {
+		la, lb = lb, la
+		vs[compare.Above], vs[compare.Below] = vs[compare.Below], vs[compare.Above]
+	}
+	return Claim{Subject: la + " against " + lb, Answer: countsText(vs, "above", "ties", "below")}, true
+}
+
+// countsText counts verdicts set by set: "holds 1 · ties 4 · reversed 1",
+// and "not tested 2" when any set was not tested.
+func countsText(vs verdictSets, above, tie, below string) string {
+	parts := []string{fmt.Sprintf("%s %d", above, len(vs[compare.Above]))}
+	if n := len(vs[compare.Tie]); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s %d", tie, n))
+	} else {
+		parts = append(parts, tie+" 0")
+	}
+	parts = append(parts, fmt.Sprintf("%s %d", below, len(vs[compare.Below])))
+	if n := len(vs[compare.NotTested]); n > 0 {
+		parts = append(parts, fmt.Sprintf("not tested %d", n))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// decidedText says how many of the notes' verdicts coverage decides
+// (verdictCoverage's "decided by coverage" under the zero rule, "not the
+// same pairs" under the skip rule): " (2 by coverage)", or "".
+func decidedText(n coverageNotes) string {
+	decided := 0
+	for _, x := range n.notes {
+		switch {
+		case x.rule == records.RuleSkip && !x.paired:
+			decided++
+		case x.rule != records.RuleSkip && x.other() != x.v && x.other() != compare.NotTested:
+			decided++
+		}
+	}
+	if decided == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d by coverage)", decided)
+}
+
+// orderingVerdict is the verdict of a word-similarity grid family under
+// rule: one claim per ranking group (orderingClaim), each named by its
+// group when there are several, and the basis: the one group's label,
+// the family's scope and the rule.
+func (p *builder) orderingVerdict(g scoreGrid, rule records.Rule, scope string) Verdict {
+	var v Verdict
+	ordering := false
+	for gi, gg := range g.groups {
+		c, ok := p.orderingClaim(g, gi, rule)
+		if !ok {
+			continue
+		}
+		if len(g.groups) > 1 {
+			// The group names the claim; the basis names the ordering.
+			if c.Subject == "ordering" {
+				c.Subject, ordering = gg.label, true
+			} else {
+				c.Subject = gg.label + ", " + c.Subject
 			}
 		}
-		if len(trials) == 0 {
-			continue
-		}
-		merged := records.MergeReplicates(trials)
-		r := row{Trial: trial{Record: merged[0].Record}, N: merged[0].N, SD: merged[0].SD, Label: p.groupName(c)}
-		if merged[0].N > 1 {
-			r.Members = trials
-		}
-		d := bestDesign{choice: c, name: p.groupName(c), row: r, seeds: len(trials)}
-		switch {
-		case p.isCAFamily(trials[0]):
-			ca = append(ca, d)
-		case p.method(trials[0]).Baseline:
-			base = append(base, d)
-		}
+		v.Claims = append(v.Claims, c)
 	}
-	byDev := func(a, b bestDesign) int {
-		return cmp.Compare(b.choice.Candidates[b.choice.Chosen].Score, a.choice.Candidates[a.choice.Chosen].Score)
+	var basis []string
+	if ordering {
+		basis = append(basis, "the paper's ordering")
 	}
-	slices.SortStableFunc(ca, byDev)
-	slices.SortStableFunc(base, byDev)
-	return ca, base
+	if len(v.Claims) > 0 && len(g.groups) == 1 {
+		basis = append(basis, g.groups[0].label)
+	}
+	if scope != "" {
+		basis = append(basis, scope)
+	}
+	v.Basis = strings.Join(append(basis, string(rule)+" rule"), ", ")
+	return v
 }
 
-// setVerdict is one comparison of two designs over a family of sets: per
-// set the difference a − b with its interval, its p-value, Holm's adjusted
-// one and the verdict after the adjustment; and the pooled difference.
-type setVerdict struct {
-	a, b             bestDesign
-	sets             []string // set keys (their test parts are compared)
-	d, lo, hi        []float64
-	p, adj           []float64
-	vs               []verdict
-	covA, covB       []float64
-	poolD, poolLo    float64
-	poolHi, poolP    float64
-	pooled           verdict
-	tested, pooledOK bool // any set tested; pooled tested
-}
-
-// compareBest compares a against b on the test parts of sets.
-func (p *builder) compareBest(a, b bestDesign, sets []string) setVerdict {
-	v := setVerdict{a: a, b: b, sets: sets}
-	keyOf := func(d bestDesign, set string) string {
-		return records.Score(records.RuleZero, records.SetPart(set, records.PartTest)).At(p.rankSim(d.row.Record), ownSim(d.row.Record)).Key()
+// scalingVerdict is a scaling page's verdict: the paper's comparisons
+// that have sizes both finished at, the newest backend against DSSVD (the
+// paper's), and the lines that finished nowhere. Each comparison is its
+// time ratio from the smallest to the largest size measured alike, and
+// its memory ratio at the largest size where memory compares; a reason
+// every comparison shares for not comparing times is said once.
+func scalingVerdict(pairs []scalingPair, lines []line, ax scalingAxis) Verdict {
+	newest := -1
+	for _, sp := range pairs {
+		newest = max(newest, sp.rankA)
 	}
-	ea, eb := make([]estimate, len(sets)), make([]estimate, len(sets))
-	ka, kb := make([]string, len(sets)), make([]string, len(sets))
-	for i, set := range sets {
-		ka[i], kb[i] = keyOf(a, set), keyOf(b, set)
-		ea[i], eb[i] = a.row.Estimate(ka[i]), b.row.Estimate(kb[i])
-		cov := records.Coverage(records.SetPart(set, records.PartTest)).Key()
-		v.covA = append(v.covA, compare.Metric(a.row.Record, cov))
-		v.covB = append(v.covB, compare.Metric(b.row.Record, cov))
-	}
-	v.vs, v.p, v.adj = compare.HolmVerdicts(ea, eb)
-	for i := range sets {
-		d, lo, hi, ok := compare.Diff(ea[i], eb[i])
-		if !ok {
-			d = ea[i].Value - eb[i].Value
+	var chosen []scalingPair
+	for _, sp := range pairs {
+		if len(sp.sizes) > 0 && (sp.paperPosition >= 0 || (sp.rankA == newest && sp.backB == "dssvd")) {
+			chosen = append(chosen, sp)
 		}
-		v.d, v.lo, v.hi = append(v.d, d), append(v.lo, lo), append(v.hi, hi)
-		v.tested = v.tested || ok
 	}
-	pa, pb := a.row.Pooled(ka), b.row.Pooled(kb)
-	d, lo, hi, ok := compare.Diff(pa, pb)
-	v.poolD, v.poolLo, v.poolHi, v.pooledOK = d, lo, hi, ok
-	v.poolP = compare.PValue(pa, pb)
-	switch {
-	case !ok:
-		v.pooled, v.poolD = compare.NotTested, pa.Value-pb.Value
-	case lo > 0:
-		v.pooled = compare.Above
-	case hi < 0:
-		v.pooled = compare.Below
-	default:
-		v.pooled = compare.Tie
+	// Why times do not compare, when every chosen comparison says the same.
+	shared := ""
+	for i, sp := range chosen {
+		why := ""
+		if len(sp.compared()) == 0 {
+			why = withoutParens(strings.TrimPrefix(sp.sizes[len(sp.sizes)-1].timeWhy, "not compared: "))
+		}
+		if i == 0 {
+			shared = why
+		} else if why != shared {
+			shared = ""
+		}
+	}
+	var v Verdict
+	for _, sp := range chosen {
+		var parts []string
+		switch c := sp.compared(); {
+		case len(c) == 1:
+			parts = append(parts, timesText(c[0].time)+" at "+ax.text(c[0].x))
+		case len(c) > 1:
+			first, last := c[0], c[len(c)-1]
+			parts = append(parts, fmt.Sprintf("%s at %s to %s at %s", timesText(first.time), ax.text(first.x), timesText(last.time), strings.TrimPrefix(ax.text(last.x), ax.csvName()+" = ")))
+		case shared == "":
+			parts = append(parts, "time not compared ("+withoutParens(strings.TrimPrefix(sp.sizes[len(sp.sizes)-1].timeWhy, "not compared: "))+")")
+		}
+		for i := len(sp.sizes) - 1; i >= 0; i-- {
+			if at := sp.sizes[i]; finite(at.mem) {
+				mem := "memory " + percent(at.mem, 1)
+				if c := sp.compared(); len(c) == 0 || c[len(c)-1].x != at.x {
+					mem += " at " + ax.text(at.x)
+				}
+				parts = append(parts, mem)
+				break
+			}
+		}
+		c := Claim{Subject: sp.a + " / " + sp.b, Answer: strings.Join(parts, ", ")}
+		if sp.paperPosition >= 0 {
+			c.Answer += " (paper: " + sp.paper.short + ")"
+		}
+		v.Claims = append(v.Claims, c)
+	}
+	for _, u := range unfinishedAnswer(lines, ax) {
+		v.Claims = append(v.Claims, Claim{Answer: u})
+	}
+	if shared != "" && len(v.Claims) > 0 {
+		v.Basis = "times not compared: " + shared
 	}
 	return v
 }
 
-// counts spells the per-set verdicts after Holm's adjustment, "above on
-// MEN, Rare; ties on 4" (sets named when few).
-func (v setVerdict) counts() string {
-	by := map[verdict][]string{}
-	for i, set := range v.sets {
-		by[v.vs[i]] = append(by[v.vs[i]], setDisplay(set))
+// sweepVerdictOf is a sweep's verdict: where each line's mean ρ over the
+// sets is highest (sweepPeaks), differences not tested.
+func sweepVerdictOf(sk schema.Setting, peaks []sweepPeak, sets int, unit string) Verdict {
+	if len(peaks) == 0 {
+		return Verdict{}
 	}
-	name := func(sets []string) string {
-		if len(sets) <= 3 {
-			return strings.Join(sets, ", ")
-		}
-		return strconv.Itoa(len(sets)) + " sets"
+	parts := make([]string, len(peaks))
+	for i, pk := range peaks {
+		parts[i] = pk.name + " " + formatValue(pk.x)
 	}
-	var parts []string
-	if s := by[compare.Above]; len(s) > 0 {
-		parts = append(parts, "above on "+name(s))
-	}
-	if s := by[compare.Below]; len(s) > 0 {
-		parts = append(parts, "below on "+name(s))
-	}
-	if s := by[compare.Tie]; len(s) > 0 {
-		parts = append(parts, "ties on "+name(s))
-	}
-	if s := by[compare.NotTested]; len(s) > 0 {
-		parts = append(parts, "not tested on "+name(s))
-	}
-	return strings.Join(parts, "; ")
+	return Verdict{Claims: []Claim{{Subject: "mean ρ highest at " + sweepSymbol(sk), Answer: strings.Join(parts, ", ")}},
+		Basis: fmt.Sprintf("mean over %d %s, zero rule, not tested (each set's verdict is on the page)", sets, unit)}
 }
 
-// pooledText is the pooled verdict, "+0.012 [−0.004, +0.028]: a tie".
-func (v setVerdict) pooledText() string {
-	if !v.pooledOK {
-		return fmt.Sprintf("%s (not tested: a design lacks replicates or a test part)", signed(v.poolD, 3))
-	}
-	word := map[verdict]string{compare.Above: "significantly above", compare.Below: "significantly below", compare.Tie: "a tie"}[v.pooled]
-	return fmt.Sprintf("%s [%s, %s]: %s", signed(v.poolD, 3), signed(v.poolLo, 3), signed(v.poolHi, 3), word)
+// pairClaim is one Go trainer against its reference on a family of sets
+// in one claim: "Go higher 0 · ties 5 · reference higher 1".
+func pairClaim(name string, vs verdictSets) Claim {
+	return Claim{Subject: name, Answer: countsText(vs, "Go higher", "ties", "reference higher")}
 }
 
-// Short is the verdict in a few words for the index: "pooled +0.012
-// [−0.004, +0.028] tie; per set (Holm): above 1 · ties 5".
-func (v setVerdict) short() string {
-	n := map[verdict]int{}
-	for _, x := range v.vs {
-		n[x]++
+// analogyClaim is which row is best by one rule, in one claim: "SGNS
+// significantly best", "SGNS highest, tie with tail-cut", "not tested".
+func analogyClaim(how string, cells []analogyCell) (Claim, bool) {
+	if len(cells) < 2 {
+		return Claim{}, false
 	}
-	var parts []string
-	for _, k := range []struct {
-		v    verdict
-		name string
-	}{{compare.Above, "above"}, {compare.Below, "below"}, {compare.Tie, "ties"}, {compare.NotTested, "not tested"}} {
-		if n[k.v] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", k.name, n[k.v]))
+	top := -1
+	for i, c := range cells {
+		if c.Tested() && (top < 0 || roundTo(c.Value, 3) > roundTo(cells[top].Value, 3)) {
+			top = i
 		}
 	}
-	pooled := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}[v.pooled]
-	return fmt.Sprintf("pooled %s %s; per set (Holm): %s", signed(v.poolD, 3), pooled, strings.Join(parts, " · "))
+	if top < 0 {
+		return Claim{Subject: how, Answer: "not tested (no bootstrap replicates)"}, true
+	}
+	var ties []string
+	for i, c := range cells {
+		if i != top && compare.Compare(cells[top].estimate, c.estimate, 3) != compare.Above {
+			ties = append(ties, c.label)
+		}
+	}
+	if len(ties) == 0 {
+		return Claim{Subject: how, Answer: cells[top].label + " significantly best"}, true
+	}
+	return Claim{Subject: how, Answer: cells[top].label + " highest, tie with " + joinAnd(ties)}, true
 }
 
-// commonSets are the sets a comparison is made on: those the CA design's
-// group was chosen on that the baseline's was too, in its order.
-func commonSets(a, b bestDesign) []string {
-	var out []string
-	for _, s := range a.choice.On {
-		if slices.Contains(b.choice.On, s) {
-			out = append(out, s)
+// checkVerdict is a check page's verdict: how many numbers pass, and
+// whether they were recomputed or reused (a reused number passes by
+// construction).
+func checkVerdict(c *Check, recs []records.Record) Verdict {
+	if c == nil || len(c.Reference) == 0 {
+		return Verdict{}
+	}
+	items := records.CheckDetails(c.Reference, recs, c.Tolerance)
+	if len(items) == 0 {
+		return Verdict{}
+	}
+	reused := reusedTrials(c.Reference, recs)
+	fails, nReused := 0, 0
+	for _, it := range items {
+		if !it.Pass {
+			fails++
+		}
+		if reused[it.ID] {
+			nReused++
 		}
 	}
-	return out
-}
-
-// verdictBlocks are the verdict's headline, its table and the search
-// budgets; nil when the page has no CA design or no baseline chosen.
-func (p *builder) verdictBlocks(recs []records.Record, cs []records.Choice) ([]Block, *setVerdict) {
-	ca, base := p.bestDesigns(recs, cs)
-	if len(ca) == 0 || len(base) == 0 {
-		return nil, nil
+	answer := fmt.Sprintf("all %d pass", len(items))
+	if fails > 0 {
+		answer = fmt.Sprintf("%d of %d FAIL", fails, len(items))
 	}
-	best := ca[0]
-	var vs []setVerdict
-	for _, b := range base {
-		if sets := commonSets(best, b); len(sets) > 0 {
-			vs = append(vs, p.compareBest(best, b, sets))
-		}
-	}
-	if len(vs) == 0 {
-		return nil, nil
-	}
-	head := vs[0]
-	devOf := func(d bestDesign) string {
-		return formatScore(d.choice.Candidates[d.choice.Chosen].Score, 3)
-	}
-	seedsOf := func(d bestDesign) string {
-		if d.seeds > 1 {
-			return fmt.Sprintf(", %d seeds", d.seeds)
-		}
-		return ""
-	}
-	lines := Headline{fmt.Sprintf("Each method at its best, on the test parts (zero rule, each at its own similarity, seeds counted): the best CA design by dev ρ, %s (%s; dev %s), against the best neural baseline by dev ρ, %s (%s; dev %s%s): pooled over the %d test parts Δρ %s; per set after Holm's adjustment for the %d sets: %s.",
-		best.name, valuesText(best.choice.Axes, best.choice.Candidates[best.choice.Chosen].Values), devOf(best),
-		head.b.name, valuesText(head.b.choice.Axes, head.b.choice.Candidates[head.b.choice.Chosen].Values), devOf(head.b), seedsOf(head.b),
-		len(head.sets), head.pooledText(), len(head.sets), head.counts())}
-	for _, v := range vs[1:] {
-		lines = append(lines, fmt.Sprintf("Against %s at its best (dev %s%s): pooled Δρ %s; per set (Holm): %s.", v.b.name, devOf(v.b), seedsOf(v.b), v.pooledText(), v.counts()))
-	}
-	intro := Paragraph("How to read it: Δρ is the CA design's Spearman ρ minus the baseline's on a set's test part (about 70% of its pairs, never seen by any choice). " +
-		"Its interval holds the noise of the pairs (a paired bootstrap over 200 resamples of the set's pairs, shared by both designs) and, for a design trained over several seeds, of the seeds (their variance widens the interval with a t quantile on n − 1 degrees of freedom, so seeds never narrow it). " +
-		"A per-set verdict counts only when its p-value, adjusted by Holm's step-down for the number of sets compared, is below 5%: six separate 95% tests of no difference come up with a \"significant\" one about one time in four. " +
-		"The pooled verdict is the mean Δρ over the test parts, its bootstrap resampling the pairs within each set. Under the zero rule a design is charged 0 for pairs it has no vector for: the coverage columns say how much each covers.")
-	return []Block{lines, intro, verdictTable(vs)}, &vs[0]
-}
-
-// verdictTable lays out every comparison: per set Δρ with its interval,
-// the adjusted verdict, and the pooled difference.
-func verdictTable(vs []setVerdict) Table {
-	sets := vs[0].sets
-	header := []string{"CA design − baseline"}
-	numeric := []bool{false}
-	for _, s := range sets {
-		header = append(header, setDisplay(s)+" test")
-		numeric = append(numeric, true)
-	}
-	header = append(header, "Pooled")
-	numeric = append(numeric, true)
-	t := Table{ID: "verdict", Caption: "Δρ on each test part, 95% interval over pairs and seeds, Holm-adjusted p and verdict; the pooled mean over the test parts (coverage of the test part: CA design / baseline)",
-		Header: header, Numeric: numeric,
-		CSV: [][]string{{"ca_design", "baseline", "set", "delta", "lo", "hi", "p", "p_holm", "verdict", "coverage_ca", "coverage_baseline"}}}
-	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
-	for _, v := range vs {
-		cells := []string{v.a.name + " − " + v.b.name}
-		for i := range v.sets {
-			if i >= len(sets) || v.sets[i] != sets[i] {
-				cells = append(cells, "—")
-				continue
-			}
-			c := signed(v.d[i], 3)
-			if finite(v.lo[i]) {
-				c += fmt.Sprintf(" [%s, %s] p(Holm) %s %s", signed(v.lo[i], 3), signed(v.hi[i], 3), pValueText(v.adj[i]), word[v.vs[i]])
-			}
-			if finite(v.covA[i]) && finite(v.covB[i]) && math.Abs(v.covA[i]-v.covB[i]) > compare.CoverageGap {
-				c += " (coverage " + percent(v.covA[i], 1) + " / " + percent(v.covB[i], 1) + ")"
-			}
-			cells = append(cells, c)
-			v.csvRow(&t, i, word)
-		}
-		pooled := v.pooledText()
-		if finite(v.poolP) {
-			pooled += " p " + pValueText(v.poolP)
-		}
-		cells = append(cells, pooled)
-		t.Rows = append(t.Rows, cells)
-		t.CSV = append(t.CSV, []string{v.a.name, v.b.name, "pooled", csvFloat(v.poolD), csvFloat(v.poolLo), csvFloat(v.poolHi), csvFloat(v.poolP), "", word[v.pooled], "", ""})
-	}
-	return t
-}
-
-func (v setVerdict) csvRow(t *Table, i int, word map[verdict]string) {
-	t.CSV = append(t.CSV, []string{v.a.name, v.b.name, v.sets[i], csvFloat(v.d[i]), csvFloat(v.lo[i]), csvFloat(v.hi[i]), csvFloat(v.p[i]), csvFloat(v.adj[i]),
-		word[v.vs[i]], csvFloat(v.covA[i]), csvFloat(v.covB[i])})
-}
-
-// pValueText prints a p-value: "<0.001", "0.032", "1".
-func pValueText(p float64) string {
+	how := "every one recomputed by this run"
 	switch {
-	case math.IsNaN(p):
-		return "—"
-	case p < 0.001:
-		return "<0.001"
-	case p >= 0.9995:
-		return "1"
+	case nReused == len(items):
+		how = "every one reused from the reference, not recomputed: compared with themselves (-fresh recomputes)"
+	case nReused > 0:
+		how = fmt.Sprintf("%d reused from the reference (pass by construction), %d recomputed", nReused, len(items)-nReused)
 	}
-	return strconv.FormatFloat(p, 'f', 3, 64)
+	return Verdict{Claims: []Claim{{Subject: "numbers against the reference", Answer: answer}, {Answer: how}}}
+}
+
+// withoutParens drops the parenthesised parts of a text (nested ones
+// too) and the space before each: a reason without its details.
+func withoutParens(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }

@@ -117,6 +117,18 @@ func (p *builder) scoreSection(recs []records.Record) *Section {
 	if len(head) > 0 {
 		s.Blocks = append(s.Blocks, head)
 	}
+	// The verdict: the paper's ordering under its rule, on the first sets
+	// that rank (the whole sets, else their test parts: a design tuned on
+	// dev parts is in-sample on the whole sets).
+	for _, f := range fams {
+		if f.part == records.PartDev {
+			continue
+		}
+		if v := p.orderingVerdict(grid(f, records.RuleZero), records.RuleZero, f.scope); !v.Empty() {
+			p.setVerdict(s.ID, v)
+			break
+		}
+	}
 	s.Blocks = append(s.Blocks, Paragraph(p.scoreIntro(p.grid(groups, sets, scoreOf(records.RuleZero)), rows, fams[0].sets)))
 	var blocks []Block
 	if len(more) > 0 {
@@ -322,8 +334,12 @@ func (p *builder) scoreIntro(g scoreGrid, rows []row, sets []string) string {
 			if anyMissing && !slices.Contains(missing, name) {
 				missing = append(missing, name)
 			}
+			// One entry per row name and count: a label repeated over
+			// the groups (each d) is said once.
 			if n, ok := r.Metrics[records.MetricComposed]; ok && n > 0 {
-				composed = append(composed, fmt.Sprintf("%s (%s)", name, formatValue(n)))
+				if c := fmt.Sprintf("%s (%s)", name, formatValue(n)); !slices.Contains(composed, c) {
+					composed = append(composed, c)
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"html"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -160,7 +161,7 @@ func TestScoreSection(t *testing.T) {
 		zero.Footer[0].Cells, "coverage common to all trials goes in the footer")
 	assert.Equal(t, []string{"dot 0.362", "dot 0.401", "dot 0.359", "90.9% dot 0.432", "29.6% dot 0.047", "dot 0.052"}, zero.Rows[2].Notes,
 		"GloVe, ranked at cosine: its own coverage where it differs, its dot product score")
-	assert.Equal(t, []string{"cos 0.665", "cos 0.597", "cos 0.691 †", "96.9% cos 0.569", "41.2% cos 0.078", "cos 0.157"}, zero.Rows[6].Notes, "in-sample SCA flagged on its training set")
+	assert.Equal(t, []string{"cos 0.665", "cos 0.597", "† cos 0.691", "96.9% cos 0.569", "41.2% cos 0.078", "cos 0.157"}, zero.Rows[6].Notes, "in-sample SCA flagged on its training set")
 	assert.Equal(t, []bool{false, false, true, false, false, false}, zero.Rows[6].Unranked)
 	assert.Equal(t, tunedLegend, zero.Legend)
 	assert.True(t, finite(zero.Rows[0].HalfWidths[0]) && zero.Rows[0].HalfWidths[0] > 0, "a score with replicates carries its interval")
@@ -294,9 +295,9 @@ func TestSweepSection(t *testing.T) {
 func TestScalingSection(t *testing.T) {
 	s := tb().scalingSection(scalingRecords())
 	require.NotNil(t, s)
-	assert.Equal(t, Headline{"dssvd / dense at V = 25,371: 125× faster (117–134× over repeats), memory 3.7% of dense's (the paper: 100× faster; 10% of the memory); " +
-		"dssvd / randomized at V = 62,154: 9.92× faster (9.25–10.6× over repeats), memory 21.3% of randomized's (the paper: 10× faster; 20% of the memory)."}, s.Blocks[0],
-		"the section's answer, from its ratio table")
+	assert.Equal(t, Headline{"dssvd / dense: 40.6× faster at V = 9,812 … 125× faster (117–134× over repeats) at V = 25,371, memory 3.7% of dense's at V = 25,371 (the paper: 100× faster; 10% of the memory); " +
+		"dssvd / randomized: 8.86× faster at V = 9,812 … 9.92× faster (9.25–10.6× over repeats) at V = 62,154, memory 21.3% of randomized's at V = 62,154 (the paper: 10× faster; 20% of the memory)."}, s.Blocks[0],
+		"the section's answer: the paper's comparisons, from the smallest to the largest size both finished")
 	charts := body(s)[1].(Row)
 	for _, b := range charts {
 		c := b.(LineChart)
@@ -320,10 +321,15 @@ func TestScalingSection(t *testing.T) {
 	assert.Equal(t, [][]string{
 		// 1.52 / 190.4 at the largest size dense finished; 190 / 5150 MB;
 		// over the three repeats, 1.474/197.9 to 1.581/184.7.
-		{"dssvd / dense", "V = 25,371", "125× faster (117–134× over repeats)", "3.7% of dense's", "100× faster; 10% of the memory"},
+		{"dssvd / dense", "V = 9,812 … 25,371 (3)", "40.6× faster at V = 9,812 … 125× faster (117–134× over repeats) at V = 25,371", "3.7% of dense's at V = 25,371", "100× faster; 10% of the memory"},
 		// 7.1 / 70.4 at the largest size; 390 / 1830 MB.
-		{"dssvd / randomized", "V = 62,154", "9.92× faster (9.25–10.6× over repeats)", "21.3% of randomized's", "10× faster; 20% of the memory"},
-	}, ratios.Rows)
+		{"dssvd / randomized", "V = 9,812 … 62,154 (5)", "8.86× faster at V = 9,812 … 9.92× faster (9.25–10.6× over repeats) at V = 62,154", "21.3% of randomized's at V = 62,154", "10× faster; 20% of the memory"},
+		{"randomized / dense", "V = 9,812 … 25,371 (3)", "4.58× faster at V = 9,812 … 13.4× faster (12.5–14.4× over repeats) at V = 25,371", "13.4% of dense's at V = 25,371", "— (not in the paper)"},
+	}, ratios.Rows, "every two backends, the paper's comparisons first")
+	bySize := body(s)[5].(Table) // 11 rows: not collapsed
+	require.Equal(t, "scaling-ratios-by-size", bySize.ID)
+	assert.Len(t, bySize.Rows, 3+5+3, "every size where both finished")
+	assert.Equal(t, []string{"dssvd / dense", "V = 9,812", "0.35 s against 14.2 s", "40.6× faster (37.8–43.6× over repeats)", "95 MiB against 781 MiB", "12.2% of dense's"}, bySize.Rows[0])
 
 	t.Run("a ratio only of times measured alike", func(t *testing.T) {
 		ratiosOf := func(recs []records.Record) [][]string {
@@ -344,15 +350,67 @@ func TestScalingSection(t *testing.T) {
 			}
 		}
 		rows := ratiosOf(recs)
-		assert.Equal(t, []string{"dssvd / randomized", "V = 40,186", "9.66× faster (9.01–10.4× over repeats)", "24.3% of randomized's", "10× faster; 20% of the memory"}, rows[1],
-			"the largest size measured in one run")
+		assert.Equal(t, []string{"dssvd / randomized", "V = 9,812 … 62,154 (5)", "8.86× faster at V = 9,812 … 9.66× faster (9.01–10.4× over repeats) at V = 40,186", "24.3% of randomized's at V = 40,186",
+			"10× faster; 20% of the memory"}, rows[1], "up to the largest size measured in one run")
 		for i := range recs {
 			if recs[i].Settings["svd.backend"] == "dssvd" {
 				recs[i].Run = nil
 			}
 		}
 		rows = ratiosOf(recs)
-		assert.Equal(t, []string{"dssvd / dense", "V = 25,371", whyNoRun, "—", "100× faster; 10% of the memory"}, rows[0], "records without a run id: no ratio, and why")
+		assert.Equal(t, []string{"dssvd / dense", "V = 9,812 … 25,371 (3)", whyNoRun + " (at V = 25,371: 1.52 s against 190 s)", whyMemNoCode, "100× faster; 10% of the memory"}, rows[0],
+			"records without a run id: no ratio, why, and both times")
+		for i := range recs {
+			recs[i].Run = &records.RunInfo{ID: "run-1"}
+			if recs[i].Settings["svd.backend"] == "dssvd" {
+				recs[i].Run = &records.RunInfo{Commit: "486b0b852699846157e57e09aa36c0b76590b51f"}
+			}
+		}
+		rows = ratiosOf(recs)
+		assert.Equal(t, []string{"dssvd / dense", "V = 9,812 … 25,371 (3)", whyNoRun + " (at V = 25,371: 1.52 s against 190 s)", whyMemOtherCode, "100× faster; 10% of the memory"}, rows[0],
+			"another code: no memory ratio either")
+		for i := range recs {
+			recs[i].Run = &records.RunInfo{Commit: "486b0b852699846157e57e09aa36c0b76590b51f"}
+		}
+		rows = ratiosOf(recs)
+		assert.Equal(t, []string{"dssvd / dense", "V = 9,812 … 25,371 (3)", whyNoRun + " (at V = 25,371: 1.52 s against 190 s)", "3.7% of dense's at V = 25,371", "100× faster; 10% of the memory"}, rows[0],
+			"one clean commit, no run id: memory compares, times do not")
+	})
+
+	t.Run("unmeasured trials: no ratio of times", func(t *testing.T) {
+		recs := scalingRecords()
+		for i := range recs {
+			recs[i].Settings = with(recs[i].Settings, "measure.process", false)
+		}
+		s := tb().scalingSection(recs)
+		require.NotNil(t, s)
+		for _, b := range s.Blocks {
+			if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
+				assert.True(t, strings.HasPrefix(tb.Rows[0][2], whyUnmeasured), tb.Rows[0][2])
+				assert.Equal(t, whyMemUnmeasured, tb.Rows[0][3])
+			}
+		}
+	})
+
+	t.Run("a disturbed record: named, never compared", func(t *testing.T) {
+		recs := scalingRecords()
+		for i := range recs {
+			if recs[i].Settings["svd.backend"] == "randomized" && recs[i].Settings["data.fraction"] == 1.0 {
+				recs[i].Metrics = maps.Clone(recs[i].Metrics)
+				recs[i].Metrics["cpu_s"] = 30 // 70.4 s of wall time, 30 s on a core: the process waited
+			}
+		}
+		s := tb().scalingSection(recs)
+		require.NotNil(t, s)
+		h := string(s.Blocks[0].(Headline)[0])
+		assert.Contains(t, h, "dssvd / randomized: 8.86× faster at V = 9,812 … 9.66× faster (9.01–10.4× over repeats) at V = 40,186", "the ratio stops before the disturbed record")
+		var note string
+		for _, b := range s.Blocks {
+			if p, ok := b.(Paragraph); ok && strings.HasPrefix(string(p), "Disturbed records") {
+				note = string(p)
+			}
+		}
+		assert.Contains(t, note, "randomized at V = 62,154 (trial #10): wall time 70.4 s above its CPU time 30 s: the process waited")
 	})
 
 	t.Run("fraction axis without vocab", func(t *testing.T) {
@@ -370,16 +428,19 @@ func TestScalingSection(t *testing.T) {
 		recs := scalingRecords()
 		assert.Nil(t, tb().scalingSection([]records.Record{recs[5], recs[10]}))
 	})
-	t.Run("no dssvd: no ratios", func(t *testing.T) {
+	t.Run("no dssvd: the backends there compared", func(t *testing.T) {
 		s := tb().scalingSection(scalingRecords()[:10])
 		require.NotNil(t, s)
+		var rows [][]string
 		for _, b := range s.Blocks {
-			if tb, ok := b.(Table); ok {
-				assert.NotEqual(t, "scaling-ratios", tb.ID)
+			if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
+				rows = tb.Rows
 			}
 		}
-		require.IsType(t, Headline{}, s.Blocks[0], "without DSSVD the answer is how each backend grows")
-		assert.Equal(t, "dense's wall time grows as V^2.73; dense's peak memory grows as V^1.99; randomized's wall time grows as V^1.69; randomized's peak memory grows as V^1.05.", s.Blocks[0].(Headline)[0])
+		require.Len(t, rows, 1)
+		assert.Equal(t, "randomized / dense", rows[0][0])
+		require.IsType(t, Headline{}, s.Blocks[0], "without DSSVD the answer is how the newest backend compares")
+		assert.Equal(t, "randomized / dense: 4.58× faster at V = 9,812 … 13.4× faster (12.5–14.4× over repeats) at V = 25,371, memory 13.4% of dense's at V = 25,371.", s.Blocks[0].(Headline)[0])
 	})
 	t.Run("krylov replicates: mean ratios, error bars, accuracy figure", func(t *testing.T) {
 		recs := scalingRecords()
@@ -420,8 +481,9 @@ func TestScalingSection(t *testing.T) {
 		require.NotNil(t, acc, "an accuracy figure when records carry residuals")
 		assert.Equal(t, []XY{{X: 40186, Y: 1e-9}, {X: 62154, Y: 1e-9}}, acc.Series[3].Points)
 		require.NotNil(t, ratios)
-		assert.Contains(t, ratios.Rows, []string{"krylov / randomized", "V = 62,154", "6.4× faster", "21.9% of randomized's", "— (not in the paper)"},
-			"the replicates' mean, 11 s against 70.4 s")
+		assert.Contains(t, ratios.Rows, []string{"krylov / randomized", "V = 40,186 … 62,154 (2)", "2.85× faster at V = 40,186 … 6.4× faster at V = 62,154", "21.9% of randomized's at V = 62,154", "— (not in the paper)"},
+			"the replicates' mean, 11 s against 70.4 s at the largest size")
+		assert.Contains(t, ratios.Rows, []string{"krylov / dense", "none", "no size where both finished: krylov at V = 40,186 … 62,154, dense at V = 9,812 … 25,371", "—", "— (not in the paper)"})
 	})
 	assert.Nil(t, tb().scalingSection(methodRecords()), "no measurements: no section")
 }
@@ -498,9 +560,9 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 	}
 	require.NotNil(t, ratios)
 	assert.Contains(t, ratios.Caption, "LAPACK")
-	assert.Contains(t, ratios.Rows, []string{"dssvd / lapack", "V = 25,371", "19.9× faster", "21.1% of lapack's", "100× faster; 10% of the memory"},
-		"1.52 s against LAPACK's 30.2 s, at the largest size both finished")
-	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 25,371", "125× faster (117–134× over repeats)", "3.7% of dense's", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
+	assert.Equal(t, []string{"dssvd / lapack", "V = 9,812 … 25,371 (3)", "6× faster at V = 9,812 … 19.9× faster at V = 25,371", "21.1% of lapack's at V = 25,371", "100× faster; 10% of the memory"}, ratios.Rows[0],
+		"the paper's claim against numPy's SVD is against LAPACK's: first; 1.52 s against 30.2 s at the largest size both finished")
+	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 9,812 … 25,371 (3)", "40.6× faster at V = 9,812 … 125× faster (117–134× over repeats) at V = 25,371", "3.7% of dense's at V = 25,371", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
 }
 
 // body is a section's blocks after its headline, if it opens with one.
@@ -525,7 +587,7 @@ func TestLargestAnswer(t *testing.T) {
 		{Name: "dssvd", Trials: []trial{ok(10, 100), ok(140, 4900), ok(154, 5008)}, Xs: []float64{1000, 235625, 235625}},
 	}
 	assert.Equal(t, []string{"dense finished at no size", "dssvd at V = 235,625, its largest: 147 s, peak memory 4,954 MiB"},
-		largestAnswer(lines, scalingAxis{allV: true}))
+		largestAnswer(lines, scalingAxis{allV: true}, nil))
 }
 
 // Trials that decompose one table at several ranks are drawn against k:
@@ -570,5 +632,7 @@ func TestScalingAgainstRank(t *testing.T) {
 	require.Len(t, unfinished.Rows, 4)
 	assert.Equal(t, []string{"lapack", "k = 300", "over_budget"}, unfinished.Rows[0][:3])
 	h := strings.Join(s.Blocks[0].(Headline), " ")
-	assert.Contains(t, h, "krylov / dssvd at k = 8,000: 2× slower")
+	assert.Contains(t, h, "krylov / dssvd: 1.67× slower at k = 300 … 2× slower at k = 8,000")
+	assert.Contains(t, h, "lapack finished at no k (over budget)")
+	assert.NotContains(t, h, "no size where both finished")
 }

@@ -175,11 +175,11 @@ type SVDSettings struct {
 	Rank        int     `key:"rank" default:"0" min:"0" short:"d={}" order:"5" sweep:"Dimension d (svd.rank)|rank" doc:"number of dimensions k (the word-vector dimension d); 0 = min(rows, cols) − 1 capped at 300"`
 	SharedRank  int     `key:"shared_rank" omitdefault:"true" default:"0" min:"0" doc:"decompose at this rank once and give each trial its leading svd.rank triplets: the trials of a run that differ only in svd.rank (a sweep over d) share one decomposition. Exact backends only (krylov, dense, lapack), whose leading triplets at a larger rank are those of a smaller one to svd.tol; 0 = each trial decomposes at its own svd.rank"`
 	RecordSigma int     `key:"record_sigma" omitdefault:"true" noid:"true" default:"0" min:"0" doc:"how many leading singular values a word trial's record keeps (its svd.s); the record still gives k and σ_k, and the residual and products over all k triplets. 8,000 values take about 150 KB of a record, so a sweep to the paper's d = 8000 keeps the top of each spectrum. Not part of the trial id: the numbers are the same. 0 = all k"`
-	Oversample  int     `key:"oversample" default:"10" min:"0" doc:"randomized SVD oversampling p"`
-	PowerIters  int     `key:"power_iters" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
-	Tol         float64 `key:"tol" default:"1e-8" min:"1e-14" max:"0.5" doc:"krylov: stop when every triplet's residual ‖S v − σ u‖ is at most tol·σ_1. At least 1e-14: double precision resolves a residual to a few 1e-15·σ_1 at best (the largest tables' checks measure up to 1e-14·σ_1), so a smaller tol promises what no decomposition can show; a record whose measured residual ends above its tol says so in a warning"`
-	Normalizer  string  `key:"normalizer" default:"lu" enum:"lu,qr,none" doc:"normalisation between power iterations"`
-	Projected   string  `key:"projected" default:"go" enum:"go,lapack" doc:"randomized and dssvd: who solves the projected problem (the l×l Gram eigenproblem and the products forming U and V); go = pure Go; lapack = the system's dsyevd and dgemm (OpenBLAS), as the paper's numPy did, minutes instead of hours at d = 8000, only in a -tags lapack build (else the trial is skipped); equal to go to rounding, not bit for bit"`
+	Oversample  int     `key:"oversample" series:"option" default:"10" min:"0" doc:"randomized SVD oversampling p"`
+	PowerIters  int     `key:"power_iters" series:"option" default:"-1" min:"-1" max:"100" doc:"randomized SVD power iterations q; -1 = paper's rule (7 if k < 0.1·min(rows, cols), else 4)"`
+	Tol         float64 `key:"tol" series:"option" default:"1e-8" min:"1e-14" max:"0.5" doc:"krylov: stop when every triplet's residual ‖S v − σ u‖ is at most tol·σ_1. At least 1e-14: double precision resolves a residual to a few 1e-15·σ_1 at best (the largest tables' checks measure up to 1e-14·σ_1), so a smaller tol promises what no decomposition can show; a record whose measured residual ends above its tol says so in a warning"`
+	Normalizer  string  `key:"normalizer" series:"option" default:"lu" enum:"lu,qr,none" doc:"normalisation between power iterations"`
+	Projected   string  `key:"projected" series:"option" default:"go" enum:"go,lapack" doc:"randomized and dssvd: who solves the projected problem (the l×l Gram eigenproblem and the products forming U and V); go = pure Go; lapack = the system's dsyevd and dgemm (OpenBLAS), as the paper's numPy did, minutes instead of hours at d = 8000, only in a -tags lapack build (else the trial is skipped); equal to go to rounding, not bit for bit"`
 }
 
 // MeasureSettings run a trial in a child process to measure it.
@@ -200,6 +200,7 @@ type BudgetSettings struct {
 type RunSettings struct {
 	Name        string         `key:"name" required:"true" doc:"experiment name (required); names the output directory and the report"`
 	Description string         `key:"description" default:"" doc:"free text shown at the top of the report"`
+	Question    string         `key:"question" default:"" doc:"the question the run answers, in one line: the index shows it above the run's verdict, the report in its header; \"\" = the description's first sentence"`
 	Seed        int            `key:"seed" default:"1" min:"0" doc:"base seed; each trial's seed derives from it and the trial id"`
 	Output      string         `key:"output" default:"" doc:"output directory (default \"results/<name>\", under the working directory); a relative path is relative to the spec file, like data paths, and must stay under results/ or the spec file's directory unless -out overrides it; links are resolved before that check"`
 	Tolerance   float64        `key:"tolerance" default:"0.01" min:"0" doc:"-check: a score may fall by at most this much below the reference results"`

@@ -59,8 +59,13 @@ type Setting struct {
 	Size      bool   // sets the size of a scaling trial
 	SizeAxis  bool   // the scaling x axis when the vocabulary size is unknown
 	Series    bool   // scaling figures draw one line per value of it first
-	Intro     string // the score tables' introduction names its value under this title
-	NoID      bool   // not part of the trial id (how many replicates, not what a trial is)
+	// SeriesOption says how the Series setting's value computes (an SVD
+	// backend's options): its value names a scaling line with the
+	// backend's, and lines that differ in it are compared as backends are,
+	// never kept apart as other settings keep them.
+	SeriesOption bool
+	Intro        string // the score tables' introduction names its value under this title
+	NoID         bool   // not part of the trial id (how many replicates, not what a trial is)
 	// OmitDefault leaves the setting out of a record's settings while it
 	// has its default: a setting added after records were committed, so
 	// that those records stay as they are, byte for byte.
@@ -156,7 +161,7 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 		}
 		s := Setting{Key: key, Doc: f.Tag.Get("doc"), Short: f.Tag.Get("short"), Order: -1, index: idx,
 			Required: f.Tag.Get("required") == "true", Size: f.Tag.Get("size") != "",
-			SizeAxis: f.Tag.Get("size") == "axis", Series: f.Tag.Get("series") == "true", Intro: f.Tag.Get("intro"),
+			SizeAxis: f.Tag.Get("size") == "axis", Series: f.Tag.Get("series") == "true", SeriesOption: f.Tag.Get("series") == "option", Intro: f.Tag.Get("intro"),
 			NoID: f.Tag.Get("noid") == "true", OmitDefault: f.Tag.Get("omitdefault") == "true"}
 		switch {
 		case f.Type.Kind() == reflect.String: // string, or a named string type (Source)

@@ -23,6 +23,7 @@ type Spec struct {
 	Path        string // file the spec came from ("" when decoded from bytes without a name)
 	Name        string
 	Description string
+	Question    string // one line; "" = the description's first sentence (reports)
 	Seed        uint64
 	Output      string  // output directory
 	Tolerance   float64 // -check: allowed fall of a score below the reference
@@ -227,7 +228,7 @@ func DecodeSpec(b []byte, path string) (*Spec, error) {
 	}
 	var rs RunSettings
 	fill(&rs, RunKeys(), run)
-	spec.Description, spec.Seed, spec.Output, spec.Tolerance = rs.Description, uint64(rs.Seed), rs.Output, rs.Tolerance
+	spec.Description, spec.Question, spec.Seed, spec.Output, spec.Tolerance = rs.Description, rs.Question, uint64(rs.Seed), rs.Output, rs.Tolerance
 	spec.Report = rs.Report
 	switch {
 	case spec.Output == "":

@@ -255,3 +255,23 @@ func TestLineChartOnlyMarks(t *testing.T) {
 	require.Len(t, opt["series"], 1)
 	assert.Equal(t, "krylov: over budget", seriesAt(opt, 0)["name"])
 }
+
+// A setting is printed as a spec writes it: a whole number in full, never
+// in exponent notation (synthetic.tokens = 17005207).
+func TestFormatValue(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{1.7005207e+07, "17005207"},
+		{2e6, "2000000"},
+		{0.015625, "0.015625"},
+		{1e-8, "1e-08"},
+		{-3.0, "-3"},
+		{1e20, "1e+20"},
+		{[]any{"king", 1.0}, "[king, 1]"},
+		{nil, "null"},
+	} {
+		assert.Equal(t, c.want, FormatValue(c.v), "%#v", c.v)
+	}
+}

@@ -20,6 +20,11 @@ func FormatValue(v any) string {
 	case bool:
 		return strconv.FormatBool(t)
 	case float64:
+		// A whole number is written out, as a spec writes it
+		// (17005207, not 1.7005207e+07); others take the shortest form.
+		if t == math.Trunc(t) && math.Abs(t) < 1e15 {
+			return strconv.FormatFloat(t, 'f', 0, 64)
+		}
 		return strconv.FormatFloat(t, 'g', -1, 64)
 	case float32:
 		return strconv.FormatFloat(float64(t), 'g', -1, 32)

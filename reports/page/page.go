@@ -14,9 +14,12 @@ import (
 // Page is one whole HTML page: its header, the blocks above its table of
 // contents, its sections and the chart library it loads.
 type Page struct {
-	Title string   // required
-	Meta  []string // header lines under the title
-	Warn  []string // what a reader must know before trusting a comparison on the page
+	Title string // required
+	// Question and Answer, when set, are what the page answers and its
+	// answer, each in one line, under the title.
+	Question, Answer string
+	Meta             []string // header lines under the title
+	Warn             []string // what a reader must know before trusting a comparison on the page
 	// Intro are the blocks between the header and the table of contents
 	// (a description, notes).
 	Intro    []Block
@@ -70,16 +73,18 @@ func Write(w io.Writer, p Page) error {
 		return err
 	}
 	pg := pageData{
-		Title:  p.Title,
-		Meta:   p.Meta,
-		Warn:   p.Warn,
-		Body:   template.HTML(intro + tocHTML.String() + rd.buf.String()),
-		About:  p.Script.about,
-		Inline: template.JS(p.Script.inline),
-		Src:    p.Script.src,
-		SRI:    sri,
-		Charts: script,
-		Tables: template.JS(TableScript),
+		Title:    p.Title,
+		Question: p.Question,
+		Answer:   p.Answer,
+		Meta:     p.Meta,
+		Warn:     p.Warn,
+		Body:     template.HTML(intro + tocHTML.String() + rd.buf.String()),
+		About:    p.Script.about,
+		Inline:   template.JS(p.Script.inline),
+		Src:      p.Script.src,
+		SRI:      sri,
+		Charts:   script,
+		Tables:   template.JS(TableScript),
 	}
 	if p.ResultsFile != "" {
 		l := Link{Path: p.ResultsFile}

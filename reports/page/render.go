@@ -17,21 +17,23 @@ import (
 
 // pageData is everything the page template needs.
 type pageData struct {
-	Title   string
-	Meta    []string
-	Warn    []string            // what a reader must know before trusting a comparison on the page
-	Results map[string]string   // link to the results file: Path, Href; nil for none
-	Spec    map[string]string   // link to the spec file: Name, Href; nil for none
-	Index   string              // href of the index of every report; "" for none
-	Related []map[string]string // links to the reports of the specs compared with: Text, Href
-	TOC     []tocEntry
-	Body    template.HTML
-	About   string
-	Inline  template.JS       // the ECharts library, or ""
-	Src     string            // its URL when not inlined
-	SRI     template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
-	Charts  template.JS       // the chart data and the code that draws it
-	Tables  template.JS       // sorting and choosing columns (TableScript)
+	Title    string
+	Question string // what the page answers, in one line; "" for none
+	Answer   string // its answer in one line (the verdict); "" for none
+	Meta     []string
+	Warn     []string            // what a reader must know before trusting a comparison on the page
+	Results  map[string]string   // link to the results file: Path, Href; nil for none
+	Spec     map[string]string   // link to the spec file: Name, Href; nil for none
+	Index    string              // href of the index of every report; "" for none
+	Related  []map[string]string // links to the reports of the specs compared with: Text, Href
+	TOC      []tocEntry
+	Body     template.HTML
+	About    string
+	Inline   template.JS       // the ECharts library, or ""
+	Src      string            // its URL when not inlined
+	SRI      template.HTMLAttr // integrity="…" of Src (checked against sriPattern), or ""
+	Charts   template.JS       // the chart data and the code that draws it
+	Tables   template.JS       // sorting and choosing columns (TableScript)
 }
 
 type tocEntry struct {
@@ -297,8 +299,13 @@ func (r *renderer) scoreTable(t ScoreTable) error {
 		}
 	}
 	named := len(groups) > 1 || (len(groups) == 1 && groups[0].Name != "")
+	// A click on a score column puts the best scores first.
+	first := "descending"
+	if t.LowerIsBetter {
+		first = "ascending"
+	}
 	if err := r.exec(tplScoreTable, map[string]any{"T": t, "Groups": groups, "Named": named, "Ref": ref, "Better": better,
-		"Untested": used[Untested], "Intervals": intervals}); err != nil {
+		"Untested": used[Untested], "Intervals": intervals, "First": first}); err != nil {
 		return err
 	}
 	return r.csvLink(t.ID, scoreCSV(t))
@@ -615,7 +622,9 @@ const chartScript = `"use strict";
 
 // TableScript lets a reader sort any data table by clicking a column's
 // header (again to reverse; numbers by value, "—" last, a score table's
-// groups each sorted in place, its reference and footer rows left) and,
+// groups each sorted in place, its reference and footer rows left; a
+// header's data-first="descending", a score column's where higher is
+// better, sorts the best first on the first click) and,
 // on a table of many columns, choose the columns shown. It only reorders
 // and hides what the page shows: no number is computed here.
 const TableScript = `"use strict";
@@ -645,7 +654,10 @@ const TableScript = `"use strict";
     return a.text.localeCompare(b.text, "en", {numeric: true});
   }
   function sortBy(table, col, th) {
-    var dir = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+    // The first click sorts as the header asks (a score column: best
+    // first), ascending otherwise; the next click reverses.
+    var now = th.getAttribute("aria-sort");
+    var dir = now ? (now === "ascending" ? -1 : 1) : (th.getAttribute("data-first") === "descending" ? -1 : 1);
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
     th.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
     Array.prototype.forEach.call(table.tBodies, function (tb) {
@@ -749,7 +761,7 @@ var (
 `)
 	tplScoreTable = mustTpl("scores", `<div class="scroll"><table class="data scores"{{with .T.ID}} id="{{.}}"{{end}}>
 {{with .T.Caption}}<caption>{{.}}</caption>
-{{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num">{{.}}</th>{{end}}</tr></thead>
+{{end}}<thead><tr><th>{{.T.RowHeader}}</th>{{range .T.Columns}}<th class="num" data-first="{{$.First}}">{{.}}</th>{{end}}</tr></thead>
 {{range $g := .Groups}}<tbody>
 {{if $.Named}}<tr class="group"><th colspan="{{inc (len $.T.Columns)}}">{{$g.Name}}</th></tr>
 {{end}}{{range $i, $row := $g.Rows}}<tr><th>{{$row.Name}}</th>{{range index $g.Cells $i}}<td class="num{{with .Class}} {{.}}{{end}}">{{.Text}}{{with .CI}} <small class="ci">{{.}}</small>{{end}}{{with .Note}} <small>{{.}}</small>{{end}}</td>{{end}}</tr>
@@ -787,6 +799,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; co
 table.data td, table.data th { overflow-wrap: normal; }
 h1 { margin: 24px 0 4px; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 36px; }
+p.question { font-size: 17px; font-weight: 600; margin: 4px 0; }
+p.answer { background: #f4f8ff; border-left: 4px solid #1f5fbf; padding: 6px 10px; margin: 4px 0 12px; }
 .meta { color: #555; margin: 0 0 12px; }
 .warn { color: #8a4b00; background: #fff4e0; border-left: 4px solid #e0a030; padding: 4px 8px; }
 nav.toc { background: #f6f6f6; padding: 8px 16px; display: inline-block; }
@@ -830,7 +844,9 @@ details.columns label { display: inline-block; margin: 2px 12px 2px 0; white-spa
 <header>
 {{with .Index}}<p class="meta"><a href="{{.}}">← All experiments</a></p>
 {{end}}<h1>{{.Title}}</h1>
-{{range .Meta}}<p class="meta">{{.}}</p>
+{{with .Question}}<p class="question">{{.}}</p>
+{{end}}{{with .Answer}}<p class="answer"><strong>Answer:</strong> {{.}}</p>
+{{end}}{{range .Meta}}<p class="meta">{{.}}</p>
 {{end}}{{range .Warn}}<p class="meta warn">⚠ {{.}}</p>
 {{end}}{{with .Results}}<p class="meta">Results: <a href="{{.Href}}">{{.Path}}</a>{{with $.Spec}} · Spec: <a href="{{.Href}}">{{.Name}}</a>{{end}}</p>
 {{end}}{{with .Related}}<p class="meta">Compares with: {{range $i, $r := .}}{{if $i}}, {{end}}<a href="{{$r.Href}}">{{$r.Text}}</a>{{end}}</p>

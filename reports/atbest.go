@@ -1,0 +1,334 @@
+package reports
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"kcalab/records"
+	"kcalab/reports/compare"
+)
+
+// The verdict of a tuned page: each method at its best, the best CA design
+// against the best of the paper's neural baselines, on the test parts
+// (which no choice saw). Its rules, computed from the records alone:
+//
+//   - A design is a tuning group's choice (records.Choose), folded over its
+//     seeds. The CA family (tail-cut KCA, LCA, SCA: CA axes compared by the
+//     dot product) and the baselines (schema.MethodInfo.Baseline: SGNS,
+//     CBOW, GloVe, fastText) each put forward the design of highest mean dev
+//     ρ, the number each was chosen by: which design stands for a family is
+//     chosen on the dev parts too, never on the test parts.
+//   - Each is scored at its own similarity, zero rule (the paper's), on the
+//     test part of every set its group was chosen on; each per-set
+//     difference has the 95% interval over the pairs and the seeds
+//     (compare.Diff), and its verdict is adjusted for the family of sets
+//     it is counted over by Holm's step-down (compare.HolmVerdicts).
+//   - One pooled verdict answers across the sets: the mean Δρ over the test
+//     parts, its bootstrap resampling pairs within each set, seeds counted
+//     (compare.Row.Pooled).
+//   - The best CA design is also set against each baseline's own best, so a
+//     reader sees every baseline at its best, not only the strongest.
+
+// bestDesign is a tuning group's chosen design as a verdict compares it.
+type bestDesign struct {
+	choice records.Choice
+	name   string // the group's name
+	row    row    // the chosen trials folded over their seeds
+	seeds  int
+}
+
+// bestDesigns are the chosen designs of the CA family and of the
+// baselines, each sorted by mean dev ρ, highest first (the first in
+// record order on a tie).
+func (p *builder) bestDesigns(recs []records.Record, cs []records.Choice) (ca, base []bestDesign) {
+	byID := map[string]records.Record{}
+	for _, rec := range recs {
+		byID[rec.ID] = rec
+	}
+	for _, c := range cs {
+		if c.Chosen < 0 {
+			continue
+		}
+		var trials []records.Record
+		for _, id := range c.ChosenIDs() {
+			if rec, ok := byID[id]; ok && rec.Status == records.StatusOK {
+				trials = append(trials, rec)
+			}
+		}
+		if len(trials) == 0 {
+			continue
+		}
+		merged := records.MergeReplicates(trials)
+		r := row{Trial: trial{Record: merged[0].Record}, N: merged[0].N, SD: merged[0].SD, Label: p.groupName(c)}
+		if merged[0].N > 1 {
+			r.Members = trials
+		}
+		d := bestDesign{choice: c, name: p.groupName(c), row: r, seeds: len(trials)}
+		switch {
+		case p.isCAFamily(trials[0]):
+			ca = append(ca, d)
+		case p.method(trials[0]).Baseline:
+			base = append(base, d)
+		}
+	}
+	byDev := func(a, b bestDesign) int {
+		return cmp.Compare(b.choice.Candidates[b.choice.Chosen].Score, a.choice.Candidates[a.choice.Chosen].Score)
+	}
+	slices.SortStableFunc(ca, byDev)
+	slices.SortStableFunc(base, byDev)
+	return ca, base
+}
+
+// bestVerdict is one comparison of two designs over a family of sets: per
+// set the difference a − b with its interval, its p-value, Holm's adjusted
+// one and the verdict after the adjustment; and the pooled difference.
+type bestVerdict struct {
+	a, b             bestDesign
+	sets             []string // set keys (their test parts are compared)
+	d, lo, hi        []float64
+	p, adj           []float64
+	vs               []verdict
+	covA, covB       []float64
+	poolD, poolLo    float64
+	poolHi, poolP    float64
+	pooled           verdict
+	tested, pooledOK bool // any set tested; pooled tested
+}
+
+// compareBest compares a against b on the test parts of sets.
+func (p *builder) compareBest(a, b bestDesign, sets []string) bestVerdict {
+	v := bestVerdict{a: a, b: b, sets: sets}
+	keyOf := func(d bestDesign, set string) string {
+		return records.Score(records.RuleZero, records.SetPart(set, records.PartTest)).At(p.rankSim(d.row.Record), ownSim(d.row.Record)).Key()
+	}
+	ea, eb := make([]estimate, len(sets)), make([]estimate, len(sets))
+	ka, kb := make([]string, len(sets)), make([]string, len(sets))
+	for i, set := range sets {
+		ka[i], kb[i] = keyOf(a, set), keyOf(b, set)
+		ea[i], eb[i] = a.row.Estimate(ka[i]), b.row.Estimate(kb[i])
+		cov := records.Coverage(records.SetPart(set, records.PartTest)).Key()
+		v.covA = append(v.covA, compare.Metric(a.row.Record, cov))
+		v.covB = append(v.covB, compare.Metric(b.row.Record, cov))
+	}
+	v.vs, v.p, v.adj = compare.HolmVerdicts(ea, eb)
+	for i := range sets {
+		d, lo, hi, ok := compare.Diff(ea[i], eb[i])
+		if !ok {
+			d = ea[i].Value - eb[i].Value
+		}
+		v.d, v.lo, v.hi = append(v.d, d), append(v.lo, lo), append(v.hi, hi)
+		v.tested = v.tested || ok
+	}
+	pa, pb := a.row.Pooled(ka), b.row.Pooled(kb)
+	d, lo, hi, ok := compare.Diff(pa, pb)
+	v.poolD, v.poolLo, v.poolHi, v.pooledOK = d, lo, hi, ok
+	v.poolP = compare.PValue(pa, pb)
+	switch {
+	case !ok:
+		v.pooled, v.poolD = compare.NotTested, pa.Value-pb.Value
+	case lo > 0:
+		v.pooled = compare.Above
+	case hi < 0:
+		v.pooled = compare.Below
+	default:
+		v.pooled = compare.Tie
+	}
+	return v
+}
+
+// counts spells the per-set verdicts after Holm's adjustment, "above on
+// MEN, Rare; ties on 4" (sets named when few).
+func (v bestVerdict) counts() string {
+	by := map[verdict][]string{}
+	for i, set := range v.sets {
+		by[v.vs[i]] = append(by[v.vs[i]], setDisplay(set))
+	}
+	name := func(sets []string) string {
+		if len(sets) <= 3 {
+			return strings.Join(sets, ", ")
+		}
+		return strconv.Itoa(len(sets)) + " sets"
+	}
+	var parts []string
+	if s := by[compare.Above]; len(s) > 0 {
+		parts = append(parts, "above on "+name(s))
+	}
+	if s := by[compare.Below]; len(s) > 0 {
+		parts = append(parts, "below on "+name(s))
+	}
+	if s := by[compare.Tie]; len(s) > 0 {
+		parts = append(parts, "ties on "+name(s))
+	}
+	if s := by[compare.NotTested]; len(s) > 0 {
+		parts = append(parts, "not tested on "+name(s))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// pooledText is the pooled verdict, "+0.012 [−0.004, +0.028]: a tie".
+func (v bestVerdict) pooledText() string {
+	if !v.pooledOK {
+		return fmt.Sprintf("%s (not tested: a design lacks replicates or a test part)", signed(v.poolD, 3))
+	}
+	word := map[verdict]string{compare.Above: "significantly above", compare.Below: "significantly below", compare.Tie: "a tie"}[v.pooled]
+	return fmt.Sprintf("%s [%s, %s]: %s", signed(v.poolD, 3), signed(v.poolLo, 3), signed(v.poolHi, 3), word)
+}
+
+// claim is the comparison in one claim of a page's verdict: "best CA −
+// best baseline: above 1 · ties 5 (Holm), pooled: tie (+0.012)".
+func (v bestVerdict) claim(subject string) Claim {
+	n := map[verdict]int{}
+	for _, x := range v.vs {
+		n[x]++
+	}
+	var parts []string
+	for _, k := range []struct {
+		v    verdict
+		name string
+	}{{compare.Above, "above"}, {compare.Below, "below"}, {compare.Tie, "ties"}, {compare.NotTested, "not tested"}} {
+		if n[k.v] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k.name, n[k.v]))
+		}
+	}
+	pooled := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}[v.pooled]
+	return Claim{Subject: subject, Answer: strings.Join(parts, " · ") + " (Holm)", Pooled: pooled + " (Δρ " + signed(v.poolD, 3) + ")"}
+}
+
+// Short is the verdict in a few words for the index: "pooled +0.012
+// [−0.004, +0.028] tie; per set (Holm): above 1 · ties 5".
+func (v bestVerdict) short() string {
+	n := map[verdict]int{}
+	for _, x := range v.vs {
+		n[x]++
+	}
+	var parts []string
+	for _, k := range []struct {
+		v    verdict
+		name string
+	}{{compare.Above, "above"}, {compare.Below, "below"}, {compare.Tie, "ties"}, {compare.NotTested, "not tested"}} {
+		if n[k.v] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k.name, n[k.v]))
+		}
+	}
+	pooled := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}[v.pooled]
+	return fmt.Sprintf("pooled %s %s; per set (Holm): %s", signed(v.poolD, 3), pooled, strings.Join(parts, " · "))
+}
+
+// commonSets are the sets a comparison is made on: those the CA design's
+// group was chosen on that the baseline's was too, in its order.
+func commonSets(a, b bestDesign) []string {
+	var out []string
+	for _, s := range a.choice.On {
+		if slices.Contains(b.choice.On, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// verdictBlocks are the verdict's headline, its table and the search
+// budgets; nil when the page has no CA design or no baseline chosen.
+func (p *builder) verdictBlocks(recs []records.Record, cs []records.Choice) ([]Block, *bestVerdict) {
+	ca, base := p.bestDesigns(recs, cs)
+	if len(ca) == 0 || len(base) == 0 {
+		return nil, nil
+	}
+	best := ca[0]
+	var vs []bestVerdict
+	for _, b := range base {
+		if sets := commonSets(best, b); len(sets) > 0 {
+			vs = append(vs, p.compareBest(best, b, sets))
+		}
+	}
+	if len(vs) == 0 {
+		return nil, nil
+	}
+	head := vs[0]
+	devOf := func(d bestDesign) string {
+		return formatScore(d.choice.Candidates[d.choice.Chosen].Score, 3)
+	}
+	seedsOf := func(d bestDesign) string {
+		if d.seeds > 1 {
+			return fmt.Sprintf(", %d seeds", d.seeds)
+		}
+		return ""
+	}
+	lines := Headline{fmt.Sprintf("Each method at its best, on the test parts (zero rule, each at its own similarity, seeds counted): the best CA design by dev ρ, %s (%s; dev %s), against the best neural baseline by dev ρ, %s (%s; dev %s%s): pooled over the %d test parts Δρ %s; per set after Holm's adjustment for the %d sets: %s.",
+		best.name, valuesText(best.choice.Axes, best.choice.Candidates[best.choice.Chosen].Values), devOf(best),
+		head.b.name, valuesText(head.b.choice.Axes, head.b.choice.Candidates[head.b.choice.Chosen].Values), devOf(head.b), seedsOf(head.b),
+		len(head.sets), head.pooledText(), len(head.sets), head.counts())}
+	for _, v := range vs[1:] {
+		lines = append(lines, fmt.Sprintf("Against %s at its best (dev %s%s): pooled Δρ %s; per set (Holm): %s.", v.b.name, devOf(v.b), seedsOf(v.b), v.pooledText(), v.counts()))
+	}
+	intro := Paragraph("How to read it: Δρ is the CA design's Spearman ρ minus the baseline's on a set's test part (about 70% of its pairs, never seen by any choice). " +
+		"Its interval holds the noise of the pairs (a paired bootstrap over 200 resamples of the set's pairs, shared by both designs) and, for a design trained over several seeds, of the seeds (their variance widens the interval with a t quantile on n − 1 degrees of freedom, so seeds never narrow it). " +
+		"A per-set verdict counts only when its p-value, adjusted by Holm's step-down for the number of sets compared, is below 5%: six separate 95% tests of no difference come up with a \"significant\" one about one time in four. " +
+		"The pooled verdict is the mean Δρ over the test parts, its bootstrap resampling the pairs within each set. Under the zero rule a design is charged 0 for pairs it has no vector for: the coverage columns say how much each covers.")
+	return []Block{lines, intro, verdictTable(vs)}, &vs[0]
+}
+
+// verdictTable lays out every comparison: per set Δρ with its interval,
+// the adjusted verdict, and the pooled difference.
+func verdictTable(vs []bestVerdict) Table {
+	sets := vs[0].sets
+	header := []string{"CA design − baseline"}
+	numeric := []bool{false}
+	for _, s := range sets {
+		header = append(header, setDisplay(s)+" test")
+		numeric = append(numeric, true)
+	}
+	header = append(header, "Pooled")
+	numeric = append(numeric, true)
+	t := Table{ID: "verdict", Caption: "Δρ on each test part, 95% interval over pairs and seeds, Holm-adjusted p and verdict; the pooled mean over the test parts (coverage of the test part: CA design / baseline)",
+		Header: header, Numeric: numeric,
+		CSV: [][]string{{"ca_design", "baseline", "set", "delta", "lo", "hi", "p", "p_holm", "verdict", "coverage_ca", "coverage_baseline"}}}
+	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
+	for _, v := range vs {
+		cells := []string{v.a.name + " − " + v.b.name}
+		for i := range v.sets {
+			if i >= len(sets) || v.sets[i] != sets[i] {
+				cells = append(cells, "—")
+				continue
+			}
+			c := signed(v.d[i], 3)
+			if finite(v.lo[i]) {
+				c += fmt.Sprintf(" [%s, %s] p(Holm) %s %s", signed(v.lo[i], 3), signed(v.hi[i], 3), pValueText(v.adj[i]), word[v.vs[i]])
+			}
+			if finite(v.covA[i]) && finite(v.covB[i]) && math.Abs(v.covA[i]-v.covB[i]) > compare.CoverageGap {
+				c += " (coverage " + percent(v.covA[i], 1) + " / " + percent(v.covB[i], 1) + ")"
+			}
+			cells = append(cells, c)
+			v.csvRow(&t, i, word)
+		}
+		pooled := v.pooledText()
+		if finite(v.poolP) {
+			pooled += " p " + pValueText(v.poolP)
+		}
+		cells = append(cells, pooled)
+		t.Rows = append(t.Rows, cells)
+		t.CSV = append(t.CSV, []string{v.a.name, v.b.name, "pooled", csvFloat(v.poolD), csvFloat(v.poolLo), csvFloat(v.poolHi), csvFloat(v.poolP), "", word[v.pooled], "", ""})
+	}
+	return t
+}
+
+func (v bestVerdict) csvRow(t *Table, i int, word map[verdict]string) {
+	t.CSV = append(t.CSV, []string{v.a.name, v.b.name, v.sets[i], csvFloat(v.d[i]), csvFloat(v.lo[i]), csvFloat(v.hi[i]), csvFloat(v.p[i]), csvFloat(v.adj[i]),
+		word[v.vs[i]], csvFloat(v.covA[i]), csvFloat(v.covB[i])})
+}
+
+// pValueText prints a p-value: "<0.001", "0.032", "1".
+func pValueText(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "—"
+	case p < 0.001:
+		return "<0.001"
+	case p >= 0.9995:
+		return "1"
+	}
+	return strconv.FormatFloat(p, 'f', 3, 64)
+}
