@@ -68,15 +68,7 @@ func Retrofit(q *mat.Dense, edges []Edge, opt Options) (*mat.Dense, error) {
 	hat := mat.DenseCopyOf(q)
 	if opt.Normalize {
 		for i := 0; i < rows; i++ {
-			r := hat.RawRowView(i)
-			var ss float64
-			for _, x := range r {
-				ss += x * x
-			}
-			n := math.Sqrt(ss + 1e-6)
-			for l := range r {
-				r[l] /= n
-			}
+			Normalize(hat.RawRowView(i))
 		}
 	}
 	out := mat.DenseCopyOf(hat)
@@ -133,4 +125,17 @@ func neighbours(rows int, edges []Edge, beta float64) ([][]neighbour, error) {
 		adj[i] = ns
 	}
 	return adj, nil
+}
+
+// Normalize scales v in place as the reference tool scales its input
+// vectors: v / √(‖v‖² + 10⁻⁶).
+func Normalize(v []float64) {
+	var ss float64
+	for _, x := range v {
+		ss += x * x
+	}
+	n := math.Sqrt(ss + 1e-6)
+	for l := range v {
+		v[l] /= n
+	}
 }
