@@ -24,7 +24,9 @@ const (
 )
 
 // Retrofitted says the trial retrofits its vectors.
-func (t Trial) Retrofitted() bool { return t.Retrofit.Lexicon != "" && t.Retrofit.Lexicon != RetrofitNone }
+func (t Trial) Retrofitted() bool {
+	return t.Retrofit.Lexicon != "" && t.Retrofit.Lexicon != RetrofitNone
+}
 
 // CrossFitted says the trial learns from the dev pairs and scores each with
 // a model that did not learn from it (SCA crossfit or retrofitting).
