@@ -245,8 +245,10 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	// The page is rendered from the file just written, so it is exactly
 	// what the committed results render to.
 	recs, rerr := readResults(filepath.Join(res.Dir, records.FileName), io.Discard)
+	var answer []string
 	if rerr == nil {
 		r := buildReport(spec, recs, ref, js, res.Dir)
+		answer = reports.SupervisedAnswer(r)
 		if root, ok := siteRoot(spec, res.Dir); ok {
 			siteLinks(&r, spec, filepath.Dir(spec.Path), root, stderr)
 		}
@@ -265,6 +267,9 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	}
 	fmt.Fprintf(stdout, "%s: %d trials (%d reused%s) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, halved, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
 	fmt.Fprintf(stdout, "report: %s\n", termsafe.Text(reportPath))
+	for _, line := range answer {
+		fmt.Fprintf(stdout, "supervised: %s\n", termsafe.Text(line))
+	}
 	// The index and the other specs' reports beside this one: a run into
 	// results/<name> leaves a site whose every link resolves.
 	if root, ok := siteRoot(spec, res.Dir); ok {

@@ -59,6 +59,7 @@ type Runner struct {
 	runID        string // this Run's records.RunInfo.ID
 
 	shared   sharedDecs // decompositions trials share (svd.shared_rank)
+	vecs     sharedVecs // word vectors retrofitted trials share (retrofit.*)
 	wordMemo memo[*WordData]
 	// subsampleMemo holds the subsampled tables of a corpus section, shared
 	// by the trials that draw the same (data.subsample).
@@ -344,7 +345,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		if round > 0 {
 			logf("kcalab: tune: successive halving: %d more trial(s) promoted by the results so far", len(now))
 		}
-		r.shared.count(now)
+		r.countShared(now)
 		runRound(now)
 		todo = slices.DeleteFunc(todo, func(t schema.Trial) bool { return done[t.Index] })
 	}
@@ -358,7 +359,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		if again := fullAgain(trials, out.Records, done); len(again) > 0 {
 			logf("kcalab: tune: %d chosen trial(s) hold only their search scores: computing them again for their replicates", len(again))
 			prog.Again(len(again))
-			r.shared.count(again)
+			r.countShared(again)
 			runRound(again)
 		}
 	}

@@ -105,6 +105,10 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 // instead: its vectors are retrofitted to the dev pairs, each pair scored
 // by vectors retrofitted without it.
 func (tr *TrialRun) Score(vs *vectors.Set) error {
+	if tr.captured != nil {
+		tr.captured.vs = vs
+		return nil
+	}
 	if tr.Trial.Retrofitted() {
 		return tr.scoreRetrofitted(vs)
 	}

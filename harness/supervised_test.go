@@ -31,7 +31,7 @@ variants:
   - {retrofit: {lexicon: dev, edges: one, threshold: 0.5, folds: 3}}
 `
 
-func supervisedRun(t *testing.T) []records.Record {
+func supervisedRun(t *testing.T, jobs int) []records.Record {
 	t.Helper()
 	spec := loadSpecTo(t, writeSpec(t, supervisedSpec), t.TempDir())
 	trials := spec.Trials()
@@ -40,7 +40,7 @@ func supervisedRun(t *testing.T) []records.Record {
 	assert.Equal(t, trials[0].Seed, trials[3].Seed)
 	assert.NotEqual(t, trials[0].Seed, trials[1].Seed)
 	assert.NotEqual(t, trials[0].ID, trials[2].ID)
-	res, err := (&harness.Runner{Jobs: 1}).Run(context.Background(), spec)
+	res, err := (&harness.Runner{Jobs: jobs}).Run(context.Background(), spec)
 	require.NoError(t, err)
 	require.Len(t, res.Records, 4)
 	for _, rec := range res.Records {
@@ -54,7 +54,7 @@ func supervisedRun(t *testing.T) []records.Record {
 // test pairs' scores exactly as they were (their words do not move), and
 // with unit-length vectors their cosine too.
 func TestSupervisedRunner(t *testing.T) {
-	recs := supervisedRun(t)
+	recs := supervisedRun(t, 1)
 	plain, scaRec, retro, retroCos := recs[0], recs[1], recs[2], recs[3]
 	key := func(part string) string {
 		return records.Score(records.RuleZero, records.SetPart("synthetic", part)).Key()
@@ -83,9 +83,28 @@ func TestSupervisedRunner(t *testing.T) {
 	cos := records.Score(records.RuleZero, records.SetPart("synthetic", records.PartTestUntouched)).At(records.SimCosine, records.SimDot).Key()
 	assert.InDelta(t, plain.Metrics[cos], retroCos.Metrics[cos], 1e-12, "unit-length input keeps the untouched pairs' cosine")
 	assert.NotEqual(t, plain.Metrics[key(records.PartTestTouched)], retro.Metrics[key(records.PartTestTouched)])
+	// The plain trial trained the vectors its two retrofitted twins took.
+	assert.NotContains(t, plain.Metrics, records.MetricVectorsShared)
+	assert.Equal(t, 1.0, retro.Metrics[records.MetricVectorsShared])
+	assert.Equal(t, 1.0, retroCos.Metrics[records.MetricVectorsShared])
+	assert.Equal(t, plain.Metrics[records.MetricVocab], retro.Metrics[records.MetricVocab], "what the training recorded comes along")
+	assert.NotContains(t, scaRec.Metrics, records.MetricVectorsShared)
 	// The held-out parts keep their replicates, for the page's verdicts.
 	for _, rec := range recs {
 		assert.Contains(t, rec.Bootstrap.Scores, key(records.PartTestUntouched))
+	}
+}
+
+// Whichever trial trains the shared vectors, every score is the same.
+func TestSupervisedRunnerJobs(t *testing.T) {
+	one, two := supervisedRun(t, 1), supervisedRun(t, 2)
+	for i := range one {
+		for k, v := range one[i].Metrics {
+			if m := records.ParseMetric(k); m.Kind == records.ScoreMetric {
+				assert.Equal(t, v, two[i].Metrics[k], "%s %s", one[i].ID, k)
+			}
+		}
+		assert.Equal(t, one[i].Bootstrap, two[i].Bootstrap)
 	}
 }
 

@@ -58,6 +58,7 @@ const (
 	MetricComposed         = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
 	MetricDevPairs         = "dev_pairs"          // pairs of the dev parts a supervised trial's final model learned from (sca.set: dev, retrofit.lexicon: dev): both words have vectors, and, retrofitting, the score passes retrofit.threshold
 	MetricRetrofitWords    = "retrofit_words"     // words the final retrofitting moved (those with a neighbour)
+	MetricVectorsShared    = "vectors_shared"     // 1 when another retrofitted trial of the run trained the vectors this one retrofits (the same settings but retrofit.*, the same seed)
 )
 
 const (

@@ -164,6 +164,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 	compared := withoutLosers(r.Records, cs)
 	scored := p.project(compared, compare.HasMetric(records.ScoreMetric))
 	sections := orderSections(r.Lead, map[string]*Section{
+		"supervised":  p.supervisedSection(r.Records, cs),
 		"tuning":      p.tuningSection(r.Records, cs),
 		"paper":       p.paperSection(compared, r.PaperRows),
 		"pairs":       p.pairsSection(compared),
