@@ -56,7 +56,8 @@ func (s *sharedVecs) count(trials []schema.Trial) {
 	defer s.mu.Unlock()
 	s.total, s.pending = map[string]int{}, map[string]int{}
 	for _, t := range trials {
-		if t.Data.Source.Input() == schema.CorpusInput {
+		// A measured trial runs alone in its own process: it shares nothing.
+		if t.Data.Source.Input() == schema.CorpusInput && !t.Measure.Process {
 			s.total[schema.SeedID(t.Values)]++
 			s.pending[schema.SeedID(t.Values)]++
 		}

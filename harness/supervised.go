@@ -10,6 +10,7 @@ import (
 	"kcalab/methods/sca"
 	"kcalab/methods/vectors"
 	"kcalab/records"
+	"kcalab/schema"
 )
 
 // Supervision by the dev pairs (docs/supervised.md). A supervised trial
@@ -34,14 +35,16 @@ type DevPair struct {
 	Fold   int
 }
 
-// DevPairs are the pairs of the dev parts of a trial's evaluation sets,
-// in the order of eval.sets and each set's file; a word pair in two sets
-// is there twice, with each set's scaled score.
+// DevPairs are the pairs of the dev parts of a trial's evaluation sets
+// (those of eval.supervise, else all), in the order of eval.sets and each
+// set's file; a word pair in two sets is there twice, with each set's
+// scaled score.
 type DevPairs struct {
 	Pairs []DevPair
 	K     int // folds
 	seed  uint64
-	words map[string]bool // lower-cased words of the pairs
+	words map[string]bool    // lower-cased words of the pairs
+	pairs map[[2]string]bool // lower-cased unordered word pairs
 }
 
 // foldSalt keeps the dev folds' hash apart from other uses of the spec seed.
@@ -55,8 +58,15 @@ func (tr *TrialRun) DevPairs(k int) (*DevPairs, error) {
 	if !tr.Trial.Eval.Parts {
 		return nil, fmt.Errorf("the dev pairs are the sets' dev parts: set eval.parts: true")
 	}
-	d := &DevPairs{K: max(k, 1), seed: tr.Spec.Seed, words: map[string]bool{}}
+	d := &DevPairs{K: max(k, 1), seed: tr.Spec.Seed, words: map[string]bool{}, pairs: map[[2]string]bool{}}
+	learn := map[string]bool{}
+	for _, n := range tr.Trial.Eval.Supervise {
+		learn[schema.SetKey(n)] = true
+	}
 	for _, s := range tr.sets {
+		if len(learn) > 0 && !learn[s.Key] {
+			continue
+		}
 		var dev []wordsim.Pair
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, p := range s.Set.Pairs {
@@ -73,6 +83,7 @@ func (tr *TrialRun) DevPairs(k int) (*DevPairs, error) {
 			d.Pairs = append(d.Pairs, DevPair{W1: p.W1, W2: p.W2, S: sc, Set: s.Key, Fold: d.FoldOf(p.W1, p.W2)})
 			d.words[strings.ToLower(p.W1)] = true
 			d.words[strings.ToLower(p.W2)] = true
+			d.pairs[lowerPair(p.W1, p.W2)] = true
 		}
 	}
 	return d, nil
@@ -98,6 +109,17 @@ func (d *DevPairs) Train(f int) []DevPair {
 		}
 	}
 	return out
+}
+
+// Holds says a word pair (either order, any case) is a dev pair.
+func (d *DevPairs) Holds(w1, w2 string) bool { return d.pairs[lowerPair(w1, w2)] }
+
+func lowerPair(a, b string) [2]string {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	if b < a {
+		a, b = b, a
+	}
+	return [2]string{a, b}
 }
 
 // Touches says a word is a word of some dev pair (in any case).
@@ -173,9 +195,10 @@ func (tr *TrialRun) touchedDev() (*DevPairs, error) {
 }
 
 // HeldOut scores a supervised trial's sets pair by pair with models that
-// did not learn from the pair: a dev pair by its fold's model (Fold), any
-// other pair by the final model, which learned from every dev pair
-// (Finish). See the comment at the top of this file.
+// did not learn from the pair: a dev pair (of any scored set: a word pair
+// of DevPairs) by its fold's model (Fold), any other pair by the final
+// model, which learned from every dev pair (Finish). See the comment at the
+// top of this file.
 type HeldOut struct {
 	tr     *TrialRun
 	dev    *DevPairs
@@ -205,7 +228,7 @@ func (h *HeldOut) Fold(f int, vs *vectors.Set) error {
 	}
 	h.folded[f] = true
 	return h.score(vs, func(p wordsim.Pair) bool {
-		return wordsim.PartOf(p.W1, p.W2) == wordsim.PartDev && h.dev.FoldOf(p.W1, p.W2) == f
+		return h.dev.Holds(p.W1, p.W2) && h.dev.FoldOf(p.W1, p.W2) == f
 	})
 }
 
@@ -257,7 +280,7 @@ func (h *HeldOut) Finish(full *vectors.Set) error {
 			return err
 		}
 		if err := h.score(full, func(p wordsim.Pair) bool {
-			return h.dev.K < 2 || wordsim.PartOf(p.W1, p.W2) != wordsim.PartDev
+			return h.dev.K < 2 || !h.dev.Holds(p.W1, p.W2)
 		}); err != nil {
 			return err
 		}

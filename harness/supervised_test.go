@@ -125,6 +125,7 @@ func TestSupervisedRefused(t *testing.T) {
 		{"retrofit case", syn + "method: lca\nretrofit: {lexicon: dev}\neval: {sets: [synthetic], parts: true, case_insensitive: true}\n", "case_insensitive"},
 		{"retrofit a table", "method: ca\ndata: {source: fisher}\nretrofit: {lexicon: dev}\n", "word vectors"},
 		{"touched without parts", syn + "method: lca\neval: {sets: [synthetic], touched: true}\n", "eval.parts"},
+		{"supervise another set", syn + "method: lca\neval: {sets: [synthetic], parts: true, supervise: [men]}\n", "eval.supervise"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := schema.LoadSpec(writeSpec(t, "name: x\n"+tc.body))

@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Supervision by known word pairs (docs/supervised.md): SCA tuned on the
@@ -40,6 +41,15 @@ func (t Trial) CrossFitted() bool {
 func checkSupervised(t Trial) error {
 	if t.Eval.Touched && !t.Eval.Parts {
 		return errors.New("eval.touched splits each set's test part by the dev parts' words: set eval.parts: true")
+	}
+	scored := map[string]bool{}
+	for _, n := range t.Eval.Sets {
+		scored[SetKey(n)] = true
+	}
+	for _, n := range t.Eval.Supervise {
+		if !scored[SetKey(n)] {
+			return fmt.Errorf("eval.supervise: %q is no set of eval.sets (%s): the supervised trials learn from the dev parts of sets they score", n, strings.Join(t.Eval.Sets, ", "))
+		}
 	}
 	if t.Method == "sca" {
 		switch {

@@ -52,21 +52,29 @@ func pairKey(a, b string) [2]string {
 
 // checkHeldOut asserts what sca.mode crossfit promises of the pairs that
 // reached a tuning table Γ (calls, in order: fold 0 … k−1, then the final
-// model): none is a pair of a test part of any set; fold f's model never
-// learned from a pair of fold f (the pairs it scores); the final model
-// learned from every dev pair with both words in the vocabulary and from
-// nothing else.
-func checkHeldOut(t *testing.T, calls [][][2]string, sets []*wordsim.Set, inVocab func(string) bool, seed uint64, k int) {
+// model): none is a pair of a test part of any set, nor a pair only an
+// unseen set (scored, not learned from: eval.supervise) holds; fold f's
+// model never learned from a pair of fold f (the pairs it scores); the
+// final model learned from every dev pair of the learned sets with both
+// words in the vocabulary and from nothing else.
+func checkHeldOut(t *testing.T, calls [][][2]string, learned, unseen []*wordsim.Set, inVocab func(string) bool, seed uint64, k int) {
 	t.Helper()
 	require.Len(t, calls, k+1, "one model per fold, then the final one")
 	test, dev := map[[2]string]bool{}, map[[2]string]bool{}
-	for _, s := range sets {
+	for _, s := range learned {
 		for _, p := range s.Pairs {
 			key := pairKey(p.W1, p.W2)
 			if wordsim.PartOf(p.W1, p.W2) == wordsim.PartTest {
 				test[key] = true
 			} else if inVocab(p.W1) && inVocab(p.W2) && p.W1 != p.W2 {
 				dev[key] = true
+			}
+		}
+	}
+	for _, s := range unseen {
+		for _, p := range s.Pairs {
+			if key := pairKey(p.W1, p.W2); !dev[key] {
+				test[key] = true
 			}
 		}
 	}
@@ -90,8 +98,9 @@ func checkHeldOut(t *testing.T, calls [][][2]string, sets []*wordsim.Set, inVoca
 
 // On a synthetic corpus, with two sets of its words where the second
 // repeats pairs of the first (in the other order, in upper case) beside
-// its own, no test pair of either set reaches Γ, and no fold's model tunes
-// on a pair it scores; for each SCA form.
+// its own, and a third set only scored (eval.supervise), no test pair of
+// any set and no pair of the third alone reaches Γ, and no fold's model
+// tunes on a pair it scores; for each SCA form.
 func TestCrossfitNeverTunesOnTestPairs(t *testing.T) {
 	clusters, err := synth.Words(synth.Options{Clusters: 6, WordsPerCluster: 8, Tokens: 20000})
 	require.NoError(t, err)
@@ -117,15 +126,19 @@ func TestCrossfitNeverTunesOnTestPairs(t *testing.T) {
 			b = append(b, fmt.Sprintf("%s %s %.2f", strings.ToUpper(w2), w1, score/2))
 		}
 	}
+	var c []string // a set only scored (eval.supervise leaves it out), sharing a few of a's pairs
 	for i := 0; i < 60; i++ {
 		b = append(b, fmt.Sprintf("%s %s %d", all[rng.IntN(len(all))], all[rng.IntN(len(all))], rng.IntN(5)))
+		c = append(c, fmt.Sprintf("%s %s %d", all[rng.IntN(len(all))], all[rng.IntN(len(all))], rng.IntN(5)))
 	}
+	c = append(c, a[:10]...)
 	dir := t.TempDir()
-	fa, fb := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
-	require.NoError(t, os.WriteFile(fa, []byte(strings.Join(a, "\n")+"\n"), 0o644))
-	require.NoError(t, os.WriteFile(fb, []byte(strings.Join(b, "\n")+"\n"), 0o644))
+	fa, fb, fc := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt"), filepath.Join(dir, "c.txt")
+	for f, lines := range map[string][]string{fa: a, fb: b, fc: c} {
+		require.NoError(t, os.WriteFile(f, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	}
 	var sets []*wordsim.Set
-	for _, f := range []string{fa, fb} {
+	for _, f := range []string{fa, fb, fc} {
 		s, err := wordsim.LoadFile(f)
 		require.NoError(t, err)
 		sets = append(sets, s)
@@ -136,11 +149,11 @@ func TestCrossfitNeverTunesOnTestPairs(t *testing.T) {
 seed: 5
 data: {source: synthetic, table: flat, window: 5}
 synthetic: {tokens: 20000, words: 8, clusters: 6}
-eval: {sets: [%q, %q], parts: true, touched: true}
+eval: {sets: [%q, %q, %q], supervise: [%q, %q], parts: true, touched: true}
 method: sca
 sca: {set: dev, mode: crossfit, folds: 4, form: %s}
 svd: {rank: 5}
-`, fa, fb, form))
+`, fa, fb, fc, fa, fb, form))
 			spec.Output = t.TempDir()
 			var res *harness.Run
 			calls := tuningCalls(t, func() {
@@ -149,7 +162,7 @@ svd: {rank: 5}
 			})
 			require.Len(t, res.Records, 1)
 			require.Equal(t, records.StatusOK, res.Records[0].Status, res.Records[0].Error)
-			checkHeldOut(t, calls, sets, func(w string) bool { return words[w] }, spec.Seed, 4)
+			checkHeldOut(t, calls, sets[:2], sets[2:], func(w string) bool { return words[w] }, spec.Seed, 4)
 		})
 	}
 }
@@ -197,7 +210,7 @@ svd: {rank: 3}
 	})
 	require.Len(t, res.Records, 1)
 	require.Equal(t, records.StatusOK, res.Records[0].Status, res.Records[0].Error)
-	checkHeldOut(t, calls, sets, func(w string) bool { return words[w] }, spec.Seed, 3)
+	checkHeldOut(t, calls, sets, nil, func(w string) bool { return words[w] }, spec.Seed, 3)
 	assert.Greater(t, res.Records[0].Metrics[records.MetricDevPairs], 1500.0, "about 30% of the 6,775 pairs")
 }
 
