@@ -281,6 +281,9 @@ func (p *builder) supervisedSection(recs []records.Record, cs []records.Choice) 
 		if g.touched != nil {
 			line += fmt.Sprintf(" On the test pairs a dev pair's words touch: %s; on those they do not: %s.", g.touched.pooledText(), g.untouched.pooledText())
 		}
+		if g.sup.kind == supRetrofit && slices.Equal(seedsOf(g.sup), seedsOf(g.base)) {
+			line += " It retrofits its base's very vectors (the same seeds; the interval counts their spread twice, so it errs wide)."
+		}
 		head = append(head, line)
 	}
 	// (b) The best supervised CA against the best supervised baseline.
@@ -453,6 +456,20 @@ func (p *builder) supName(d supDesign) string {
 		return d.name
 	}
 	return d.name + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// seedsOf are the seeds of a design's trials, sorted.
+func seedsOf(d supDesign) []uint64 {
+	members := d.row.Members
+	if len(members) == 0 {
+		members = []records.Record{d.row.Record}
+	}
+	out := make([]uint64, len(members))
+	for i, m := range members {
+		out[i] = m.Seed
+	}
+	slices.Sort(out)
+	return out
 }
 
 // hasPart says a design's record scored a part of some set.

@@ -22,10 +22,12 @@ type supScores struct{ dev, test, touched, untouched float64 }
 // supervisedRecs are a supervised spec's records on MEN and Rare: the
 // tail-cut CA and SCA of it tuned on the dev pairs (two weights, chosen by
 // dev), fastText and fastText retrofitted to the dev pairs (two
-// thresholds), each fastText design over two seeds. MEN's untouched test
-// part holds 5 pairs: too few to test.
+// thresholds), each fastText design over two seeds (the retrofitted ones
+// with their plain twin's). MEN's untouched test part holds 5 pairs: too
+// few to test.
 func supervisedRecs() []records.Record {
 	common := map[string]any{"eval.parts": true, "eval.touched": true, "eval.sets": []any{"men", "rare"}, "svd.rank": float64(300)}
+	seeds := map[string]uint64{"ca": 1, "sca3": 2, "sca6": 3, "ft": 11, "ft1": 12, "rt0": 11, "rt0r": 12, "rt5": 11, "rt5r": 12}
 	rec := func(id string, set map[string]any, scores map[string]supScores) records.Record {
 		s := maps.Clone(common)
 		maps.Copy(s, set)
@@ -50,7 +52,7 @@ func supervisedRecs() []records.Record {
 			put(records.PartTestTouched, sc.touched, 1400)
 			put(records.PartTestUntouched, sc.untouched, untouched)
 		}
-		return records.Record{ID: id, Status: "ok", Settings: s, Metrics: m}
+		return records.Record{ID: id, Seed: seeds[id], Status: "ok", Settings: s, Metrics: m}
 	}
 	ca := map[string]any{"label": "tail-cut", "method": "kca", "kca.kernel": "tailcut", "kca.shift": float64(1), "data.table": "cut", "data.window": float64(24)}
 	sca := func(w float64) map[string]any {
@@ -119,6 +121,8 @@ func TestSupervisedSection(t *testing.T) {
 	// Rare +0.01, pooled +0.02; its untouched pairs are as before.
 	assert.Contains(t, head[1], "(a) fastText + retrofitting (retrofit.threshold=0; dev 0.520; 2 seeds) over fastText: pooled over the 2 test parts Δρ +0.020 [")
 	assert.Contains(t, head[1], "on those they do not: ±0.000 [")
+	assert.Contains(t, head[1], "It retrofits its base's very vectors (the same seeds", "its twin: seeds 11 and 12 both")
+	assert.NotContains(t, head[0], "very vectors")
 	// (b) SCA (dev .505; test .72, .40) against retrofitted fastText (dev
 	// .520; test .645, .415): +0.03 pooled.
 	assert.Contains(t, head[2], "(b) the best supervised CA design by dev ρ, SCA tail-cut (sca.weight=0.6; dev 0.505), against the best supervised neural baseline by dev ρ, fastText + retrofitting (retrofit.threshold=0; dev 0.520; 2 seeds): pooled over the 2 test parts Δρ +0.030 [")
