@@ -18,7 +18,8 @@ import (
 // twin). The first of a run's trials with one such key to run trains the
 // vectors; the others take them instead of training again, record what
 // that training recorded before scoring (the table's size, the
-// decomposition's accuracy, the training's CPU time) with
+// decomposition's accuracy; not its cost, which stays with the trial that
+// paid it, so a search's budget counts it once) with
 // records.MetricVectorsShared set, and score them (retrofitted or not).
 // Their scores are those they would have computed: the vectors are the
 // same bits.
@@ -110,7 +111,13 @@ func (tr *TrialRun) runShared(ctx context.Context, m Method) error {
 		return err
 	}
 	if !computed {
-		maps.Copy(tr.Record.Metrics, tv.metrics)
+		for k, v := range tv.metrics {
+			// What the training cost (time, memory) stays with the trial
+			// that paid it, so a search's budget counts it once.
+			if records.ParseMetric(k).Kind != records.MeasurementMetric {
+				tr.SetMetric(k, v)
+			}
+		}
 		tr.Record.SVD = tv.svd
 		tr.SetMetric(records.MetricVectorsShared, 1)
 	}
