@@ -59,6 +59,7 @@ type Runner struct {
 	runID        string // this Run's records.RunInfo.ID
 
 	shared   sharedDecs // decompositions trials share (svd.shared_rank)
+	vecs     sharedVecs // word vectors retrofitted trials share (retrofit.*)
 	wordMemo memo[*WordData]
 	// subsampleMemo holds the subsampled tables of a corpus section, shared
 	// by the trials that draw the same (data.subsample).
@@ -396,7 +397,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	// does not promote are not run.
 	notPromoted := 0
 	queued := map[int]bool{}
-	r.shared.count(nil) // this run's trials are added as they are queued
+	r.countShared(nil) // this run's trials are added as they are queued
 	replan := func() []schema.Trial {
 		now, skip := planRound(trials, todo, out.Records, done)
 		for _, s := range skip {
@@ -412,7 +413,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 				fresh = append(fresh, t)
 			}
 		}
-		r.shared.add(fresh)
+		r.addShared(fresh)
 		return fresh
 	}
 	for round := 0; writeErr == nil && ctx.Err() == nil; round++ {
@@ -444,7 +445,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 					out.Reused--
 				}
 			}
-			r.shared.count(again)
+			r.countShared(again)
 			runRound(again, nil, again)
 		}
 	}

@@ -100,7 +100,18 @@ func (tr *TrialRun) LoadSet(name string) (NamedSet, error) {
 // compose (an OOV hook's n-gram vectors) become rows after the vocabulary,
 // so an export holds every word the trial scored; the vectors are saved
 // first when asked (vectors.save or -vectors).
+//
+// A retrofitted trial (retrofit.lexicon) is scored by scoreRetrofitted
+// instead: its vectors are retrofitted to the dev pairs, each pair scored
+// by vectors retrofitted without it.
 func (tr *TrialRun) Score(vs *vectors.Set) error {
+	if tr.captured != nil {
+		tr.captured.vs = vs
+		return nil
+	}
+	if tr.Trial.Retrofitted() {
+		return tr.scoreRetrofitted(vs)
+	}
 	own, err := vectors.ParseSimilarity(tr.Trial.Eval.Similarity)
 	if err != nil {
 		return err
@@ -112,6 +123,10 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 	if err := tr.saveVectors(vs); err != nil {
 		return err
 	}
+	touched, err := tr.touchedDev()
+	if err != nil {
+		return err
+	}
 	return tr.Stage("eval", func() error {
 		if err := tr.recordWordViews(vs, own); err != nil {
 			return err
@@ -120,7 +135,7 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 		if tr.Trial.Eval.CaseInsensitive {
 			evs = eval.FoldCase(vs)
 		}
-		for _, s := range tr.scoredSets() {
+		for _, s := range tr.sets {
 			set := s.Set
 			if tr.Trial.Eval.CaseInsensitive {
 				set = eval.FoldSet(set)
@@ -133,11 +148,17 @@ func (tr *TrialRun) Score(vs *vectors.Set) error {
 				}
 				scores[sim] = PairScores{Model: model, Covered: covered}
 			}
-			if err := tr.ScorePairs(NamedSet{Key: s.Key, Set: set}, scores); err != nil {
-				return err
-			}
-			if err := tr.scoreVocabOnly(vs, s, own); err != nil {
-				return err
+			// Each part is scored from its pairs' scores of the whole set:
+			// the same numbers as scoring the part alone.
+			for _, sp := range tr.parts(s, touched) {
+				ns, ps := sp.pick(set, scores)
+				if err := tr.ScorePairs(ns, ps); err != nil {
+					return err
+				}
+				plain, _ := sp.pick(s.Set, nil)
+				if err := tr.scoreVocabOnly(vs, plain, own); err != nil {
+					return err
+				}
 			}
 		}
 		return tr.scoreAnalogies(vs)
@@ -202,26 +223,6 @@ func (tr *TrialRun) ScorePairs(s NamedSet, bySim map[vectors.Similarity]PairScor
 	return tr.scoreVocabRule(s, bySim, resamples, func(sim vectors.Similarity, m records.Metric) string {
 		return m.At(records.Similarity(sim), own).Key()
 	})
-}
-
-// scoredSets are the trial's evaluation sets and, with eval.parts, their
-// dev and test parts (keys set@dev, set@test).
-func (tr *TrialRun) scoredSets() []NamedSet {
-	if !tr.Trial.Eval.Parts {
-		return tr.sets
-	}
-	var out []NamedSet
-	for _, s := range tr.sets {
-		out = append(out, s)
-		for _, part := range []string{wordsim.PartDev, wordsim.PartTest} {
-			p, err := s.Set.Part(part)
-			if err != nil || len(p.Pairs) == 0 {
-				continue
-			}
-			out = append(out, NamedSet{Key: records.SetPart(s.Key, part), Set: p})
-		}
-	}
-	return out
 }
 
 // withComposed returns vs with a row after the vocabulary for every

@@ -93,7 +93,8 @@ var afterDecomposition = map[string]bool{"vectors.alpha": true, "vectors.beta": 
 // setting the trial's method and data read, but svd.rank, the settings
 // that are not part of a trial's id (they change no number: how many
 // replicates, how many σ a record keeps) and the settings read only after
-// the decomposition (evaluation, labels, how vectors are scaled), and the
+// the decomposition (evaluation, labels, how vectors are scaled or
+// retrofitted), and the
 // backend the trial resolves to.
 func shareKey(t schema.Trial) string {
 	set := t.RecordSettings()
@@ -103,7 +104,8 @@ func shareKey(t schema.Trial) string {
 			continue
 		}
 		if k == "svd.rank" || k == schema.KeyLabel || k == "tuned_on" || afterDecomposition[k] ||
-			strings.HasPrefix(k, "eval.") || strings.HasPrefix(k, "measure.") || strings.HasPrefix(k, "tune.") {
+			strings.HasPrefix(k, "eval.") || strings.HasPrefix(k, "measure.") || strings.HasPrefix(k, "tune.") ||
+			strings.HasPrefix(k, "retrofit.") {
 			continue
 		}
 		keys = append(keys, k)

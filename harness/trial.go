@@ -39,6 +39,10 @@ type TrialRun struct {
 	// unseen evaluation words follow); 0 otherwise.
 	vocabRows  int
 	plainVocab *vectors.Set // the own rows when subword.weight blends them
+	// captured, while set, receives the vectors the method gives Score
+	// instead of scoring them (runShared: vectors a run's retrofitted
+	// trials and their plain twin share).
+	captured *trainedVectors
 	// foldedVocab is the corpus vocabulary folded to lower case, built on
 	// first use by a case-insensitive trial's vocab rule.
 	foldedVocab map[string]bool
@@ -124,6 +128,7 @@ func (tr *TrialRun) run(ctx context.Context) error {
 		if err := tr.checkAnalogies(); err != nil {
 			return err
 		}
+		return tr.runShared(ctx, m)
 	}
 	return m.Run(ctx, tr)
 }

@@ -56,6 +56,9 @@ const (
 	MetricSVDSharedSeconds = "svd_shared_s"       // the wall time that shared decomposition took, in the trial that computed it, seconds
 	MetricDim              = "dim"                // dimension of a trial's word vectors
 	MetricComposed         = "composed_words"     // evaluation words given vectors composed from their parts (n-grams), not vocabulary rows
+	MetricDevPairs         = "dev_pairs"          // pairs of the dev parts a supervised trial's final model learned from (sca.set: dev, retrofit.lexicon: dev): both words have vectors, and, retrofitting, the score passes retrofit.threshold
+	MetricRetrofitWords    = "retrofit_words"     // words the final retrofitting moved (those with a neighbour)
+	MetricVectorsShared    = "vectors_shared"     // 1 when another retrofitted trial of the run trained the vectors this one retrofits (the same settings but retrofit.*, the same seed)
 )
 
 const (
@@ -507,7 +510,19 @@ const PartSep = "@"
 const (
 	PartDev  = "dev"
 	PartTest = "test"
+	// PartTestTouched and PartTestUntouched split a test part by whether
+	// the dev parts' pairs (of every set a trial scores) hold one of a
+	// pair's words (eval.touched): where known pairs can teach a model
+	// something about the pair's own words, and where they cannot.
+	PartTestTouched   = "test-touched"
+	PartTestUntouched = "test-untouched"
 )
+
+// HeldOutPart says a part of a set is never tuned on: the test part and
+// its touched and untouched halves.
+func HeldOutPart(part string) bool {
+	return part == PartTest || part == PartTestTouched || part == PartTestUntouched
+}
 
 // SetPart is the key of a part of a set ("rare@test").
 func SetPart(set, part string) string { return set + PartSep + part }

@@ -122,7 +122,7 @@ func withoutInSample(rec Record) *Bootstrap {
 		// analogy accuracies; only the former can be tuned on.
 		m := ParseMetric(key)
 		set, part := SplitSetPart(m.Set)
-		if m.Kind == ScoreMetric && on[set] && part != PartTest {
+		if m.Kind == ScoreMetric && on[set] && !HeldOutPart(part) {
 			drop = append(drop, key)
 		}
 	}

@@ -50,28 +50,14 @@ func (p *builder) bestDesigns(recs []records.Record, cs []records.Choice) (ca, b
 		byID[rec.ID] = rec
 	}
 	for _, c := range cs {
-		if c.Chosen < 0 {
+		d, ok := p.chosenDesign(c, byID)
+		if !ok {
 			continue
 		}
-		var trials []records.Record
-		for _, id := range c.ChosenIDs() {
-			if rec, ok := byID[id]; ok && rec.Status == records.StatusOK {
-				trials = append(trials, rec)
-			}
-		}
-		if len(trials) == 0 {
-			continue
-		}
-		merged := records.MergeReplicates(trials)
-		r := row{Trial: trial{Record: merged[0].Record}, N: merged[0].N, SD: merged[0].SD, Label: p.groupName(c)}
-		if merged[0].N > 1 {
-			r.Members = trials
-		}
-		d := bestDesign{choice: c, name: p.groupName(c), row: r, seeds: len(trials)}
 		switch {
-		case p.isCAFamily(trials[0]):
+		case p.isCAFamily(d.row.Record):
 			ca = append(ca, d)
-		case p.method(trials[0]).Baseline:
+		case p.method(d.row.Record).Baseline:
 			base = append(base, d)
 		}
 	}
@@ -81,6 +67,34 @@ func (p *builder) bestDesigns(recs []records.Record, cs []records.Choice) (ca, b
 	slices.SortStableFunc(ca, byDev)
 	slices.SortStableFunc(base, byDev)
 	return ca, base
+}
+
+// chosenDesign is a tuning group's chosen design folded over its seeds;
+// false when none was chosen or none of its trials finished.
+func (p *builder) chosenDesign(c records.Choice, byID map[string]records.Record) (bestDesign, bool) {
+	if c.Chosen < 0 {
+		return bestDesign{}, false
+	}
+	var trials []records.Record
+	for _, id := range c.ChosenIDs() {
+		if rec, ok := byID[id]; ok && rec.Status == records.StatusOK {
+			trials = append(trials, rec)
+		}
+	}
+	if len(trials) == 0 {
+		return bestDesign{}, false
+	}
+	return designOf(c, p.groupName(c), trials), true
+}
+
+// designOf is a design of trials (its seeds) standing for choice c.
+func designOf(c records.Choice, name string, trials []records.Record) bestDesign {
+	merged := records.MergeReplicates(trials)
+	r := row{Trial: trial{Record: merged[0].Record}, N: merged[0].N, SD: merged[0].SD, Label: name}
+	if merged[0].N > 1 {
+		r.Members = trials
+	}
+	return bestDesign{choice: c, name: name, row: r, seeds: len(trials)}
 }
 
 // bestVerdict is one comparison of two designs over a family of sets: per
@@ -95,22 +109,38 @@ type bestVerdict struct {
 	covA, covB       []float64
 	poolD, poolLo    float64
 	poolHi, poolP    float64
+	poolA, poolB     estimate // each design's pooled estimate
 	pooled           verdict
 	tested, pooledOK bool // any set tested; pooled tested
 }
 
 // compareBest compares a against b on the test parts of sets.
 func (p *builder) compareBest(a, b bestDesign, sets []string) bestVerdict {
+	return p.compareOn(a, b, sets, records.PartTest)
+}
+
+// compareOn compares a against b on one held-out part of each of sets
+// (records.HeldOutPart). A part of fewer than records.MinRankedPairs pairs
+// on either side is not tested, and left out of the pool.
+func (p *builder) compareOn(a, b bestDesign, sets []string, part string) bestVerdict {
 	v := bestVerdict{a: a, b: b, sets: sets}
 	keyOf := func(d bestDesign, set string) string {
-		return records.Score(records.RuleZero, records.SetPart(set, records.PartTest)).At(p.rankSim(d.row.Record), ownSim(d.row.Record)).Key()
+		return records.Score(records.RuleZero, records.SetPart(set, part)).At(p.rankSim(d.row.Record), ownSim(d.row.Record)).Key()
+	}
+	few := func(d bestDesign, set string) bool {
+		n := compare.Metric(d.row.Record, records.Pairs(records.SetPart(set, part)).Key())
+		return !(n >= records.MinRankedPairs)
 	}
 	ea, eb := make([]estimate, len(sets)), make([]estimate, len(sets))
-	ka, kb := make([]string, len(sets)), make([]string, len(sets))
+	var ka, kb []string
 	for i, set := range sets {
-		ka[i], kb[i] = keyOf(a, set), keyOf(b, set)
-		ea[i], eb[i] = a.row.Estimate(ka[i]), b.row.Estimate(kb[i])
-		cov := records.Coverage(records.SetPart(set, records.PartTest)).Key()
+		if part != records.PartTest && (few(a, set) || few(b, set)) {
+			ea[i], eb[i] = estimate{Value: math.NaN()}, estimate{Value: math.NaN()}
+		} else {
+			ka, kb = append(ka, keyOf(a, set)), append(kb, keyOf(b, set))
+			ea[i], eb[i] = a.row.Estimate(keyOf(a, set)), b.row.Estimate(keyOf(b, set))
+		}
+		cov := records.Coverage(records.SetPart(set, part)).Key()
 		v.covA = append(v.covA, compare.Metric(a.row.Record, cov))
 		v.covB = append(v.covB, compare.Metric(b.row.Record, cov))
 	}
@@ -124,6 +154,7 @@ func (p *builder) compareBest(a, b bestDesign, sets []string) bestVerdict {
 		v.tested = v.tested || ok
 	}
 	pa, pb := a.row.Pooled(ka), b.row.Pooled(kb)
+	v.poolA, v.poolB = pa, pb
 	d, lo, hi, ok := compare.Diff(pa, pb)
 	v.poolD, v.poolLo, v.poolHi, v.pooledOK = d, lo, hi, ok
 	v.poolP = compare.PValue(pa, pb)
@@ -198,26 +229,6 @@ func (v bestVerdict) claim(subject string) Claim {
 	return Claim{Subject: subject, Answer: strings.Join(parts, " · ") + " (Holm)", Pooled: pooled + " (Δρ " + signed(v.poolD, 3) + ")"}
 }
 
-// Short is the verdict in a few words for the index: "pooled +0.012
-// [−0.004, +0.028] tie; per set (Holm): above 1 · ties 5".
-func (v bestVerdict) short() string {
-	n := map[verdict]int{}
-	for _, x := range v.vs {
-		n[x]++
-	}
-	var parts []string
-	for _, k := range []struct {
-		v    verdict
-		name string
-	}{{compare.Above, "above"}, {compare.Below, "below"}, {compare.Tie, "ties"}, {compare.NotTested, "not tested"}} {
-		if n[k.v] > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", k.name, n[k.v]))
-		}
-	}
-	pooled := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}[v.pooled]
-	return fmt.Sprintf("pooled %s %s; per set (Holm): %s", signed(v.poolD, 3), pooled, strings.Join(parts, " · "))
-}
-
 // commonSets are the sets a comparison is made on: those the CA design's
 // group was chosen on that the baseline's was too, in its order.
 func commonSets(a, b bestDesign) []string {
@@ -274,21 +285,33 @@ func (p *builder) verdictBlocks(recs []records.Record, cs []records.Choice) ([]B
 // verdictTable lays out every comparison: per set Δρ with its interval,
 // the adjusted verdict, and the pooled difference.
 func verdictTable(vs []bestVerdict) Table {
+	return verdictTableOf(vs, "verdict", "Δρ on each test part, 95% interval over pairs and seeds, Holm-adjusted p and verdict; the pooled mean over the test parts (coverage of the test part: CA design / baseline)",
+		"CA design − baseline", "test", []string{"ca_design", "baseline", "coverage_ca", "coverage_baseline"}, nil)
+}
+
+// verdictTableOf is verdictTable with its id, caption, first column,
+// the part its set columns name, the CSV's column names (below) and,
+// when not nil, each row's first cell. csvNames names the CSV's columns of
+// the two designs and of their coverages.
+func verdictTableOf(vs []bestVerdict, id, caption, first, part string, csvNames []string, rowNames []string) Table {
 	sets := vs[0].sets
-	header := []string{"CA design − baseline"}
+	header := []string{first}
 	numeric := []bool{false}
 	for _, s := range sets {
-		header = append(header, setDisplay(s)+" test")
+		header = append(header, setDisplay(s)+" "+part)
 		numeric = append(numeric, true)
 	}
 	header = append(header, "Pooled")
 	numeric = append(numeric, true)
-	t := Table{ID: "verdict", Caption: "Δρ on each test part, 95% interval over pairs and seeds, Holm-adjusted p and verdict; the pooled mean over the test parts (coverage of the test part: CA design / baseline)",
+	t := Table{ID: id, Caption: caption,
 		Header: header, Numeric: numeric,
-		CSV: [][]string{{"ca_design", "baseline", "set", "delta", "lo", "hi", "p", "p_holm", "verdict", "coverage_ca", "coverage_baseline"}}}
+		CSV: [][]string{{csvNames[0], csvNames[1], "set", "delta", "lo", "hi", "p", "p_holm", "verdict", csvNames[2], csvNames[3]}}}
 	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
-	for _, v := range vs {
+	for k, v := range vs {
 		cells := []string{v.a.name + " − " + v.b.name}
+		if rowNames != nil {
+			cells[0] = rowNames[k]
+		}
 		for i := range v.sets {
 			if i >= len(sets) || v.sets[i] != sets[i] {
 				cells = append(cells, "—")

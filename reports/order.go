@@ -7,12 +7,12 @@ import (
 
 // Section names a spec's report.lead may give, in the order sections
 // appear when nothing decides otherwise.
-var sectionOrder = []string{"tuning", "paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
+var sectionOrder = []string{"supervised", "tuning", "paper", "pairs", "check", "scores", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
 
 // autoOrder is the order of the sections that do not lead when
 // report.lead is auto: the scores first, then the paper's table and the
 // reference pairs when they did not lead.
-var autoOrder = []string{"check", "tuning", "scores", "paper", "pairs", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
+var autoOrder = []string{"check", "supervised", "tuning", "scores", "paper", "pairs", "analogies", "sweeps", "scaling", "measured", "spectra", "calibration", "words", "ca", "trials"}
 
 // longTable is the row count above which a table is collapsed: a reader
 // should reach the charts without scrolling past it.
@@ -40,7 +40,7 @@ func orderSections(lead string, secs map[string]*Section, scored projection, l l
 	if lead == "" || lead == "auto" {
 		base = autoOrder
 		ranked := scored.Where(compare.Not(isMeasuredTrial)).Len()
-		front := []string{"check"}
+		front := []string{"check", "supervised"} // present only when trials learn from the dev pairs
 		if l.tuning {
 			front = append(front, "tuning")
 		}

@@ -184,6 +184,7 @@ func (p *builder) sections(r Report) ([]Section, error) {
 	scored := p.project(compared, compare.HasMetric(records.ScoreMetric))
 	p.setVerdict("check", checkVerdict(r.Check, r.Records))
 	sections := orderSections(r.Lead, map[string]*Section{
+		"supervised":  p.supervisedSection(r.Records, cs),
 		"tuning":      p.tuningSection(r.Records, cs),
 		"paper":       p.paperSection(compared, r.PaperRows),
 		"pairs":       p.pairsSection(compared),

@@ -19,7 +19,7 @@ import (
 type Trial struct {
 	Index  int            // position in the grid (first axis varies slowest)
 	ID     string         // stable: derived from the settings that differ from their defaults
-	Seed   uint64         // derived from the spec seed and ID only
+	Seed   uint64         // derived from the spec seed and ID only (SeedID: a retrofitted trial's from its base's)
 	Title  string         // the label and axis values, e.g. "tail-cut svd.backend=dense"
 	Values map[string]any // every per-trial key
 	// Axes are the grid axes of the trial's variant (the keys it was
@@ -97,7 +97,7 @@ func (s *Spec) expandGrid() ([]Trial, []Merged) {
 			return false
 		}
 		seen[t.ID] = len(trials)
-		t.Seed = TrialSeed(s.Seed, t.ID)
+		t.Seed = TrialSeed(s.Seed, SeedID(s.idValues(t.Values)))
 		t.Index = len(trials)
 		t.Settings = typedSettings(t.Values)
 		t.Title = strings.TrimSpace(t.Title)
@@ -239,6 +239,27 @@ func (s *Spec) idValues(values map[string]any) map[string]any {
 		}
 	}
 	return out
+}
+
+// SeedID is the id a trial's seed derives from: its id, except for a
+// retrofitted trial (retrofit.lexicon not none), whose seed is that of the
+// same settings without retrofit.* and without its label. Its method then
+// trains the same vectors for every candidate of a retrofitting search
+// (they differ in retrofit.* alone), so a choice among them is not a
+// choice among training seeds; replicates still differ (the replicate
+// number stays in).
+func SeedID(values map[string]any) string {
+	if lex, ok := values[KeyRetrofitLexicon]; !ok || lex == RetrofitNone {
+		return TrialID(values)
+	}
+	base := make(map[string]any, len(values))
+	for k, v := range values {
+		if k == KeyLabel || strings.HasPrefix(k, "retrofit.") {
+			continue
+		}
+		base[k] = v
+	}
+	return TrialID(base)
 }
 
 // TrialSeed derives a trial's seed from the spec seed and the trial id alone.

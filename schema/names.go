@@ -24,6 +24,7 @@ type dataSetting struct {
 
 func dataSettings() []dataSetting {
 	sets := setNames()
+	sets.known = append(sets.known, SCASetDev) // the dev parts of eval.sets together
 	evalSets := setNames()
 	evalSets.known = append(evalSets.known, "synthetic") // a synthetic corpus's own pairs
 	return []dataSetting{

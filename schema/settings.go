@@ -39,6 +39,7 @@ type Settings struct {
 
 	KCA      KCASettings      `key:"kca"`
 	SCA      SCASettings      `key:"sca"`
+	Retrofit RetrofitSettings `key:"retrofit"`
 	Vectors  VectorsSettings  `key:"vectors"`
 	Subword  SubwordSettings  `key:"subword"`
 	Eval     EvalSettings     `key:"eval"`
@@ -103,14 +104,28 @@ type KCASettings struct {
 
 // SCASettings configure semi-supervised CA (method sca).
 type SCASettings struct {
-	Set      string  `key:"set" default:"men" short:"{set}" order:"8" doc:"sca: the word pairs that build the tuning tables Γ: a word-similarity set name (sim, rel, men, mturk, rare, s999) or a file of lines w1 w2 score (relative to the spec file)"`
-	Mode     string  `key:"mode" default:"folds" enum:"in-sample,folds" short:"{}" order:"9" doc:"sca: in-sample tunes and scores on the same pairs (as the paper); folds scores every pair with a model whose tuning never saw it"`
-	Folds    int     `key:"folds" default:"5" min:"2" max:"100" doc:"sca: number of folds k"`
+	Set      string  `key:"set" default:"men" short:"{set}" order:"8" doc:"sca: the word pairs that build the tuning tables Γ: a word-similarity set name (sim, rel, men, mturk, rare, s999), a file of lines w1 w2 score (relative to the spec file), or dev: the dev parts of every set of eval.sets together (each set's scores scaled to [0, 1] by its dev pairs' range; needs eval.parts and sca.mode crossfit), so that no pair of a test part ever tunes anything (docs/supervised.md)"`
+	Mode     string  `key:"mode" default:"folds" enum:"in-sample,folds,crossfit" short:"{}" order:"9" doc:"sca: in-sample tunes and scores on the same pairs (as the paper); folds scores every pair with a model whose tuning never saw it; crossfit (with sca.set: dev) splits the dev pairs into sca.folds folds by a seeded hash of each word pair, scores each dev pair with the model tuned on the other folds (its dev score, the one tune: chooses by) and every other pair, the test parts' among them, with the model tuned on every dev pair"`
+	Folds    int     `key:"folds" default:"5" min:"2" max:"100" doc:"sca: number of folds k (folds and crossfit)"`
 	Form     string  `key:"form" default:"blend" enum:"blend,sum,paper" short:"{}" order:"12" doc:"sca: paper = the Definition of SCA in the paper: the SVD of the Hadamard form built from the tuning-ratio tables Γʳ, Γᶜ, with γ = exp(−sca.strength·(s − sca.pivot)) for a pair of scaled score s and γ = 1 elsewhere (a delayed operator, never V×V); blend = each paired word's row profile moves a share α toward the profiles of words judged more similar than the average pair and away from those judged less similar, its mass kept; sum = Γ·N·Γᵀ with Γ = I + λ·G (G holds the pairs' scores scaled to [0, 1]); see methods/sca"`
 	Weight   float64 `key:"weight" default:"0.5" min:"0" doc:"sca: α (blend, at most 1) or λ (sum)"`
 	Strength float64 `key:"strength" default:"4" min:"0" max:"50" doc:"sca.form paper: λ of γ = exp(−λ·(s − s₀)); 0 = plain CA"`
 	Pivot    float64 `key:"pivot" default:"0.5" min:"0" max:"1" doc:"sca.form paper: s₀, the scaled score at which γ = 1 (pairs above attract, pairs below repel)"`
 	Tune     string  `key:"tune" default:"both" enum:"both,rows,cols" doc:"sca.form paper: which tuning-ratio table is tuned: Γʳ (rows), Γᶜ (cols) or both"`
+}
+
+// RetrofitSettings retrofit any method's word vectors to the known pairs
+// (methods/retrofit; docs/supervised.md). Off by default: every number as
+// before.
+type RetrofitSettings struct {
+	Lexicon    string  `key:"lexicon" omitdefault:"true" default:"none" enum:"none,dev" short:"retrofit={}" order:"14" doc:"retrofitting (Faruqui et al. 2015) of the trial's word vectors, whatever its method, to a graph of known word pairs: none = off (the vectors as the method made them); dev = the pairs of the dev parts of every set of eval.sets (needs eval.parts), each set's scores scaled to [0, 1] by its dev pairs' range. The dev pairs are split into retrofit.folds folds by a seeded hash of each word pair: a dev pair is scored by the vectors retrofitted to the other folds (its dev score, the one tune: chooses by), every other pair, the test parts' among them, by the vectors retrofitted to every dev pair (the ones saved, probed and asked analogies). A retrofitted trial's seed is that of its settings without retrofit.* and without a label: its candidates, and the plain trial of those settings when that has no label (its twin), train the same vectors, which a run trains once and shares (vectors_shared in the others' records), so retrofitting is compared with exactly the vectors it retrofits"`
+	Edges      string  `key:"edges" omitdefault:"true" default:"score" enum:"score,one" doc:"retrofit: the weight w of a pair's edge: score = its scaled score s (a pair judged more similar pulls more), one = 1 (the paper's unweighted lexicon); a word's neighbours share β in proportion to w"`
+	Threshold  float64 `key:"threshold" omitdefault:"true" default:"0" min:"0" max:"1" doc:"retrofit: only pairs whose scaled score s is at least this are edges (0 = every pair with s > 0)"`
+	Alpha      float64 `key:"alpha" omitdefault:"true" default:"1" min:"1e-6" max:"1000" doc:"retrofit: α, the weight of a word's own vector in the update q_i ← (α q̂_i + Σ_j β_ij q_j)/(α + β); 1 = the paper's"`
+	Beta       float64 `key:"beta" omitdefault:"true" default:"1" min:"0" max:"1000" doc:"retrofit: β, the weight of a word's neighbours (β_ij = β·w_ij/Σ_k w_ik); 1 = the paper's (β_ij = 1/degree with unweighted edges); 0 = no change"`
+	Iterations int     `key:"iterations" omitdefault:"true" default:"10" min:"0" max:"1000" doc:"retrofit: passes of the update over the words with neighbours, each in place in row order (10 = the paper's)"`
+	Normalize  bool    `key:"normalize" omitdefault:"true" default:"true" doc:"retrofit: scale every vector to unit length first, as the reference tool does (its users compare by cosine); off, the update mixes the vectors as they are, lengths included (what a dot product reads)"`
+	Folds      int     `key:"folds" omitdefault:"true" default:"5" min:"2" max:"100" doc:"retrofit: folds of the dev pairs for their held-out scores"`
 }
 
 // VectorsSettings turn a decomposition into word vectors.
@@ -145,6 +160,8 @@ type EvalSettings struct {
 	CaseInsensitive bool     `key:"case_insensitive" default:"false" doc:"word-similarity sets: fold the sets' words and the vocabulary to lower case, a set word standing for the most frequent vocabulary word of its folded form (gensim's evaluate_word_pairs(case_insensitive=True)); off = exact lookups (the paper's authors)"`
 	Analogies       []string `key:"analogies" default:"" doc:"analogy sets scored: google (word2vec's questions-words.txt in <data>/analogy) or files of that format (lines a a* b b*, \": section\" headers) relative to the spec file; answered as gensim's evaluate_word_analogies does (case-insensitive, inputs excluded, candidates the eval.analogy_vocab most frequent words) by 3CosAdd and 3CosMul (ε = 0.001); metrics analogy.<set> and analogy_mul.<set> (correct / covered, with bootstrap replicates over the set's questions), coverage.analogy.<set>, the counts questions.analogy.<set>, covered.analogy.<set>, correct.analogy.<set>, correct_mul.analogy.<set>, and per section analogy.<set>/<section>"`
 	Parts           bool     `key:"parts" default:"false" doc:"also score each set's dev and test parts (about 30% and 70% of its pairs, split by a hash of each pair's words, the same for every trial): metrics spearman.<rule>.<set>@dev and …@test; tune a design on the dev parts (tuned_on: [rare@dev, …]) and compare it on the test parts"`
+	Supervise       []string `key:"supervise" omitdefault:"true" default:"" doc:"the sets whose dev parts the supervised trials learn from (sca.set: dev, retrofit.lexicon: dev) and whose words eval.touched splits the test parts by: names of eval.sets; empty = every set of eval.sets. Another set of eval.sets is only scored (each of its pairs that is no such dev pair by the model that learned from every dev pair): a set the designs never saw, with the pairs it shares with those dev parts removed, tests them on new ground"`
+	Touched         bool     `key:"touched" omitdefault:"true" default:"false" doc:"with eval.parts: also score each set's test part split by whether the dev parts of eval.sets (the pairs sca.set: dev and retrofit.lexicon: dev learn from) touch its words: SET@test-touched holds the test pairs with a word in some dev pair, SET@test-untouched those with neither word in any; a reader sees whether pairs help beyond the words they label. Off = no such scores"`
 	AnalogyVocab    int      `key:"analogy_vocab" default:"30000" min:"0" doc:"analogies: candidates and question words are restricted to this many most frequent words (word2vec's compute-accuracy: 30,000; gensim's restrict_vocab default: 300,000; 0 = whole vocabulary)"`
 }
 
@@ -209,7 +226,7 @@ type RunSettings struct {
 
 // ReportSettings shape the run's report page (not its trials).
 type ReportSettings struct {
-	Lead       string   `key:"lead" default:"auto" enum:"auto,tuning,paper,pairs,check,scores,analogies,sweeps,scaling,measured,spectra,calibration,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the check, then the designs chosen on dev parts when the spec tunes (tune.axes), the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
+	Lead       string   `key:"lead" default:"auto" enum:"auto,supervised,tuning,paper,pairs,check,scores,analogies,sweeps,scaling,measured,spectra,calibration,words,ca,trials" doc:"the section the report opens with; auto = by what the records hold: the check, then what known pairs buy when trials learn from the dev pairs (sca.set: dev, retrofit.lexicon), then the designs chosen on dev parts when the spec tunes (tune.axes), the paper's table, the reference pairs or the check when there are any, else time and memory when every scored trial is measured, else the sweeps when the score table is long, else the scores"`
 	PaperRows  []string `key:"paper_rows" default:"" doc:"the trials that stand for the paper's rows (reports/paper.go) in the report's paper table, as ROW=TRIAL entries, TRIAL being a variant label or a trial id (e.g. SCA+MEN=SCA+MEN in-sample); without an entry a row takes the trials labelled with its name; rows are compared at one dimension, so of a row's trials the one at the d most rows have a trial at is used (on ties the largest, nearest the paper's d = 8000), and a row without a trial there takes its largest d in a ranking group of its own"`
 	Similarity string   `key:"similarity" default:"declared" enum:"declared,dot,cosine" doc:"the similarity score tables rank word trials at: declared = each method's own (dot product for the CA family, as the paper; cosine for SGNS, CBOW, GloVe, fastText and external tools, as their own tools compare), the other shown beside it; dot or cosine = every method at that one"`
 	Check      bool     `key:"check" default:"false" doc:"show a -check section: each score and CA value of the results that were in the output directory before the run (the reference) against this run's, with the tolerance and pass/fail, as -check computes them"`

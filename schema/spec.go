@@ -327,6 +327,9 @@ func (s *Spec) checkTrials() error {
 		if err := checkTune(t); err != nil {
 			return fmt.Errorf("%s: %w", title, err)
 		}
+		if err := checkSupervised(t); err != nil {
+			return fmt.Errorf("%s: %w", title, err)
+		}
 		if !t.Data.Source.Table() && (len(t.Data.SupRows) > 0 || len(t.Data.SupCols) > 0) {
 			return fmt.Errorf("%s: data.supplementary_rows/cols apply to a table (data.source fisher or csv), not to data.source %s", title, t.Data.Source)
 		}

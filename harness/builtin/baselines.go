@@ -15,7 +15,11 @@ import (
 
 // baselineReads are the settings every neural baseline reads: the
 // dimension falls back to svd.rank.
-var baselineReads = []string{"train.dim", "svd.rank", "train.window", "train.epochs", "train.lr", "vectors.save", "eval"}
+var baselineReads = []string{"train.dim", "svd.rank", "train.window", "train.epochs", "train.lr", "vectors.save", "eval", retrofitKey}
+
+// retrofitKey is read by every method that makes word vectors: any of them
+// may be retrofitted (harness.TrialRun.Score).
+const retrofitKey = "retrofit"
 
 // baselineDim is the vector dimension of a baseline: train.dim, else
 // svd.rank, else 300.

@@ -20,7 +20,7 @@ type caFamily struct {
 
 // caWordReads are the settings a CA of a word table reads (kca reads all
 // of kca, this key among them).
-var caWordReads = append(append([]string(nil), schema.WordTableKeys...), cdsKey, "svd", "vectors", "subword", "eval")
+var caWordReads = append(append([]string(nil), schema.WordTableKeys...), cdsKey, "svd", "vectors", "subword", "eval", retrofitKey)
 
 // cdsKey is context distribution smoothing, read by every CA of a word table.
 const cdsKey = "kca.cds"

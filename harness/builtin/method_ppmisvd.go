@@ -32,7 +32,7 @@ func (ppmiSVD) Info() schema.MethodInfo {
 	return schema.MethodInfo{Name: "ppmi-svd", Label: "PPMI-SVD", Rank: 44, Inputs: schema.CorpusInput,
 		Doc: "the count baseline of Levy, Goldberg & Dagan (2015) as hyperwords runs it: the pairs of each word with the words within train.window on either side (N^flat counted both ways; <unk> neither word nor context, as hyperwords skips out-of-vocabulary tokens in place), " +
 			"PPMI with context distribution smoothing 0.75, SVD of rank svd.rank, W + C with Σ^0.5 (U Σ^½ + V Σ^½), compared by cosine; data.subsample subsamples first",
-		CorpusReads: []string{"train.window", "data.subsample", "svd", "vectors.save", "eval"},
+		CorpusReads: []string{"train.window", "data.subsample", "svd", "vectors.save", "eval", retrofitKey},
 		ZeroMeans:   map[string]string{"train.window": "2"}, Similarity: records.SimCosine}
 }
 

@@ -45,6 +45,11 @@ func (scaMethod) Info() schema.MethodInfo {
 // to the fold of the same word pair in the tuning set if it is there, else
 // to a fold drawn from a hash of the pair) and scored by that fold's model,
 // which never saw it. ρ is computed over the pooled scores of each set.
+//
+// Crossfit mode (sca.set: dev) tunes on the dev parts of eval.sets only:
+// each dev pair is scored by the model tuned on the other dev folds, every
+// other pair by the model tuned on all dev pairs (see crossfit), so its
+// dev scores may choose a design (tune:) and its test parts stay held out.
 func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 	t := tr.Trial
 	if t.SCA.Form == "paper" {
@@ -57,23 +62,18 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 		return err
 	}
 	sets := tr.Sets()
-	tuning, err := tr.LoadSet(t.SCA.Set)
-	if err != nil {
-		return fmt.Errorf("sca.set: %w", err)
-	}
 	n, err := tr.WordTable(ctx, wd)
 	if err != nil {
 		return err
-	}
-	pairs := vocabPairs(tuning.Set.Pairs, wd)
-	if len(compact(pairs)) == 0 {
-		tr.Warn("sca.set %s: none of its %d pairs has both words in the vocabulary, so nothing is tuned: this trial is plain KCA of the same table", tuning.Key, len(pairs))
 	}
 	weight := t.SCA.Weight
 	if t.SCA.Form == "blend" && weight > 1 {
 		return fmt.Errorf("sca.weight = %v: with sca.form blend it is the share α of a profile moved toward its pairs', 0 ≤ α ≤ 1", weight)
 	}
 	model := func(train []sca.Pair) (*vectors.Set, error) {
+		if testHookTuning != nil {
+			testHookTuning(train, wd)
+		}
 		if t.SCA.Form == "paper" {
 			return paperSCA(ctx, tr, wd, n, train)
 		}
@@ -94,6 +94,17 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 			return nil, fmt.Errorf("sca: %w", err)
 		}
 		return tr.CAVectors(ctx, wd, tuned, ca.KernelCA, nil)
+	}
+	if t.SCA.Mode == schema.SCAModeCrossfit {
+		return crossfit(tr, wd, model)
+	}
+	tuning, err := tr.LoadSet(t.SCA.Set)
+	if err != nil {
+		return fmt.Errorf("sca.set: %w", err)
+	}
+	pairs := vocabPairs(tuning.Set.Pairs, wd)
+	if len(compact(pairs)) == 0 {
+		tr.Warn("sca.set %s: none of its %d pairs has both words in the vocabulary, so nothing is tuned: this trial is plain KCA of the same table", tuning.Key, len(pairs))
 	}
 	if t.SCA.Mode == "in-sample" {
 		vs, err := model(compact(pairs))
@@ -170,6 +181,58 @@ func (scaMethod) Run(ctx context.Context, tr *harness.TrialRun) error {
 		}
 		return nil
 	})
+}
+
+// testHookTuning, when set (by tests), sees every list of pairs that
+// tunes a table, with the vocabulary they index.
+var testHookTuning func(train []sca.Pair, wd *harness.WordData)
+
+// crossfit is sca.mode crossfit (sca.set: dev): k models tuned on the dev
+// pairs without one fold each score that fold's dev pairs, and the model
+// tuned on every dev pair scores the rest, the test parts among them
+// (harness.HeldOut). Only dev pairs ever reach a tuning table.
+func crossfit(tr *harness.TrialRun, wd *harness.WordData, model func([]sca.Pair) (*vectors.Set, error)) error {
+	t := tr.Trial
+	dev, err := tr.DevPairs(t.SCA.Folds)
+	if err != nil {
+		return fmt.Errorf("sca.set dev: %w", err)
+	}
+	all := devVocabPairs(dev.Train(-1), wd)
+	if len(all) == 0 {
+		tr.Warn("sca.set dev: none of the %d dev pairs has both words in the vocabulary, so nothing is tuned: this trial is plain CA of the same table", len(dev.Pairs))
+	}
+	h := tr.NewHeldOut(dev)
+	for f := 0; f < dev.K; f++ {
+		tr.Progress(fmt.Sprintf("fold %d/%d", f+1, dev.K))
+		vs, err := model(devVocabPairs(dev.Train(f), wd))
+		if err != nil {
+			return fmt.Errorf("sca fold %d: %w", f+1, err)
+		}
+		if err := h.Fold(f, vs); err != nil {
+			return err
+		}
+	}
+	tr.Progress("all dev pairs")
+	vs, err := model(all)
+	if err != nil {
+		return err
+	}
+	tr.SetMetric(records.MetricDevPairs, float64(len(all)))
+	return h.Finish(vs)
+}
+
+// devVocabPairs are the dev pairs with both words in the vocabulary, as
+// tuning pairs (their scaled scores).
+func devVocabPairs(ps []harness.DevPair, wd *harness.WordData) []sca.Pair {
+	out := make([]sca.Pair, 0, len(ps))
+	for _, p := range ps {
+		a, okA := wd.Vocab.ID(p.W1)
+		b, okB := wd.Vocab.ID(p.W2)
+		if okA && okB && a != wd.Vocab.Unk && b != wd.Vocab.Unk {
+			out = append(out, sca.Pair{A: int(a), B: int(b), Score: p.S})
+		}
+	}
+	return out
 }
 
 // vocabPairs maps a set's pairs to vocabulary ids; a pair with an
