@@ -288,11 +288,13 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 	// not only the first few a halving can start with.
 	runRound := func(todo []schema.Trial, more func() []schema.Trial, sizing []schema.Trial) {
 		jobs := workers(r.Jobs, sizing, log)
-		work := make(chan schema.Trial)
 		var wg sync.WaitGroup
 		var queue, measured []schema.Trial
 		// Measured trials run one at a time after the others, each in its own
 		// process, so no other trial competes with them for the cores.
+		// The queue stays in grid order: a trial a halving promotes runs
+		// before the later groups' trials, so groups finish one after
+		// another (a stopped run leaves whole groups, not a bit of each).
 		enqueue := func(ts []schema.Trial) {
 			for _, t := range ts {
 				if t.Measure.Process {
@@ -301,15 +303,33 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 					queue = append(queue, t)
 				}
 			}
+			slices.SortStableFunc(queue, func(a, b schema.Trial) int { return cmp.Compare(a.Index, b.Index) })
 		}
 		enqueue(todo)
 		inflight := 0
 		changed := sync.NewCond(&mu)
+		// A worker takes the queue's first trial only when it is free, so a
+		// trial promoted meanwhile goes before the later groups' trials.
+		// It stops when the queue is empty and no trial that could add to
+		// it is running, or the run is stopped.
 		for w := 0; w < jobs; w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for t := range work {
+				for {
+					mu.Lock()
+					for len(queue) == 0 && inflight > 0 && ctx.Err() == nil {
+						changed.Wait()
+					}
+					if len(queue) == 0 || ctx.Err() != nil {
+						changed.Broadcast()
+						mu.Unlock()
+						return
+					}
+					t := queue[0]
+					queue = queue[1:]
+					inflight++
+					mu.Unlock()
 					rec := encodable(testHookExecute(r, ctx, spec, t, prog))
 					mu.Lock()
 					inflight--
@@ -336,38 +356,14 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 			}()
 		}
 		// A trial that ends this run's context (an interrupt) wakes the
-		// feeder too.
+		// waiting workers too.
 		stop := context.AfterFunc(ctx, func() {
 			mu.Lock()
 			changed.Broadcast()
 			mu.Unlock()
 		})
-	feed:
-		for {
-			mu.Lock()
-			for len(queue) == 0 && inflight > 0 && ctx.Err() == nil {
-				changed.Wait()
-			}
-			if len(queue) == 0 || ctx.Err() != nil {
-				mu.Unlock()
-				break
-			}
-			t := queue[0]
-			queue = queue[1:]
-			inflight++
-			mu.Unlock()
-			select {
-			case work <- t:
-			case <-ctx.Done():
-				mu.Lock()
-				inflight--
-				mu.Unlock()
-				break feed
-			}
-		}
-		stop()
-		close(work)
 		wg.Wait()
+		stop()
 		for i := 0; i < len(measured); i++ {
 			t := measured[i]
 			if ctx.Err() != nil {

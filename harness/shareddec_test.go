@@ -409,3 +409,36 @@ tune: {axes: [svd.rank, data.window], halving: data.window}
 	assert.Equal(t, 6, again.Reused)
 	assert.Equal(t, 12, again.NotPromoted)
 }
+
+// The run keeps its queue in grid order, so a halving group's promoted
+// rungs run before a later group's trials: groups finish one after
+// another, and a run stopped midway leaves whole groups.
+func TestRunnerHalvesGroupByGroup(t *testing.T) {
+	spec := `
+name: groups
+seed: 5
+data: {source: synthetic, table: flat, window: [1, 2, 4]}
+synthetic: {tokens: 20000, noise: 0.6, words: 40}
+eval: {sets: [synthetic], parts: true}
+method: lca
+svd: {rank: [3, 5, 8]}
+variants:
+  - {label: first, tune: {axes: [svd.rank, data.window], halving: data.window}}
+  - {label: second, tune: {axes: [svd.rank, data.window], halving: data.window}}
+`
+	var log strings.Builder
+	_, err := (&harness.Runner{Log: &log, Jobs: 1}).Run(context.Background(), loadSpecTo(t, writeSpec(t, spec), t.TempDir()))
+	require.NoError(t, err)
+	var order []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if strings.Contains(line, "): ok") {
+			if strings.Contains(line, "(first ") {
+				order = append(order, "first")
+			} else if strings.Contains(line, "(second ") {
+				order = append(order, "second")
+			}
+		}
+	}
+	assert.Equal(t, []string{"first", "first", "first", "first", "first", "second", "second", "second", "second", "second"}, order,
+		"3 + 1 + 1 trials of the first group, then the second's")
+}
