@@ -354,7 +354,7 @@ func (ax scalingAxis) text(x float64) string {
 // scalingSeries names each trial's line of the scaling figures: its
 // backend, the backend's options (schema: SeriesOption, e.g.
 // svd.projected) where they vary among one backend's trials, then any
-// other setting that varies among the trials but their size and replicate
+// other setting that varies among the trials but their size, replicate and budget
 // (rest, which keeps lines apart in the comparisons). A backend's option
 // that is the same in all its trials names no line: optionNotes says it
 // once.
@@ -369,6 +369,10 @@ func (p *builder) scalingSeries(pr projection, ax scalingAxis) (names, rest, opt
 		case ax.rank && k == rankKey:
 		case isSeriesOption(k):
 			options = append(options, k)
+		case isLimit(k):
+			// A trial's budget bounds what it may spend, not what it
+			// computes: the lapack backend given more memory is the
+			// same line as at the sizes that needed less.
 		case !isSizeKey(k) && !labelKeys[k] && k != schema.KeyReplicate:
 			rest = append(rest, k)
 		}
@@ -430,6 +434,12 @@ func undetermined(pr projection, keys []string) []string {
 func isSeriesOption(k string) bool {
 	s, ok := schema.LookupSetting(k)
 	return ok && s.SeriesOption
+}
+
+// isLimit says a setting bounds what a trial may spend (schema.Setting.Limit).
+func isLimit(k string) bool {
+	s, ok := schema.LookupSetting(k)
+	return ok && s.Limit
 }
 
 // variesWithinBackend says some two trials of one backend differ in k.

@@ -565,6 +565,35 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 	assert.Contains(t, ratios.Rows, []string{"dssvd / dense", "V = 9,812 … 25,371 (3)", "40.6× faster at V = 9,812 … 125× faster (117–134× over repeats) at V = 25,371", "3.7% of dense's at V = 25,371", "— (pure-Go dense; the paper's numPy SVD is LAPACK)"})
 }
 
+// A backend given its own budget (more memory, more time) is the same line
+// as without it: a budget bounds what a trial may spend, not what it
+// computes (schema.Setting.Limit), so it names no line and keeps no
+// comparison apart.
+func TestScalingBudgetKeepsNoLineApart(t *testing.T) {
+	recs := scalingRecords()
+	for k, w := range []float64{2.1, 7.9, 30.2} {
+		f := []float64{0.0625, 0.125, 0.25}[k]
+		recs = append(recs, records.Record{ID: fmt.Sprintf("l%d", k), Spec: "svd-scaling", Status: "ok",
+			Settings: with(recs[0].Settings, "svd.backend", "lapack", "data.fraction", f, "budget.memory_mb", 17000.0, "budget.seconds", 3600.0),
+			Metrics:  map[string]float64{"wall_s": w, "max_rss_mb": 900, "vocab": []float64{9812, 15904, 25371}[k]}, Run: &records.RunInfo{ID: "run-1"}})
+	}
+	s := tb().scalingSection(recs)
+	require.NotNil(t, s)
+	var ratios *Table
+	for _, b := range s.Blocks {
+		if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
+			ratios = &tb
+		}
+	}
+	require.NotNil(t, ratios)
+	require.NotEmpty(t, ratios.Rows)
+	assert.Equal(t, "dssvd / lapack", ratios.Rows[0][0], "the paper's claim is compared, its lines named by backend alone")
+	assert.Equal(t, "6× faster at V = 9,812 … 19.9× faster at V = 25,371", ratios.Rows[0][2])
+	for _, r := range ratios.Rows {
+		assert.NotContains(t, r[0], "budget", "no line is named by its budget")
+	}
+}
+
 // body is a section's blocks after its headline, if it opens with one.
 func body(s *Section) []Block {
 	if len(s.Blocks) > 0 {

@@ -207,9 +207,9 @@ type MeasureSettings struct {
 
 // BudgetSettings bound what a trial may spend.
 type BudgetSettings struct {
-	Seconds  float64 `key:"seconds" default:"0" min:"0" max:"1e9" doc:"stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"`
-	MemoryMB float64 `key:"memory_mb" default:"0" min:"0" max:"1e9" doc:"mark a trial over budget instead of running it when the SVD backend's planned buffers (methods/svd Plan: the dense matrix and its factors, the sketch blocks, the Krylov basis, …) exceed this, with the sizes in the record's error (0 = no limit)"`
-	TableMB  float64 `key:"table_mb" default:"0" min:"0" max:"1e9" noid:"true" doc:"keep a word table in memory during its SVD only when its arrays and its transpose's take at most this many MiB; a larger one is written with its transpose to a temporary directory (under the cache, else the system's) and decomposed from the files in row blocks of a quarter of this (the same bits, so not part of the trial id; dssvd and krylov never hold it whole, dense and randomized materialise the operator anyway). 0 = always in memory"`
+	Seconds  float64 `key:"seconds" limit:"true" default:"0" min:"0" max:"1e9" doc:"stop a trial after this wall time (a measured trial: its whole process group) and mark it over budget (0 = no limit)"`
+	MemoryMB float64 `key:"memory_mb" limit:"true" default:"0" min:"0" max:"1e9" doc:"mark a trial over budget instead of running it when the SVD backend's planned buffers (methods/svd Plan: the dense matrix and its factors, the sketch blocks, the Krylov basis, …) exceed this, with the sizes in the record's error (0 = no limit)"`
+	TableMB  float64 `key:"table_mb" limit:"true" default:"0" min:"0" max:"1e9" noid:"true" doc:"keep a word table in memory during its SVD only when its arrays and its transpose's take at most this many MiB; a larger one is written with its transpose to a temporary directory (under the cache, else the system's) and decomposed from the files in row blocks of a quarter of this (the same bits, so not part of the trial id; dssvd and krylov never hold it whole, dense and randomized materialise the operator anyway). 0 = always in memory"`
 }
 
 // RunSettings describe the whole run rather than a trial (top-level keys

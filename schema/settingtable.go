@@ -66,6 +66,11 @@ type Setting struct {
 	SeriesOption bool
 	Intro        string // the score tables' introduction names its value under this title
 	NoID         bool   // not part of the trial id (how many replicates, not what a trial is)
+	// Limit says the setting bounds what a trial may spend (its time or
+	// memory), not what it computes: a trial that finishes within it gives
+	// the same numbers under any limit, so pages never keep lines or
+	// designs apart by it.
+	Limit bool
 	// OmitDefault leaves the setting out of a record's settings while it
 	// has its default: a setting added after records were committed, so
 	// that those records stay as they are, byte for byte.
@@ -162,7 +167,7 @@ func tagSettings(t reflect.Type, prefix string, index []int) []Setting {
 		s := Setting{Key: key, Doc: f.Tag.Get("doc"), Short: f.Tag.Get("short"), Order: -1, index: idx,
 			Required: f.Tag.Get("required") == "true", Size: f.Tag.Get("size") != "",
 			SizeAxis: f.Tag.Get("size") == "axis", Series: f.Tag.Get("series") == "true", SeriesOption: f.Tag.Get("series") == "option", Intro: f.Tag.Get("intro"),
-			NoID: f.Tag.Get("noid") == "true", OmitDefault: f.Tag.Get("omitdefault") == "true"}
+			NoID: f.Tag.Get("noid") == "true", Limit: f.Tag.Get("limit") == "true", OmitDefault: f.Tag.Get("omitdefault") == "true"}
 		switch {
 		case f.Type.Kind() == reflect.String: // string, or a named string type (Source)
 			s.Kind = String
