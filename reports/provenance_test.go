@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"math"
 	"testing"
 
 	"kcalab/records"
@@ -87,4 +88,47 @@ func TestDropConstant(t *testing.T) {
 	got, same = dropConstant(single, 0)
 	assert.Equal(t, single, got, "one row: nothing is constant across rows")
 	assert.Nil(t, same)
+}
+
+// A time ratio stands on the replicates measured alike on a quiet machine
+// when a size has some on both sides, and says how many; with none on one
+// side it is not printed.
+func TestPairRatioOnQuietReplicates(t *testing.T) {
+	rep := func(id string, wall, others float64) records.Record {
+		return records.Record{ID: id, Status: "ok", Settings: map[string]any{"measure.process": true},
+			Metrics: map[string]float64{"wall_s": wall, "cpu_s": wall, "others_cpu_s": others}, Run: &records.RunInfo{ID: "run"}}
+	}
+	dense := []records.Record{rep("d", 50, 0.5)}
+	cases := []struct {
+		name   string
+		sketch []records.Record
+		time   float64 // NaN: not compared
+		on     string
+		why    string
+	}{
+		{"all quiet", []records.Record{rep("a", 1, 0), rep("b", 2, 0.1), rep("c", 3, 0)}, 2.0 / 50, "", ""},
+		{"one busy", []records.Record{rep("a", 1, 0), rep("b", 2, 0.3), rep("c", 3, 0)}, 2.0 / 50, "dssvd: 2 of 3", ""},
+		{"one disturbed", []records.Record{rep("a", 1, 0), rep("b", 2, 0), {ID: "c", Status: "ok", Settings: map[string]any{"measure.process": true},
+			Metrics: map[string]float64{"wall_s": 9, "cpu_s": 3, "others_cpu_s": 0}, Run: &records.RunInfo{ID: "run"}}}, 1.5 / 50, "dssvd: 2 of 3", ""},
+		{"all busy", []records.Record{rep("a", 1, 0.5), rep("b", 2, 0.5)}, math.NaN(), "", whyBusy},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sum := 0.0
+			for _, r := range c.sketch {
+				sum += r.Metrics["wall_s"]
+			}
+			pa := ratioPoint{wall: sum / float64(len(c.sketch)), rss: 1, trials: c.sketch}
+			pb := ratioPoint{wall: 50, rss: 1, trials: dense}
+			at := comparePairAt(1000, pa, pb, "dssvd", "dense", nil)
+			if math.IsNaN(c.time) {
+				assert.True(t, math.IsNaN(at.time))
+				assert.Equal(t, c.why, at.timeWhy)
+				return
+			}
+			assert.InDelta(t, c.time, at.time, 1e-12)
+			assert.Equal(t, c.on, at.timeOn)
+			assert.InDelta(t, c.time*50, at.wallA, 1e-12, "the row shows the times the ratio stands on")
+		})
+	}
 }

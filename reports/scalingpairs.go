@@ -18,8 +18,10 @@ import (
 // memory each by its own rule:
 //
 //   - a time ratio only for times measured alike (timesCompare: both in a
-//     child process, one run, a quiet machine, neither record disturbed);
-//     otherwise the row says what is missing and shows both times;
+//     child process, one run, a quiet machine, neither record disturbed;
+//     at a size with replicates, on those measured so when both sides
+//     have some, named in the row); otherwise the row says what is
+//     missing and shows both times;
 //   - a memory ratio for peak memory measured alike: both in a child
 //     process (the whole process's max RSS) from the same code (commit),
 //     whatever the load: the memory a program takes does not depend on
@@ -52,6 +54,7 @@ type pairAt struct {
 	time             float64 // a/b; NaN when not compared
 	timeLo, timeHi   float64 // its range over repeats; NaN for none
 	timeWhy          string  // why not compared
+	timeOn           string  // the replicates the ratio stands on, when not all ("dssvd: 1 of 3")
 	mem              float64 // a/b; NaN when not compared
 	memWhy           string
 	trialsA, trialsB []records.Record
@@ -159,11 +162,30 @@ func comparePairAt(x float64, pa, pb ratioPoint, a, b string, disturbed map[stri
 	nan := math.NaN()
 	at := pairAt{x: x, wallA: pa.wall, wallB: pb.wall, rssA: pa.rss, rssB: pb.rss, time: nan, timeLo: nan, timeHi: nan, mem: nan,
 		trialsA: pa.trials, trialsB: pb.trials}
-	ok, why := timesCompare(pa.trials, pb.trials)
+	// A replicate measured while other programs competed for the cores,
+	// or disturbed, is left out of the time ratio when the size has
+	// replicates measured alike on a quiet machine on both sides: the
+	// ratio stands on those (their mean times), and says so.
+	ta, tb := pa.trials, pb.trials
+	if qa, qb := undisturbed(ta, disturbed), undisturbed(tb, disturbed); len(qa) > 0 && len(qb) > 0 && len(qa)+len(qb) < len(ta)+len(tb) {
+		if ok, _ := timesCompare(qa, qb); ok {
+			var on []string
+			for k, q := range [][]records.Record{qa, qb} {
+				if n := len([][]records.Record{ta, tb}[k]); len(q) < n {
+					on = append(on, fmt.Sprintf("%s: %d of %d", []string{a, b}[k], len(q), n))
+				}
+			}
+			at.timeOn = strings.Join(on, ", ")
+			ta, tb = qa, qb
+			pa.wall, pb.wall = meanWall(qa), meanWall(qb)
+			at.wallA, at.wallB = pa.wall, pb.wall
+		}
+	}
+	ok, why := timesCompare(ta, tb)
 	// A disturbed record is named whatever else keeps the times apart: a
 	// rerun in one run would not mend it.
 	var upset []string
-	for k, recs := range [][]records.Record{pa.trials, pb.trials} {
+	for k, recs := range [][]records.Record{ta, tb} {
 		for _, rec := range recs {
 			if d, bad := disturbed[rec.ID]; bad && !strings.Contains(why, d) {
 				upset = append(upset, []string{a, b}[k]+"'s: "+d)
@@ -181,7 +203,7 @@ func comparePairAt(x float64, pa, pb ratioPoint, a, b string, disturbed map[stri
 	}
 	if ok {
 		at.time = pa.wall / pb.wall
-		if lo, hi, rok := ratioRange(pa.trials, pb.trials); rok {
+		if lo, hi, rok := ratioRange(ta, tb); rok {
 			at.timeLo, at.timeHi = lo, hi
 		}
 	} else {
@@ -193,6 +215,31 @@ func comparePairAt(x float64, pa, pb ratioPoint, a, b string, disturbed map[stri
 		at.memWhy = why
 	}
 	return at
+}
+
+// undisturbed are the trials measured on a quiet machine (or whose quiet
+// is unknown) and not disturbed: those a time ratio may stand on.
+func undisturbed(trials []records.Record, disturbed map[string]string) []records.Record {
+	var out []records.Record
+	for _, rec := range trials {
+		if quiet, _, known := records.Quiet(rec); known && !quiet {
+			continue
+		}
+		if _, bad := disturbed[rec.ID]; bad || disturbance(rec) != "" {
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// meanWall is the trials' mean wall time.
+func meanWall(trials []records.Record) float64 {
+	sum := 0.0
+	for _, rec := range trials {
+		sum += compare.Metric(rec, metricWall)
+	}
+	return sum / float64(len(trials))
 }
 
 // Why a memory ratio is not printed.
@@ -301,6 +348,9 @@ func (at pairAt) timeText() string {
 	t := timesText(at.time)
 	if finite(at.timeLo) {
 		t += " (" + factorRange(at.timeLo, at.timeHi) + " over repeats)"
+	}
+	if at.timeOn != "" {
+		t += " (on the replicates measured on a quiet machine: " + at.timeOn + ")"
 	}
 	return t
 }
@@ -451,7 +501,7 @@ func pairBlocks(pairs []scalingPair, ax scalingAxis) []Block {
 		}
 	}
 	blocks := []Block{Paragraph("The paper's claim (section “Delayed Sparse Randomized SVD”): “" + PaperSVDClaim + "” " +
-		"A time ratio is printed only for trials measured alike (each in a child process of its own, in one run, on a quiet machine, neither record disturbed); " +
+		"A time ratio is printed only for trials measured alike (each in a child process of its own, in one run, on a quiet machine, neither record disturbed; where a size has replicates and some were measured on a busy machine, the ratio stands on the others, and says how many); " +
 		"a memory ratio for peak memory measured alike (each in a child process, from the same code), whatever the load. Otherwise the row says what is missing."), sum}
 	if len(by.Rows) > 0 {
 		blocks = append(blocks, collapse(len(by.Rows), fmt.Sprintf("Every size of every comparison (%d rows)", len(by.Rows)), by)...)
