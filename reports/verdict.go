@@ -310,7 +310,16 @@ func scalingVerdict(pairs []scalingPair, lines []line, ax scalingAxis) Verdict {
 			parts = append(parts, timesText(c[0].time)+" at "+ax.text(c[0].x))
 		case len(c) > 1:
 			first, last := c[0], c[len(c)-1]
-			parts = append(parts, fmt.Sprintf("%s at %s to %s at %s", timesText(first.time), ax.text(first.x), timesText(last.time), strings.TrimPrefix(ax.text(last.x), ax.csvName()+" = ")))
+			lastX := strings.TrimPrefix(ax.text(last.x), ax.csvName()+" = ")
+			// Both ratios one way: "1.3–682× faster, V = 998–14,569", the
+			// first size's ratio first, so that an index row stays short.
+			fa, wa, _ := strings.Cut(timesText(first.time), " ")
+			fb, wb, _ := strings.Cut(timesText(last.time), " ")
+			if wa == wb && wa != "fast" {
+				parts = append(parts, fmt.Sprintf("%s–%s %s, %s–%s", strings.TrimSuffix(fa, "×"), fb, wa, ax.text(first.x), lastX))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s at %s to %s at %s", timesText(first.time), ax.text(first.x), timesText(last.time), lastX))
+			}
 		case shared == "":
 			parts = append(parts, "time not compared ("+withoutParens(strings.TrimPrefix(sp.sizes[len(sp.sizes)-1].timeWhy, "not compared: "))+")")
 		}
