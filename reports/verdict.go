@@ -315,9 +315,12 @@ func scalingVerdict(pairs []scalingPair, lines []line, ax scalingAxis) Verdict {
 			// first size's ratio first, so that an index row stays short.
 			fa, wa, _ := strings.Cut(timesText(first.time), " ")
 			fb, wb, _ := strings.Cut(timesText(last.time), " ")
-			if wa == wb && wa != "fast" {
+			switch {
+			case wa == wb && fa == fb:
+				parts = append(parts, fmt.Sprintf("%s %s, %s–%s", fa, wa, ax.text(first.x), lastX))
+			case wa == wb && wa != "fast":
 				parts = append(parts, fmt.Sprintf("%s–%s %s, %s–%s", strings.TrimSuffix(fa, "×"), fb, wa, ax.text(first.x), lastX))
-			} else {
+			default:
 				parts = append(parts, fmt.Sprintf("%s at %s to %s at %s", timesText(first.time), ax.text(first.x), timesText(last.time), lastX))
 			}
 		case shared == "":

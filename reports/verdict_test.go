@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"math"
 	"testing"
 
 	"kcalab/records"
@@ -41,6 +42,38 @@ func TestOrderingClaim(t *testing.T) {
 			claim, ok := b.orderingClaim(b.grid(groups, []string{"men", "rare"}, scoreOf(records.RuleZero)), 0, records.RuleZero)
 			require.True(t, ok)
 			assert.Equal(t, c.want, claim.String())
+		})
+	}
+}
+
+// A scaling comparison's answer: ratios that run one way as a range of
+// factors over the sizes, one factor when both ends agree, and the long
+// form when the sense changes.
+func TestScalingVerdictRanges(t *testing.T) {
+	nan := math.NaN()
+	pair := func(times ...float64) scalingPair {
+		sp := scalingPair{a: "krylov", b: "dssvd", backB: "dssvd", paperPosition: -1}
+		for k, r := range times {
+			sp.sizes = append(sp.sizes, pairAt{x: []float64{998, 3304, 14569}[k], time: r, mem: nan})
+		}
+		return sp
+	}
+	cases := []struct {
+		name string
+		sp   scalingPair
+		want string
+	}{
+		{"faster and faster", pair(1/1.3, 1/16.8, 1/682.0), "1.3–682× faster, V = 998–14,569"},
+		{"the same factor", pair(1.2, 1.2), "1.2× slower, V = 998–3,304"},
+		{"the sense changes", pair(1.27, 1/9.75), "1.27× slower at V = 998 to 9.75× faster at 3,304"},
+		{"one size", pair(nan, 1/16.8), "16.8× faster at V = 3,304"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.sp.rankA = 1
+			v := scalingVerdict([]scalingPair{c.sp}, nil, scalingAxis{allV: true})
+			require.Len(t, v.Claims, 1)
+			assert.Equal(t, c.want, v.Claims[0].Answer)
 		})
 	}
 }
