@@ -93,10 +93,12 @@ func TestCommittedReports(t *testing.T) {
 	site := func() string {
 		root := t.TempDir()
 		for _, name := range committed(t) {
-			b, err := os.ReadFile(filepath.Join("results", name, records.FileName))
+			// The file in the form it is committed in, as a clone has it.
+			stored := records.Stored(filepath.Join("results", name, records.FileName))
+			b, err := os.ReadFile(stored)
 			require.NoError(t, err)
 			require.NoError(t, os.MkdirAll(filepath.Join(root, name), 0o755))
-			require.NoError(t, os.WriteFile(filepath.Join(root, name, records.FileName), b, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(root, name, filepath.Base(stored)), b, 0o644))
 		}
 		var stderr bytes.Buffer
 		_, err := writeSite(defaultSpecDir, root, nil, js, &stderr)
