@@ -397,117 +397,90 @@ func normalised(x []float64) []float64 {
 	return out
 }
 
+// paperSide is one orientation of Ŝ's product: "in" is the side the
+// input block is indexed by, "out" the side of the result. MulTo takes
+// in = columns, out = rows; MulTTo the reverse, so both run one body.
+type paperSide struct {
+	inScale, outScale []float64               // κ and ρ for MulTo
+	in, out           *tuned                  // Tᶜ and Tʳ
+	inW, outW         []float64               // b = Δᶜ·C and a = Δʳ·R
+	inM, outM         []float64               // C and R
+	mulN, mulM        func(dst, x *mat.Dense) // N·x and M·x (their transposes for MulTTo)
+	mulH              func(x *mat.Dense) *mat.Dense
+}
+
 // MulTo sets dst (rows×k) = Ŝ·z for z cols×k. Beyond dst it allocates one
 // cols×k block and O(|T|·k) numbers, and it multiplies by N once: the
 // tuned rows' N[Tʳ,:]·y are recovered from that product (below), not
 // recomputed, since MEN-like sets tune the most frequent words, whose rows
 // hold much of N.
 func (op *PaperOperator) MulTo(dst, z *mat.Dense) {
-	op.mu.Lock()
-	defer op.mu.Unlock()
-	y := op.scaleRows(z, op.kappa) // D(κ)·z
-	// What needs y itself, before it becomes the input of the N product.
-	cy := colDot(op.C, y)
-	var hy *mat.Dense
-	if len(op.rt.glob) > 0 {
-		hy = op.mulH(y)
-	}
-	// corr = D(b)·y − Δᶜ·D(C)·y on Tᶜ (local rows).
-	corr := op.ct.mulDelta(y, op.C)
-	for lj, j := range op.ct.glob {
-		row, src := corr.RawRowView(lj), y.RawRowView(j)
-		for l := range row {
-			row[l] = op.b[j]*src[l] - row[l]
-		}
-	}
-	// y ← n·y + corr, and dst = N·y.
-	y.Scale(op.total, y)
-	for lj, j := range op.ct.glob {
-		row, d := y.RawRowView(j), corr.RawRowView(lj)
-		for l := range row {
-			row[l] += d[l]
-		}
-	}
-	op.n.MulDense(dst, y)
-	// Tʳ rows: + D(a)·N·y₀ − D(R)·Δʳ·N·y₀ + H·y₀[Tᶜ], y₀ the scaled input,
-	// with N[Tʳ,:]·y₀ = (dst[Tʳ] − M·corr)/n: the correction only touches
-	// Tᶜ, so M = N[Tʳ, Tᶜ] suffices. dst[Tʳ] is dominated by n·N·y₀, so
-	// the subtraction loses no relative precision.
-	if hy != nil {
-		t, k := len(op.rt.glob), hy.RawMatrix().Cols
-		ny := mat.NewDense(t, k, nil)
-		if len(op.ct.glob) > 0 {
-			op.m.MulDense(ny, corr)
-		}
-		for li, i := range op.rt.glob {
-			row, d := ny.RawRowView(li), dst.RawRowView(i)
-			for l := range row {
-				row[l] = (d[l] - row[l]) / op.total
-			}
-		}
-		dny := op.rt.mulDeltaLocal(ny)
-		for li, i := range op.rt.glob {
-			row, a, d, h := dst.RawRowView(i), ny.RawRowView(li), dny.RawRowView(li), hy.RawRowView(li)
-			for l := range row {
-				row[l] += op.a[i]*a[l] - op.R[i]*d[l] + h[l]
-			}
-		}
-	}
-	subOuter(dst, op.R, cy)
-	scaleRowsInPlace(dst, op.rho)
+	op.mul(dst, z, paperSide{inScale: op.kappa, outScale: op.rho, in: op.ct, out: op.rt,
+		inW: op.b, outW: op.a, inM: op.C, outM: op.R, mulN: op.n.MulDense, mulM: op.m.MulDense, mulH: op.mulH})
 }
 
 // MulTTo sets dst (cols×k) = Ŝᵀ·w for w rows×k, as MulTo with the roles
 // of rows and columns exchanged.
 func (op *PaperOperator) MulTTo(dst, w *mat.Dense) {
+	op.mul(dst, w, paperSide{inScale: op.rho, outScale: op.kappa, in: op.rt, out: op.ct,
+		inW: op.a, outW: op.b, inM: op.R, outM: op.C, mulN: op.n.MulTDense, mulM: op.m.MulTDense, mulH: op.mulHT})
+}
+
+// mul is MulTo's body in the orientation s (written for MulTo: in = Tᶜ,
+// out = Tʳ).
+func (op *PaperOperator) mul(dst, z *mat.Dense, s paperSide) {
 	op.mu.Lock()
 	defer op.mu.Unlock()
-	y := op.scaleRows(w, op.rho)
-	ry := colDot(op.R, y)
+	y := op.scaleRows(z, s.inScale) // D(κ)·z
+	// What needs y itself, before it becomes the input of the N product.
+	cy := colDot(s.inM, y)
 	var hy *mat.Dense
-	if len(op.ct.glob) > 0 {
-		hy = op.mulHT(y)
+	if len(s.out.glob) > 0 {
+		hy = s.mulH(y)
 	}
-	// corr = D(a)·y − Δʳ·D(R)·y on Tʳ (local rows).
-	corr := op.rt.mulDelta(y, op.R)
-	for li, i := range op.rt.glob {
-		row, src := corr.RawRowView(li), y.RawRowView(i)
+	// corr = D(b)·y − Δᶜ·D(C)·y on Tᶜ (local rows).
+	corr := s.in.mulDelta(y, s.inM)
+	for lj, j := range s.in.glob {
+		row, src := corr.RawRowView(lj), y.RawRowView(j)
 		for l := range row {
-			row[l] = op.a[i]*src[l] - row[l]
+			row[l] = s.inW[j]*src[l] - row[l]
 		}
 	}
+	// y ← n·y + corr, and dst = N·y.
 	y.Scale(op.total, y)
-	for li, i := range op.rt.glob {
-		row, d := y.RawRowView(i), corr.RawRowView(li)
+	for lj, j := range s.in.glob {
+		row, d := y.RawRowView(j), corr.RawRowView(lj)
 		for l := range row {
 			row[l] += d[l]
 		}
 	}
-	op.n.MulTDense(dst, y)
-	// Tᶜ rows: + D(b)·Nᵀ·y₀ − D(C)·Δᶜ·Nᵀ·y₀ + Hᵀ·y₀[Tʳ], with
-	// (Nᵀ·y₀)[Tᶜ] = (dst[Tᶜ] − Mᵀ·corr)/n.
+	s.mulN(dst, y)
+	// Tʳ rows: + D(a)·N·y₀ − D(R)·Δʳ·N·y₀ + H·y₀[Tᶜ], y₀ the scaled input,
+	// with N[Tʳ,:]·y₀ = (dst[Tʳ] − M·corr)/n: the correction only touches
+	// Tᶜ, so M = N[Tʳ, Tᶜ] suffices. dst[Tʳ] is dominated by n·N·y₀, so
+	// the subtraction loses no relative precision.
 	if hy != nil {
-		t, k := len(op.ct.glob), hy.RawMatrix().Cols
+		t, k := len(s.out.glob), hy.RawMatrix().Cols
 		ny := mat.NewDense(t, k, nil)
-		if len(op.rt.glob) > 0 {
-			op.m.MulTDense(ny, corr)
+		if len(s.in.glob) > 0 {
+			s.mulM(ny, corr)
 		}
-		for lj, j := range op.ct.glob {
-			row, d := ny.RawRowView(lj), dst.RawRowView(j)
+		for li, i := range s.out.glob {
+			row, d := ny.RawRowView(li), dst.RawRowView(i)
 			for l := range row {
 				row[l] = (d[l] - row[l]) / op.total
 			}
 		}
-		dny := op.ct.mulDeltaLocal(ny)
-		for lj, j := range op.ct.glob {
-			row, a, d, h := dst.RawRowView(j), ny.RawRowView(lj), dny.RawRowView(lj), hy.RawRowView(lj)
+		dny := s.out.mulDeltaLocal(ny)
+		for li, i := range s.out.glob {
+			row, a, d, h := dst.RawRowView(i), ny.RawRowView(li), dny.RawRowView(li), hy.RawRowView(li)
 			for l := range row {
-				row[l] += op.b[j]*a[l] - op.C[j]*d[l] + h[l]
+				row[l] += s.outW[i]*a[l] - s.outM[i]*d[l] + h[l]
 			}
 		}
 	}
-	subOuter(dst, op.C, ry)
-	scaleRowsInPlace(dst, op.kappa)
+	subOuter(dst, s.outM, cy)
+	scaleRowsInPlace(dst, s.outScale)
 }
 
 // mulH returns H·y[Tᶜ, :] (tʳ×k).
