@@ -55,28 +55,30 @@ func (w *cacheWriter) flushBuf() {
 	w.buf = w.buf[:0]
 }
 
-func (w *cacheWriter) u64(v uint64) {
-	w.buf = binary.LittleEndian.AppendUint64(w.buf, v)
+// spill writes the buffer out once it holds 64 KiB, so a cache file of any
+// size is written through a bounded buffer.
+func (w *cacheWriter) spill() {
 	if len(w.buf) >= 1<<16 {
 		w.flushBuf()
 	}
 }
 
+func (w *cacheWriter) u64(v uint64) {
+	w.buf = binary.LittleEndian.AppendUint64(w.buf, v)
+	w.spill()
+}
+
 func (w *cacheWriter) bytes(b []byte) {
 	w.u64(uint64(len(b)))
 	w.buf = append(w.buf, b...)
-	if len(w.buf) >= 1<<16 {
-		w.flushBuf()
-	}
+	w.spill()
 }
 
 func (w *cacheWriter) i64s(s []int64) {
 	w.u64(uint64(len(s)))
 	for _, v := range s {
 		w.buf = binary.LittleEndian.AppendUint64(w.buf, uint64(v))
-		if len(w.buf) >= 1<<16 {
-			w.flushBuf()
-		}
+		w.spill()
 	}
 }
 
@@ -84,9 +86,7 @@ func (w *cacheWriter) i32s(s []int32) {
 	w.u64(uint64(len(s)))
 	for _, v := range s {
 		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(v))
-		if len(w.buf) >= 1<<16 {
-			w.flushBuf()
-		}
+		w.spill()
 	}
 }
 
@@ -95,9 +95,7 @@ func (w *cacheWriter) counts(s []float64) {
 	w.u64(uint64(len(s)))
 	for _, v := range s {
 		w.buf = binary.LittleEndian.AppendUint32(w.buf, uint32(v))
-		if len(w.buf) >= 1<<16 {
-			w.flushBuf()
-		}
+		w.spill()
 	}
 }
 
