@@ -113,7 +113,7 @@ func withoutInSample(rec Record) *Bootstrap {
 		return nil
 	}
 	on := map[string]bool{}
-	for _, s := range stringList(rec.Settings[KeyTuneOn]) {
+	for _, s := range StringList(rec.Settings[KeyTuneOn]) {
 		on[s] = true
 	}
 	var drop []string

@@ -116,7 +116,7 @@ func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
 	groupAt := map[string]int{}
 	candAt := map[string]int{} // group key + candidate key -> index
 	for ri, rec := range recs {
-		axes := stringList(rec.Settings[KeyTuneAxes])
+		axes := StringList(rec.Settings[KeyTuneAxes])
 		if len(axes) == 0 {
 			continue
 		}
@@ -143,7 +143,7 @@ func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
 		if !ok {
 			// Set keys: package schema resolves tune.on (else eval.sets)
 			// to them.
-			keys := stringList(rec.Settings[KeyTuneOn])
+			keys := StringList(rec.Settings[KeyTuneOn])
 			rule, _ := rec.Settings[KeyTuneRule].(string)
 			if rule == "" {
 				rule = RuleMean
@@ -304,9 +304,9 @@ func jsonKey(v any) string {
 	return string(b)
 }
 
-// stringList reads a list-of-strings setting as decoded from a spec
+// StringList reads a list-of-strings setting as decoded from a spec
 // ([]string) or from a results file ([]any).
-func stringList(v any) []string {
+func StringList(v any) []string {
 	switch x := v.(type) {
 	case []string:
 		return x

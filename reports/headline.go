@@ -89,23 +89,7 @@ func (p *builder) groupHeadline(g scoreGrid, gi int, rule records.Rule, scope st
 	case !tested:
 		clauses = append(clauses, "nothing is tested (no row has bootstrap replicates), so no difference is claimed")
 	case len(ca) > 0 && len(base) > 0:
-		vs := verdictSets{}
-		var js, as, bs []int
-		var ac, bc []gridCell
-		for j := range g.sets {
-			a, b := bestAt(gg, ca, j), bestAt(gg, base, j)
-			if a < 0 || b < 0 {
-				continue
-			}
-			js, as, bs = append(js, j), append(as, a), append(bs, b)
-			ac, bc = append(ac, gg.cells[a][j]), append(bc, gg.cells[b][j])
-		}
-		for k, v := range familyVerdicts(rule, ac, bc) {
-			j, set := js[k], g.sets[js[k]]
-			vs[v] = append(vs[v], setDisplay(set))
-			covered.add(rule, set, gg.rows[as[k]].Label, gg.rows[bs[k]].Label, gg.cells[as[k]][j], gg.cells[bs[k]][j], v)
-		}
-		clauses = append(clauses, orderingClause(vs))
+		clauses = append(clauses, orderingClause(orderingVerdicts(g, gg, ca, base, rule, &covered)))
 	}
 	if a, b := leadingPair(gg, ca, base); tested && a >= 0 && b >= 0 {
 		per := comparePerSet(rule, g.sets, gg.cells[a], gg.cells[b])

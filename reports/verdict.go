@@ -136,6 +136,30 @@ func (p *builder) verdictOf(s Section) Verdict {
 	return verdictFromHeadline(headlineOf(s))
 }
 
+// orderingVerdicts answers the ordering per set, for the headline and the
+// claim alike: at each set the best CA row against the best baseline row,
+// the sets' verdicts adjusted for their number (familyVerdicts, Holm), each
+// noted in covered with the rows and cells it came from.
+func orderingVerdicts(g scoreGrid, gg gridGroup, ca, base []int, rule records.Rule, covered *coverageNotes) verdictSets {
+	vs := verdictSets{}
+	var js, as, bs []int
+	var ac, bc []gridCell
+	for j := range g.sets {
+		a, b := bestAt(gg, ca, j), bestAt(gg, base, j)
+		if a < 0 || b < 0 {
+			continue
+		}
+		js, as, bs = append(js, j), append(as, a), append(bs, b)
+		ac, bc = append(ac, gg.cells[a][j]), append(bc, gg.cells[b][j])
+	}
+	for k, v := range familyVerdicts(rule, ac, bc) {
+		j, set := js[k], g.sets[js[k]]
+		vs[v] = append(vs[v], setDisplay(set))
+		covered.add(rule, set, gg.rows[as[k]].Label, gg.rows[bs[k]].Label, gg.cells[as[k]][j], gg.cells[bs[k]][j], v)
+	}
+	return vs
+}
+
 // orderingClaim is what ranking group gi of the grid says of the paper's
 // ordering under rule, in one claim (groupHeadline's rules, its first
 // clauses): on how many sets the best CA row is significantly above the
@@ -168,24 +192,7 @@ func (p *builder) orderingClaim(g scoreGrid, gi int, rule records.Rule) (Claim, 
 	}
 	var covered coverageNotes
 	if len(ca) > 0 && len(base) > 0 {
-		// As the headline: the sets' verdicts adjusted for their number
-		// (familyVerdicts, Holm).
-		vs := verdictSets{}
-		var js, as, bs []int
-		var ac, bc []gridCell
-		for j := range g.sets {
-			a, b := bestAt(gg, ca, j), bestAt(gg, base, j)
-			if a < 0 || b < 0 {
-				continue
-			}
-			js, as, bs = append(js, j), append(as, a), append(bs, b)
-			ac, bc = append(ac, gg.cells[a][j]), append(bc, gg.cells[b][j])
-		}
-		for k, v := range familyVerdicts(rule, ac, bc) {
-			j, set := js[k], g.sets[js[k]]
-			vs[v] = append(vs[v], setDisplay(set))
-			covered.add(rule, set, gg.rows[as[k]].Label, gg.rows[bs[k]].Label, gg.cells[as[k]][j], gg.cells[bs[k]][j], v)
-		}
+		vs := orderingVerdicts(g, gg, ca, base, rule, &covered)
 		return Claim{Subject: "ordering", Answer: countsText(vs, "holds", "ties", "reversed") + decidedText(covered)}, true
 	}
 	a, b := leadingPair(gg, ca, base)

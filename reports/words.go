@@ -188,7 +188,7 @@ func (p *builder) withUnscored(s *Section, recs []records.Record) *Section {
 // names a dev part): its page compares on the test parts.
 func tunedOnDev(rows []row) bool {
 	for _, r := range rows {
-		for _, s := range stringsOf(r.Settings["tuned_on"]) {
+		for _, s := range records.StringList(r.Settings["tuned_on"]) {
 			if _, part := records.SplitSetPart(s); part == records.PartDev {
 				return true
 			}
@@ -365,22 +365,4 @@ func isPaperSet(s string) bool {
 		}
 	}
 	return false
-}
-
-// stringsOf reads a list-of-strings setting as decoded from a spec
-// ([]string) or from a results file ([]any).
-func stringsOf(v any) []string {
-	switch x := v.(type) {
-	case []string:
-		return x
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
