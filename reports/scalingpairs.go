@@ -222,13 +222,9 @@ func comparePairAt(x float64, pa, pb ratioPoint, a, b string, disturbed map[stri
 func undisturbed(trials []records.Record, disturbed map[string]string) []records.Record {
 	var out []records.Record
 	for _, rec := range trials {
-		if quiet, _, known := records.Quiet(rec); known && !quiet {
-			continue
+		if _, bad := disturbed[rec.ID]; !bad && timeFault(rec) == "" {
+			out = append(out, rec)
 		}
-		if _, bad := disturbed[rec.ID]; bad || disturbance(rec) != "" {
-			continue
-		}
-		out = append(out, rec)
 	}
 	return out
 }

@@ -61,14 +61,23 @@ func timesCompare(a, b []records.Record) (ok bool, why string) {
 		if rec.Run.ID != run {
 			return false, whyOtherRuns
 		}
-		if quiet, _, known := records.Quiet(rec); known && !quiet {
-			return false, whyBusy
-		}
-		if d := disturbance(rec); d != "" {
-			return false, fmt.Sprintf(whyDisturbedFmt, d)
+		if why := timeFault(rec); why != "" {
+			return false, why
 		}
 	}
 	return true, ""
+}
+
+// timeFault says why a measured record's time may not stand in a ratio
+// (taken on a busy machine, or disturbed), "" when it may.
+func timeFault(rec records.Record) string {
+	if quiet, _, known := records.Quiet(rec); known && !quiet {
+		return whyBusy
+	}
+	if d := disturbance(rec); d != "" {
+		return fmt.Sprintf(whyDisturbedFmt, d)
+	}
+	return ""
 }
 
 // disturbedShare is how much longer than its CPU time a measured trial's

@@ -542,23 +542,31 @@ func TestScoreReplicates(t *testing.T) {
 // With lapack trials in the run, the paper's "100× faster than numPy's
 // SVD" is checked against them (numPy's SVD is LAPACK), and the pure-Go
 // dense row says it is not the paper's baseline.
-func TestScalingRatiosAgainstLAPACK(t *testing.T) {
+// lapackRatios is the scaling section's ratio table for the fixture
+// records with three lapack trials added, their settings changed further
+// by extra (key, value pairs).
+func lapackRatios(t *testing.T, extra ...any) *Table {
+	t.Helper()
 	recs := scalingRecords()
 	for k, w := range []float64{2.1, 7.9, 30.2} {
-		f := []float64{0.0625, 0.125, 0.25}[k]
+		kv := append([]any{"svd.backend", "lapack", "data.fraction", []float64{0.0625, 0.125, 0.25}[k]}, extra...)
 		recs = append(recs, records.Record{ID: fmt.Sprintf("l%d", k), Spec: "svd-scaling", Status: "ok",
-			Settings: with(recs[0].Settings, "svd.backend", "lapack", "data.fraction", f),
+			Settings: with(recs[0].Settings, kv...),
 			Metrics:  map[string]float64{"wall_s": w, "max_rss_mb": 900, "vocab": []float64{9812, 15904, 25371}[k]}, Run: &records.RunInfo{ID: "run-1"}})
 	}
 	s := tb().scalingSection(recs)
 	require.NotNil(t, s)
-	var ratios *Table
 	for _, b := range s.Blocks {
 		if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
-			ratios = &tb
+			return &tb
 		}
 	}
-	require.NotNil(t, ratios)
+	require.Fail(t, "no scaling-ratios table")
+	return nil
+}
+
+func TestScalingRatiosAgainstLAPACK(t *testing.T) {
+	ratios := lapackRatios(t)
 	assert.Contains(t, ratios.Caption, "LAPACK")
 	assert.Equal(t, []string{"dssvd / lapack", "V = 9,812 … 25,371 (3)", "6× faster at V = 9,812 … 19.9× faster at V = 25,371", "21.1% of lapack's at V = 25,371", "100× faster; 10% of the memory"}, ratios.Rows[0],
 		"the paper's claim against numPy's SVD is against LAPACK's: first; 1.52 s against 30.2 s at the largest size both finished")
@@ -570,22 +578,7 @@ func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 // computes (schema.Setting.Limit), so it names no line and keeps no
 // comparison apart.
 func TestScalingBudgetKeepsNoLineApart(t *testing.T) {
-	recs := scalingRecords()
-	for k, w := range []float64{2.1, 7.9, 30.2} {
-		f := []float64{0.0625, 0.125, 0.25}[k]
-		recs = append(recs, records.Record{ID: fmt.Sprintf("l%d", k), Spec: "svd-scaling", Status: "ok",
-			Settings: with(recs[0].Settings, "svd.backend", "lapack", "data.fraction", f, "budget.memory_mb", 17000.0, "budget.seconds", 3600.0),
-			Metrics:  map[string]float64{"wall_s": w, "max_rss_mb": 900, "vocab": []float64{9812, 15904, 25371}[k]}, Run: &records.RunInfo{ID: "run-1"}})
-	}
-	s := tb().scalingSection(recs)
-	require.NotNil(t, s)
-	var ratios *Table
-	for _, b := range s.Blocks {
-		if tb, ok := b.(Table); ok && tb.ID == "scaling-ratios" {
-			ratios = &tb
-		}
-	}
-	require.NotNil(t, ratios)
+	ratios := lapackRatios(t, "budget.memory_mb", 17000.0, "budget.seconds", 3600.0)
 	require.NotEmpty(t, ratios.Rows)
 	assert.Equal(t, "dssvd / lapack", ratios.Rows[0][0], "the paper's claim is compared, its lines named by backend alone")
 	assert.Equal(t, "6× faster at V = 9,812 … 19.9× faster at V = 25,371", ratios.Rows[0][2])
