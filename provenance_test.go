@@ -64,7 +64,7 @@ func TestCommittedResultsTraceable(t *testing.T) {
 			name, name, strings.Join(bad, "\n"))
 	}
 	for name := range awaitingRecompute {
-		_, err := os.Stat(filepath.Join("results", name, records.FileName))
+		_, err := os.Stat(records.Stored(filepath.Join("results", name, records.FileName)))
 		assert.NoError(t, err, "awaitingRecompute names %s, which has no committed results", name)
 	}
 }

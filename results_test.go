@@ -29,14 +29,39 @@ import (
 // committed lists the reference results: results/<name>/ with the spec
 // experiments/<name>.yaml.
 func committed(t *testing.T) []string {
-	dirs, err := filepath.Glob(filepath.Join("results", "*", records.FileName))
-	require.NoError(t, err)
-	require.NotEmpty(t, dirs)
 	var names []string
-	for _, d := range dirs {
-		names = append(names, filepath.Base(filepath.Dir(d)))
+	for _, file := range []string{records.FileName, records.CompressedFileName} {
+		dirs, err := filepath.Glob(filepath.Join("results", "*", file))
+		require.NoError(t, err)
+		for _, d := range dirs {
+			names = append(names, filepath.Base(filepath.Dir(d)))
+		}
 	}
-	return names
+	require.NotEmpty(t, names)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// Every committed results file is in the one form a run's compaction
+// leaves it (records.Write: text up to records.CompressAbove, gzip past
+// it, never both), byte for byte: rerunning a spec rewrites nothing.
+func TestCommittedResultsForm(t *testing.T) {
+	for _, name := range committed(t) {
+		path := filepath.Join("results", name, records.FileName)
+		recs, info, err := records.Read(path)
+		require.NoError(t, err)
+		assert.False(t, info.NeedsRepair, "results/%s: not compacted (a log beside its compressed form, repeated ids or a torn line)", name)
+		again := filepath.Join(t.TempDir(), records.FileName)
+		require.NoError(t, records.Write(again, recs))
+		stored, want := records.Stored(path), records.Stored(again)
+		assert.Equal(t, filepath.Base(want), filepath.Base(stored), "results/%s: the form a run writes", name)
+		got, err := os.ReadFile(stored)
+		require.NoError(t, err)
+		rewritten, err := os.ReadFile(want)
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(got, rewritten), "results/%s: %s is not as a run writes it", name, filepath.Base(stored))
+		assert.Less(t, len(got), 2_000_000, "results/%s: %s takes %d bytes: over what a repository should keep in one file", name, filepath.Base(stored), len(got))
+	}
 }
 
 // loadCommitted reads experiments/<name>.yaml and results/<name>'s records.
@@ -68,10 +93,12 @@ func TestCommittedReports(t *testing.T) {
 	site := func() string {
 		root := t.TempDir()
 		for _, name := range committed(t) {
-			b, err := os.ReadFile(filepath.Join("results", name, records.FileName))
+			// The file in the form it is committed in, as a clone has it.
+			stored := records.Stored(filepath.Join("results", name, records.FileName))
+			b, err := os.ReadFile(stored)
 			require.NoError(t, err)
 			require.NoError(t, os.MkdirAll(filepath.Join(root, name), 0o755))
-			require.NoError(t, os.WriteFile(filepath.Join(root, name, records.FileName), b, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(root, name, filepath.Base(stored)), b, 0o644))
 		}
 		var stderr bytes.Buffer
 		_, err := writeSite(defaultSpecDir, root, nil, js, &stderr)

@@ -265,7 +265,7 @@ func runSpec(ctx context.Context, runner *harness.Runner, spec *schema.Spec, js 
 	if res.NotPromoted > 0 {
 		halved = fmt.Sprintf("; %d not promoted by successive halving", res.NotPromoted)
 	}
-	fmt.Fprintf(stdout, "%s: %d trials (%d reused%s) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, halved, termsafe.Text(filepath.Join(res.Dir, records.FileName)))
+	fmt.Fprintf(stdout, "%s: %d trials (%d reused%s) → %s\n", termsafe.Text(spec.Name), len(res.Records), res.Reused, halved, termsafe.Text(records.Stored(filepath.Join(res.Dir, records.FileName))))
 	// The answer where the run was started, as the index says it: the
 	// question, the verdict, then where the whole page is.
 	if sum.Question != "" {
@@ -390,7 +390,12 @@ func runCheck(ctx context.Context, refDir, specPath string, runner *harness.Runn
 func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Script, dir string) reports.Report {
 	recs, aside := inGrid(spec, recs)
 	recs, stale := markStale(spec, recs, dir)
-	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Question: spec.Question, Records: recs, ECharts: js, ResultsFile: records.FileName,
+	// The page links the results file beside it in the form it has there.
+	file := records.FileName
+	if dir != "" {
+		file = filepath.Base(records.Stored(filepath.Join(dir, records.FileName)))
+	}
+	r := reports.Report{Title: spec.Name, Spec: spec.Name, Description: spec.Description, Question: spec.Question, Records: recs, ECharts: js, ResultsFile: file,
 		Lead: spec.Report.Lead, PaperRows: spec.Report.PaperRows, Similarity: spec.Report.Similarity, Methods: schema.Methods()}
 	if dir != "" {
 		// A file is linked only while it holds what its trial wrote: not
@@ -411,13 +416,13 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 	}
 	if aside > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s also holds %d record(s) of trials outside this spec's grid (an axis narrowed, a variant removed): a run deletes no result. "+
-			"They are not shown here; run the spec with -prune to remove them.", records.FileName, aside))
+			"They are not shown here; run the spec with -prune to remove them.", file, aside))
 	}
 	if spec.Report.Check {
 		// Named relative to the page, which sits beside it: a page names no
 		// path of the machine it was made on.
 		r.Check = &reports.Check{Reference: ref, Tolerance: spec.Tolerance,
-			Source: records.FileName + " (beside this page) as it was before this run"}
+			Source: file + " (beside this page) as it was before this run"}
 	}
 	return r
 }

@@ -71,15 +71,20 @@ func siteSpecs(specDir, root string) ([]siteSpec, error) {
 			continue
 		}
 		s := siteSpec{spec: spec, name: spec.Name, path: p, dir: filepath.Join(root, spec.Name)}
-		fi, err := os.Lstat(filepath.Join(s.dir, records.FileName))
-		switch {
-		case err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0):
-			// A link is refused by records.Read, which names its target.
-			s.results = filepath.Join(s.dir, records.FileName)
-		case err == nil:
-			s.problem = fmt.Sprintf("%s is not a regular file (%s)", filepath.Join(s.dir, records.FileName), fi.Mode().Type())
-		case !errors.Is(err, fs.ErrNotExist):
-			s.problem = "its results cannot be looked at: " + err.Error()
+		// Either form of the results file (records.Write) means results;
+		// records.Read takes the text form's path and reads both.
+		for _, name := range []string{records.FileName, records.CompressedFileName} {
+			file := filepath.Join(s.dir, name)
+			fi, err := os.Lstat(file)
+			switch {
+			case err == nil && (fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0):
+				// A link is refused by records.Read, which names its target.
+				s.results = filepath.Join(s.dir, records.FileName)
+			case err == nil:
+				s.problem = fmt.Sprintf("%s is not a regular file (%s)", file, fi.Mode().Type())
+			case !errors.Is(err, fs.ErrNotExist):
+				s.problem = "its results cannot be looked at: " + err.Error()
+			}
 		}
 		out = append(out, s)
 	}
@@ -232,7 +237,7 @@ func siteEntry(e *reports.IndexEntry, s siteSpec, specDir, root string, done map
 	if e.Summary, err = reports.Summarize(r); err != nil {
 		return err
 	}
-	e.Ran, e.Report, e.Results = true, rel(root, filepath.Join(s.dir, reportName)), rel(root, s.results)
+	e.Ran, e.Report, e.Results = true, rel(root, filepath.Join(s.dir, reportName)), rel(root, records.Stored(s.results))
 	return nil
 }
 

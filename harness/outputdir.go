@@ -30,7 +30,7 @@ func prepareOutput(dir string, spec *schema.Spec, judge *Judge, prune bool, warn
 		return nil, err
 	}
 	path := filepath.Join(dir, records.FileName)
-	for _, name := range []string{records.FileName, ReportFileName} {
+	for _, name := range []string{records.FileName, records.CompressedFileName, ReportFileName} {
 		if err := atomicfile.CheckNotLink(filepath.Join(dir, name)); err != nil {
 			return nil, fmt.Errorf("output directory: %w", err)
 		}

@@ -3,6 +3,7 @@ package records
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"strings"
 
 	"kcalab/internal/atomicfile"
 	"kcalab/internal/inputfile"
@@ -30,6 +32,21 @@ const MaxLineBytes = 64 << 20
 
 var resultsFile = inputfile.Spec{What: "a results file (JSON lines, a regular file of at most 1 GiB, not a link)", Limit: MaxFileBytes, NoFollow: true}
 
+// CompressedSuffix ends the name of a results file's compressed form, and
+// CompressedFileName is that form of FileName.
+const (
+	CompressedSuffix   = ".gz"
+	CompressedFileName = FileName + CompressedSuffix
+)
+
+// CompressAbove is the size of the largest results file kept as text:
+// Write compresses a larger one with gzip (its records, of tuning
+// searches, take about a sixth of the room so), so that no committed file
+// is too large to review and keep. Read reads both forms.
+const CompressAbove = 1 << 20
+
+var compressedFile = inputfile.Spec{What: "a compressed results file (gzip of JSON lines, a regular file of at most 1 GiB, not a link)", Limit: MaxFileBytes, NoFollow: true}
+
 // ReadInfo is what Read found besides the records.
 type ReadInfo struct {
 	// Torn says a final line without its newline that was not complete
@@ -43,7 +60,8 @@ type ReadInfo struct {
 	NeedsRepair bool
 	// Problems are parts of records read that cannot be used (a bootstrap
 	// encoding that is not one EncodeReplicates writes), each naming the
-	// line, the trial and the metric; readers of the record treat that
+	// file (after the path read: "" or CompressedSuffix), the line, the
+	// trial and the metric; readers of the record treat that
 	// part as absent (Bootstrap.Replicates refuses it), and the record
 	// itself is kept as it is.
 	Problems []string
@@ -60,14 +78,16 @@ func (i ReadInfo) Warnings(path string) []string {
 		out = append(out, fmt.Sprintf("%s: dropped an incomplete last line%s (a run was killed while writing it; its spec's next run computes the trial again if its grid has it)", path, of))
 	}
 	for _, p := range i.Problems {
-		out = append(out, path+":"+p)
+		out = append(out, path+p)
 	}
 	return out
 }
 
 // Read reads a results file, in its compact form or as an append log (see
-// Log). A missing file gives no records and no error. Only a regular file
-// of at most MaxFileBytes is read, and not through a symbolic link (a
+// Log): path, and first its compressed form (path + CompressedSuffix, see
+// Write) when that is there. A missing file gives no records and no error.
+// Only regular files of at most MaxFileBytes together (decompressed) are
+// read, and not through a symbolic link (a
 // cloned repository can carry one to a device); a FIFO is refused without
 // waiting for a writer. A line over MaxLineBytes is an error naming it. A
 // last line without its newline that is not complete JSON is the trace of
@@ -93,60 +113,145 @@ type ReadOptions struct {
 
 // ReadWith is Read with options.
 func ReadWith(path string, opts ReadOptions) ([]Record, ReadInfo, error) {
-	var info ReadInfo
+	r := reading{opts: opts, at: map[string]int{}, path: path}
+	// The compact form of a large file first (Write chose it for its
+	// size), then the text file: the log a run appends to, whose records
+	// are newer.
+	zpath := path + CompressedSuffix
+	zf, _, err := inputfile.Open(zpath, compressedFile)
+	compressed := err == nil
+	switch {
+	case compressed:
+		defer zf.Close()
+		zr, err := gzip.NewReader(bufio.NewReaderSize(zf, 64<<10))
+		if err != nil {
+			return nil, r.info, fmt.Errorf("results: %s: %w", zpath, err)
+		}
+		if err := r.lines(zpath, &streamLines{br: bufio.NewReaderSize(zr, 64<<10)}, false); err != nil {
+			return nil, r.info, err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, r.info, fmt.Errorf("results: %w", err)
+	}
 	f, _, err := inputfile.Open(path, resultsFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, info, nil
+		return r.recs, r.info, nil
 	}
 	if err != nil {
-		return nil, info, fmt.Errorf("results: %w", err)
+		return nil, r.info, fmt.Errorf("results: %w", err)
 	}
 	defer f.Close()
-	lines := newLineReader(f)
-	var recs []Record
-	at := map[string]int{}
-	var total int64
+	if compressed {
+		// Both forms: a run appended to the compact records, or was
+		// killed between writing one form and removing the other. The
+		// next writer folds them into one.
+		r.info.NeedsRepair = true
+	}
+	if err := r.lines(path, newLineReader(f), true); err != nil {
+		return nil, r.info, err
+	}
+	return r.recs, r.info, nil
+}
+
+// reading is the state of a Read over the files of one results file.
+type reading struct {
+	path  string // the text form's, which Read was given
+	opts  ReadOptions
+	info  ReadInfo
+	recs  []Record
+	at    map[string]int // a record's place in recs, by id
+	total int64          // bytes read, of every file
+}
+
+// lineSource is where the lines of a file come from: see lineReader.next.
+type lineSource interface {
+	next() (line []byte, complete bool, size int64, err error)
+}
+
+// lines reads the records of one file into r. Only a log (the text file a
+// run appends to) may end with a torn line: a compressed file was written
+// whole, so its damage anywhere is an error.
+func (r *reading) lines(path string, src lineSource, log bool) error {
 	for n := 1; ; n++ {
-		line, complete, size, err := lines.next()
-		total += size
-		if total > MaxFileBytes {
-			return nil, info, fmt.Errorf("results: %s: more than %s, the limit for %s", path, inputfile.Size(MaxFileBytes), resultsFile.What)
+		line, complete, size, err := src.next()
+		r.total += size
+		if r.total > MaxFileBytes {
+			return fmt.Errorf("results: %s: more than %s, the limit for %s", path, inputfile.Size(MaxFileBytes), resultsFile.What)
 		}
 		if err != nil {
-			return nil, info, fmt.Errorf("results: %s:%d: %w", path, n, err)
+			return fmt.Errorf("results: %s:%d: %w", path, n, err)
 		}
 		if size == 0 {
-			break
+			return nil
 		}
 		if size > MaxLineBytes {
-			return nil, info, fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote",
+			return fmt.Errorf("results: %s:%d: a line of %d bytes, over the limit of %s for one record: not a record this program wrote",
 				path, n, size, inputfile.Size(MaxLineBytes))
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		r, err := decodeLine(line, opts)
+		rec, err := decodeLine(line, r.opts)
 		if err != nil {
-			if !complete {
-				info.Torn, info.NeedsRepair = true, true
-				info.TornID = tornID(line)
-				break
+			if !complete && log {
+				r.info.Torn, r.info.NeedsRepair = true, true
+				r.info.TornID = tornID(line)
+				return nil
 			}
-			return nil, info, fmt.Errorf("%s:%d: %w", path, n, err)
+			return fmt.Errorf("%s:%d: %w", path, n, err)
 		}
 		if !complete {
-			info.NeedsRepair = true // complete, but the next append would join it
+			r.info.NeedsRepair = true // complete, but the next append would join it
 		}
-		info.Problems = append(info.Problems, bootstrapProblems(n, r)...)
-		if j, ok := at[r.ID]; ok {
-			recs[j] = r
-			info.NeedsRepair = true
+		for _, p := range bootstrapProblems(n, rec) {
+			r.info.Problems = append(r.info.Problems, strings.TrimPrefix(path, r.path)+":"+p)
+		}
+		if j, ok := r.at[rec.ID]; ok {
+			r.recs[j] = rec
+			r.info.NeedsRepair = true
 			continue
 		}
-		at[r.ID] = len(recs)
-		recs = append(recs, r)
+		r.at[rec.ID] = len(r.recs)
+		r.recs = append(r.recs, rec)
 	}
-	return recs, info, nil
+}
+
+// streamLines reads the lines of a stream (a decompressed file), as
+// lineReader.next does a file's: a line is kept only up to MaxLineBytes
+// (a longer one is measured and passed over), so no line takes more
+// memory than that, and the buffer is reused.
+type streamLines struct {
+	br  *bufio.Reader
+	buf []byte
+}
+
+func (s *streamLines) next() (line []byte, complete bool, size int64, err error) {
+	s.buf = s.buf[:0]
+	for {
+		chunk, err := s.br.ReadSlice('\n')
+		size += int64(len(chunk))
+		if size <= MaxLineBytes {
+			s.buf = append(s.buf, chunk...)
+		}
+		if err == nil {
+			complete = true
+			break
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return nil, false, size, err
+		}
+	}
+	if size == 0 || size > MaxLineBytes {
+		return nil, complete, size, nil
+	}
+	b := s.buf
+	if complete {
+		b = b[:len(b)-1]
+	}
+	return b, complete, size, nil
 }
 
 // lineReader reads the lines of a results file. A line is measured
@@ -208,7 +313,11 @@ func (l *lineReader) next() (line []byte, complete bool, size int64, err error) 
 }
 
 // Write writes records as JSON lines atomically (see internal/atomicfile),
-// so a reader (or a crash) never sees a half-written file.
+// so a reader (or a crash) never sees a half-written file. Records whose
+// lines take more than CompressAbove bytes are written gzip-compressed to
+// path + CompressedSuffix instead; the other form, if there, is removed
+// once the new one is in place (a crash between leaves both, holding the
+// same records, which Read folds).
 func Write(path string, recs []Record) error {
 	var buf bytes.Buffer
 	for _, r := range recs {
@@ -219,7 +328,50 @@ func Write(path string, recs []Record) error {
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	return atomicfile.WriteFile(path, buf.Bytes())
+	data, to, other := buf.Bytes(), path, path+CompressedSuffix
+	if buf.Len() > CompressAbove {
+		z, err := compress(data)
+		if err != nil {
+			return fmt.Errorf("results: %s: %w", other, err)
+		}
+		data, to, other = z, other, path
+	}
+	if err := atomicfile.WriteFile(to, data); err != nil {
+		return err
+	}
+	if err := os.Remove(other); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("results: %s is written; removing the older %s: %w", to, other, err)
+	}
+	return nil
+}
+
+// compress is data as a gzip stream with no name and no time in its
+// header, so the same records always give the same bytes.
+func compress(data []byte) ([]byte, error) {
+	var z bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(data); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return z.Bytes(), nil
+}
+
+// Stored is the file that holds the records of the results file path:
+// path itself, or its compressed form when only that is there. It names
+// the file a page or a message points a reader to.
+func Stored(path string) string {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Lstat(path + CompressedSuffix); err == nil {
+			return path + CompressedSuffix
+		}
+	}
+	return path
 }
 
 // decodeLine decodes one record; unknown fields are errors.

@@ -3,6 +3,7 @@ package records
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,4 +121,135 @@ func TestLogWriteFailure(t *testing.T) {
 	assert.True(t, errors.Is(err, ErrWrite))
 	assert.Contains(t, err.Error(), "no space left on device")
 	require.NoError(t, l.Close())
+}
+
+// bigRecords are n records whose lines take about 10 KB each.
+func bigRecords(n int, status string) []Record {
+	recs := make([]Record, n)
+	for i := range recs {
+		recs[i] = Record{ID: fmt.Sprintf("t%03d", i), Spec: "s", Status: status, Warnings: []string{strings.Repeat(fmt.Sprintf("warning %d ", i), 1000)}}
+	}
+	return recs
+}
+
+// present are the names of dir's results files, in order.
+func present(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, name := range []string{FileName, CompressedFileName} {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// A results file over CompressAbove is written compressed, and its text
+// form goes; one back under it is written as text, and the compressed form
+// goes. Either reads back as written; the same records give the same bytes;
+// a run's log beside the compressed form is read after it and folded by
+// the next Write.
+func TestWriteCompressesLargeFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	big := bigRecords(120, StatusOK)
+
+	require.NoError(t, Write(path, big[:2]))
+	assert.Equal(t, []string{FileName}, present(t, dir), "a small file stays text")
+	assert.Equal(t, path, Stored(path))
+
+	require.NoError(t, Write(path, big))
+	assert.Equal(t, []string{CompressedFileName}, present(t, dir), "a large file is compressed, the text form removed")
+	assert.Equal(t, path+CompressedSuffix, Stored(path))
+	z, err := os.ReadFile(path + CompressedSuffix)
+	require.NoError(t, err)
+	assert.Less(t, len(z), CompressAbove)
+	got, info, err := Read(path)
+	require.NoError(t, err)
+	assert.Equal(t, ReadInfo{}, info)
+	assert.Equal(t, big, got)
+
+	other := filepath.Join(t.TempDir(), FileName)
+	require.NoError(t, Write(other, big))
+	z2, err := os.ReadFile(other + CompressedSuffix)
+	require.NoError(t, err)
+	assert.Equal(t, z, z2, "the same records, the same bytes")
+
+	// A run appends to the text file beside the compressed one.
+	l, err := OpenLog(path)
+	require.NoError(t, err)
+	require.NoError(t, l.Append(Record{ID: "t000", Spec: "s", Status: StatusError, Error: "again"}))
+	require.NoError(t, l.Append(Record{ID: "new", Spec: "s", Status: StatusOK}))
+	require.NoError(t, l.Close())
+	got, info, err = Read(path)
+	require.NoError(t, err)
+	assert.True(t, info.NeedsRepair, "two forms want folding")
+	require.Len(t, got, len(big)+1)
+	assert.Equal(t, "again", got[0].Error, "the log's record wins, at the first one's place")
+	assert.Equal(t, "new", got[len(big)].ID)
+	require.NoError(t, Write(path, got))
+	assert.Equal(t, []string{CompressedFileName}, present(t, dir))
+	again, info, err := Read(path)
+	require.NoError(t, err)
+	assert.Equal(t, ReadInfo{}, info)
+	assert.Equal(t, got, again)
+
+	require.NoError(t, Write(path, got[:3]))
+	assert.Equal(t, []string{FileName}, present(t, dir), "back under the bound: text again")
+	again, _, err = Read(path)
+	require.NoError(t, err)
+	assert.Equal(t, got[:3], again)
+}
+
+// gzipped is body compressed as Write compresses.
+func gzipped(t *testing.T, body []byte) []byte {
+	t.Helper()
+	z, err := compress(body)
+	require.NoError(t, err)
+	return z
+}
+
+// A compressed form is read within the same bounds as the text form, and
+// damage anywhere in it (it is written whole, never appended to) is an
+// error naming it.
+func TestReadCompressedRefuses(t *testing.T) {
+	a, b := recLine(t, "a", "ok"), recLine(t, "b", "ok")
+	whole := gzipped(t, []byte(a+b))
+	long := make([]byte, MaxLineBytes+10)
+	for i := range long {
+		long[i] = 'x'
+	}
+	tests := []struct {
+		name    string
+		z       func(t *testing.T, zpath string)
+		wantErr string
+	}{
+		{name: "truncated", z: func(t *testing.T, zpath string) {
+			require.NoError(t, os.WriteFile(zpath, whole[:len(whole)/2], 0o644))
+		}, wantErr: "unexpected EOF"},
+		{name: "not gzip", z: func(t *testing.T, zpath string) {
+			require.NoError(t, os.WriteFile(zpath, []byte(a), 0o644))
+		}, wantErr: "gzip"},
+		{name: "a torn last line", z: func(t *testing.T, zpath string) {
+			require.NoError(t, os.WriteFile(zpath, gzipped(t, []byte(a+b[:len(b)/2])), 0o644))
+		}, wantErr: ":2:"},
+		{name: "a line over the limit", z: func(t *testing.T, zpath string) {
+			require.NoError(t, os.WriteFile(zpath, gzipped(t, append([]byte(a), long...)), 0o644))
+		}, wantErr: ":2: a line of"},
+		{name: "a link", z: func(t *testing.T, zpath string) {
+			good := filepath.Join(t.TempDir(), "good.gz")
+			require.NoError(t, os.WriteFile(good, whole, 0o644))
+			require.NoError(t, os.Symlink(good, zpath))
+		}, wantErr: "link"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			tt.z(t, path+CompressedSuffix)
+			_, _, err := Read(path)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), path+CompressedSuffix)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
 }

@@ -166,6 +166,19 @@ func TestReadBootstrapProblems(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = got[1].Bootstrap.Replicates("spearman.skip.men", 0.4)
 	assert.True(t, ok, "the other metric's replicates stay usable")
+
+	// In the compressed form, the problem names that file.
+	body, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(path))
+	z, err := compress(body)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path+CompressedSuffix, z, 0o644))
+	_, info, err = Read(path)
+	require.NoError(t, err)
+	w := info.Warnings(path)
+	require.Len(t, w, 2)
+	assert.True(t, strings.HasPrefix(w[0], path+CompressedSuffix+":2: trial b: spearman.zero.men:"), w[0])
 }
 
 // FuzzRead checks that any file reads without a panic, and that what it
@@ -313,4 +326,33 @@ func TestReadWithMaxWarnings(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, []byte(`{"id":"a","spec":"s","seed":1,"settings":{},"status":"ok","warnings":[1]}`+"\n"), 0o644))
 	_, _, err = ReadWith(path, ReadOptions{MaxWarnings: 3})
 	require.ErrorContains(t, err, ":1: warnings:")
+}
+
+// FuzzReadCompressed checks that any content of a compressed form reads
+// without a panic, an error naming the file, or records that Write gives
+// back as the same records.
+func FuzzReadCompressed(f *testing.F) {
+	f.Add(`{"id":"a","spec":"s","seed":0,"settings":null,"status":"ok"}`+"\n", "")
+	f.Add(`{"id":"a","spec":"s","seed":0,"settings":null,"status":"ok"}`+"\n", `{"id":"a","spec":"s","seed":0,"settings":null,"status":"error"}`+"\n")
+	f.Add("{\"id\"", "")
+	f.Fuzz(func(t *testing.T, body, log string) {
+		path := filepath.Join(t.TempDir(), FileName)
+		z, err := compress([]byte(body))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(path+CompressedSuffix, z, 0o644))
+		if log != "" {
+			require.NoError(t, os.WriteFile(path, []byte(log), 0o644))
+		}
+		recs, _, err := Read(path)
+		if err != nil {
+			require.True(t, strings.Contains(err.Error(), path), err.Error())
+			return
+		}
+		out := filepath.Join(t.TempDir(), FileName)
+		require.NoError(t, Write(out, recs))
+		again, info, err := Read(out)
+		require.NoError(t, err)
+		assert.False(t, info.NeedsRepair)
+		assert.Equal(t, len(recs), len(again))
+	})
 }

@@ -63,12 +63,21 @@ func (p *builder) shortSetting(k string, v any) string {
 }
 
 // labelOf joins the short forms of keys present in rec ("ca · cut · W=5").
+// A backend's option (schema: SeriesOption) at its default is left out: it
+// varies because another backend changed it, and most backends have no use
+// for it (krylov solves no projected problem), so only the changed value
+// tells a reader something ("dssvd · svd.projected=lapack" against "krylov").
 func (p *builder) labelOf(rec records.Record, keys []string) string {
 	var parts []string
 	for _, k := range keys {
-		if v, ok := rec.Settings[k]; ok {
-			parts = append(parts, p.shortSetting(k, v))
+		v, ok := rec.Settings[k]
+		if !ok {
+			continue
 		}
+		if s, known := schema.LookupSetting(k); known && s.SeriesOption && formatValue(v) == formatValue(s.Default) {
+			continue
+		}
+		parts = append(parts, p.shortSetting(k, v))
 	}
 	return strings.Join(parts, " · ")
 }

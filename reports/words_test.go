@@ -212,6 +212,8 @@ func TestTrialLabels(t *testing.T) {
 				rec("method", "kca", "label", "tail-cut", "svd.rank", 300.0), rec("method", "kca", "label", "tail-cut", "svd.rank", 1000.0)},
 			[]string{"SGNS (gensim)", "fastText (CLI)", "tail-cut · d=300", "tail-cut · d=1000"}},
 		{"unknown keys spelled out", []records.Record{rec("method", "x", "foo.bar", true), rec("method", "x", "foo.bar", false)}, []string{"x · foo.bar=true", "x · foo.bar=false"}},
+		{"a backend's option named only where changed", []records.Record{rec("method", "lca", "svd.backend", "krylov", "svd.projected", "go"), rec("method", "lca", "svd.backend", "dssvd", "svd.projected", "lapack"), rec("method", "lca", "svd.backend", "dssvd", "svd.projected", "go")},
+			[]string{"LCA · krylov", "LCA · dssvd · svd.projected=lapack", "LCA · dssvd"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
