@@ -127,7 +127,7 @@ func ReadWith(path string, opts ReadOptions) ([]Record, ReadInfo, error) {
 		if err != nil {
 			return nil, r.info, fmt.Errorf("results: %s: %w", zpath, err)
 		}
-		if err := r.lines(zpath, &streamLines{br: bufio.NewReaderSize(zr, 64<<10)}, false); err != nil {
+		if err := r.lines(zpath, zr, false); err != nil {
 			return nil, r.info, err
 		}
 	case !errors.Is(err, fs.ErrNotExist):
@@ -147,7 +147,7 @@ func ReadWith(path string, opts ReadOptions) ([]Record, ReadInfo, error) {
 		// next writer folds them into one.
 		r.info.NeedsRepair = true
 	}
-	if err := r.lines(path, newLineReader(f), true); err != nil {
+	if err := r.lines(path, f, true); err != nil {
 		return nil, r.info, err
 	}
 	return r.recs, r.info, nil
@@ -163,17 +163,13 @@ type reading struct {
 	total int64          // bytes read, of every file
 }
 
-// lineSource is where the lines of a file come from: see lineReader.next.
-type lineSource interface {
-	next() (line []byte, complete bool, size int64, err error)
-}
-
 // lines reads the records of one file into r. Only a log (the text file a
 // run appends to) may end with a torn line: a compressed file was written
 // whole, so its damage anywhere is an error.
-func (r *reading) lines(path string, src lineSource, log bool) error {
+func (r *reading) lines(path string, src io.Reader, log bool) error {
+	lr := newLineReader(src)
 	for n := 1; ; n++ {
-		line, complete, size, err := src.next()
+		line, complete, size, err := lr.next()
 		r.total += size
 		if r.total > MaxFileBytes {
 			return fmt.Errorf("results: %s: more than %s, the limit for %s", path, inputfile.Size(MaxFileBytes), resultsFile.What)
@@ -216,72 +212,36 @@ func (r *reading) lines(path string, src lineSource, log bool) error {
 	}
 }
 
-// streamLines reads the lines of a stream (a decompressed file), as
-// lineReader.next does a file's: a line is kept only up to MaxLineBytes
-// (a longer one is measured and passed over), so no line takes more
-// memory than that, and the buffer is reused.
-type streamLines struct {
-	br  *bufio.Reader
-	buf []byte
-}
-
-func (s *streamLines) next() (line []byte, complete bool, size int64, err error) {
-	s.buf = s.buf[:0]
-	for {
-		chunk, err := s.br.ReadSlice('\n')
-		size += int64(len(chunk))
-		if size <= MaxLineBytes {
-			s.buf = append(s.buf, chunk...)
-		}
-		if err == nil {
-			complete = true
-			break
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return nil, false, size, err
-		}
-	}
-	if size == 0 || size > MaxLineBytes {
-		return nil, complete, size, nil
-	}
-	b := s.buf
-	if complete {
-		b = b[:len(b)-1]
-	}
-	return b, complete, size, nil
-}
-
-// lineReader reads the lines of a results file. A line is measured
-// before it is kept: one longer than MaxLineBytes is passed over, and one
-// longer than the read buffer is read again from the file into a buffer
-// of its size, so no line takes more memory than it needs, nor any more
-// than MaxLineBytes.
+// lineReader reads the lines of a results file, text or decompressed. A
+// line is measured as it is read and kept only up to MaxLineBytes: a
+// longer one is passed over, its size returned, so no line takes more
+// memory than MaxLineBytes, and the buffer is reused from line to line.
 type lineReader struct {
-	f   io.ReaderAt
 	br  *bufio.Reader
-	off int64 // where the next line starts
 	buf []byte
 }
 
-func newLineReader(f *os.File) *lineReader {
-	return &lineReader{f: f, br: bufio.NewReaderSize(f, 64<<10)}
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
 // next returns the next line without its newline, whether it had one,
 // and its size in the file (newline included; 0 at the end of the file).
 // A line over MaxLineBytes comes back as nil with its size.
 func (l *lineReader) next() (line []byte, complete bool, size int64, err error) {
-	start := l.off
-	var first []byte
+	l.buf = l.buf[:0]
 	for {
 		chunk, err := l.br.ReadSlice('\n')
-		if size == 0 {
-			first = chunk
-		}
 		size += int64(len(chunk))
+		if size <= MaxLineBytes {
+			if need := len(l.buf) + len(chunk); need > cap(l.buf) {
+				// Grown by doubling, but never past the bound.
+				grown := make([]byte, len(l.buf), min(max(2*cap(l.buf), need), MaxLineBytes))
+				copy(grown, l.buf)
+				l.buf = grown
+			}
+			l.buf = append(l.buf, chunk...)
+		}
 		if err == nil {
 			complete = true
 			break
@@ -293,21 +253,12 @@ func (l *lineReader) next() (line []byte, complete bool, size int64, err error) 
 			return nil, false, size, err
 		}
 	}
-	l.off += size
 	if size == 0 || size > MaxLineBytes {
 		return nil, complete, size, nil
 	}
-	if int64(cap(l.buf)) < size {
-		l.buf = make([]byte, size)
-	}
-	b := l.buf[:size]
-	if int64(len(first)) == size {
-		copy(b, first) // the whole line was in the read buffer
-	} else if _, err := l.f.ReadAt(b, start); err != nil {
-		return nil, false, size, err
-	}
+	b := l.buf
 	if complete {
-		b = b[:size-1]
+		b = b[:len(b)-1]
 	}
 	return b, complete, size, nil
 }

@@ -263,8 +263,8 @@ func TestEncodeRefuses(t *testing.T) {
 	}
 }
 
-// Lines longer than the read buffer read back whole (they are read again
-// from the file at their size), complete or torn.
+// Lines longer than the read buffer read back whole (gathered across
+// reads), complete or torn.
 func TestReadLongLines(t *testing.T) {
 	long := Record{ID: "l", Spec: "s", Status: StatusError, Error: strings.Repeat("é", 300<<10)}
 	b, err := Encode(long)

@@ -541,9 +541,6 @@ func TestScoreReplicates(t *testing.T) {
 	assert.Equal(t, "cos — sd 0.02 over 3 seeds", zero.Rows[0].Notes[0], "no cosine score recorded; the spread over the seeds")
 }
 
-// With lapack trials in the run, the paper's "100× faster than numPy's
-// SVD" is checked against them (numPy's SVD is LAPACK), and the pure-Go
-// dense row says it is not the paper's baseline.
 // lapackRatios is the scaling section's ratio table for the fixture
 // records with three lapack trials added, their settings changed further
 // by extra (key, value pairs).
@@ -567,6 +564,9 @@ func lapackRatios(t *testing.T, extra ...any) *Table {
 	return nil
 }
 
+// With lapack trials in the run, the paper's "100× faster than numPy's
+// SVD" is checked against them (numPy's SVD is LAPACK), and the pure-Go
+// dense row says it is not the paper's baseline.
 func TestScalingRatiosAgainstLAPACK(t *testing.T) {
 	ratios := lapackRatios(t)
 	assert.Contains(t, ratios.Caption, "LAPACK")
