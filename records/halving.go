@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"kcalab/internal/corr"
 )
 
 // Successive halving (Jamieson & Talwalkar 2016; one bracket of Li et
@@ -338,48 +340,12 @@ func RungAgreement(c Choice) []RungPair {
 	return out
 }
 
-// rankCorrelation is Spearman's ρ: Pearson's correlation of the average
-// ranks; NaN when either side is constant. (methods/eval has the one the
-// evaluation uses; records imports no other kcalab package.)
+// rankCorrelation is Spearman's ρ, Pearson's correlation of the average
+// ranks, as methods/eval computes it; NaN when either side is constant.
 func rankCorrelation(x, y []float64) float64 {
-	rx, ry := averageRanks(x), averageRanks(y)
-	var mx, my float64
-	for i := range rx {
-		mx += rx[i]
-		my += ry[i]
-	}
-	mx /= float64(len(rx))
-	my /= float64(len(ry))
-	var sxy, sxx, syy float64
-	for i := range rx {
-		dx, dy := rx[i]-mx, ry[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
-	if sxx == 0 || syy == 0 {
+	s := corr.Centred(corr.Ranks(x), corr.Ranks(y))
+	if s.XX == 0 || s.YY == 0 {
 		return math.NaN()
 	}
-	return sxy / math.Sqrt(sxx*syy)
-}
-
-// averageRanks ranks x from 1, ties sharing their mean rank.
-func averageRanks(x []float64) []float64 {
-	order := make([]int, len(x))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(x[a], x[b]) })
-	r := make([]float64, len(x))
-	for i := 0; i < len(order); {
-		j := i
-		for j+1 < len(order) && x[order[j+1]] == x[order[i]] {
-			j++
-		}
-		for k := i; k <= j; k++ {
-			r[order[k]] = float64(i+j)/2 + 1
-		}
-		i = j + 1
-	}
-	return r
+	return max(-1, min(1, s.XY/math.Sqrt(s.XX*s.YY)))
 }
