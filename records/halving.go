@@ -3,10 +3,13 @@ package records
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"kcalab/internal/corr"
 )
 
 // Successive halving (Jamieson & Talwalkar 2016; one bracket of Li et
@@ -255,4 +258,94 @@ func describe(v map[string]any) string {
 		parts[i] = fmt.Sprintf("%s=%v", k, x)
 	}
 	return strings.Join(parts, " ")
+}
+
+// RungPair says how well one rung of a halving group foretold a later one,
+// over the configurations scored at both: the question a halving's every
+// cut asks of its early rungs.
+type RungPair struct {
+	From, To float64 // the resource's values, From < To
+	// Both is how many configurations have a score at both rungs. Under a
+	// halving they are the ones promoted, a range cut at the top, which
+	// lowers a rank correlation; tune.eta 1 runs every one at every rung.
+	Both int
+	// Spearman is the rank correlation (average ranks on ties) of their
+	// scores at From and at To; NaN under three configurations or when a
+	// rung's scores are all equal.
+	Spearman float64
+	// BestRank is the rank at From (1 = best) of the configuration best at
+	// To, among the Ranked configurations scored at From; 0 when To has no
+	// score.
+	BestRank, Ranked int
+}
+
+// RungAgreement compares every rung of a halving group with every later
+// one, from the candidates' scores (replicate 0 under a halving). It is
+// empty for a group searched without one.
+func RungAgreement(c Choice) []RungPair {
+	if c.Halving == "" {
+		return nil
+	}
+	// score[level][configuration key], the scores that exist.
+	score := map[float64]map[string]float64{}
+	var levels []float64
+	for _, cand := range c.Candidates {
+		lv, ok := number(cand.Values[c.Halving])
+		if !ok || math.IsNaN(cand.Score) {
+			continue
+		}
+		rest := map[string]any{}
+		for k, v := range cand.Values {
+			if k != c.Halving {
+				rest[k] = v
+			}
+		}
+		if score[lv] == nil {
+			score[lv] = map[string]float64{}
+			levels = append(levels, lv)
+		}
+		score[lv][jsonKey(rest)] = cand.Score
+	}
+	slices.Sort(levels)
+	var out []RungPair
+	for i, from := range levels {
+		for _, to := range levels[i+1:] {
+			p := RungPair{From: from, To: to, Ranked: len(score[from]), Spearman: math.NaN()}
+			var xs, ys []float64
+			best, bestKey := math.Inf(-1), ""
+			for _, k := range slices.Sorted(maps.Keys(score[to])) {
+				y := score[to][k]
+				if y > best {
+					best, bestKey = y, k
+				}
+				if x, ok := score[from][k]; ok {
+					xs, ys = append(xs, x), append(ys, y)
+				}
+			}
+			p.Both = len(xs)
+			if len(xs) >= 3 {
+				p.Spearman = rankCorrelation(xs, ys)
+			}
+			if x, ok := score[from][bestKey]; ok {
+				p.BestRank = 1
+				for _, other := range score[from] {
+					if other > x {
+						p.BestRank++
+					}
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// rankCorrelation is Spearman's ρ, Pearson's correlation of the average
+// ranks, as methods/eval computes it; NaN when either side is constant.
+func rankCorrelation(x, y []float64) float64 {
+	s := corr.Centred(corr.Ranks(x), corr.Ranks(y))
+	if s.XX == 0 || s.YY == 0 {
+		return math.NaN()
+	}
+	return max(-1, min(1, s.XY/math.Sqrt(s.XX*s.YY)))
 }

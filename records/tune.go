@@ -152,7 +152,7 @@ func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
 			method, _ := rec.Settings[KeyMethod].(string)
 			halving, _ := rec.Settings[KeyTuneHalving].(string)
 			eta := DefaultEta
-			if e, ok := number(rec.Settings[KeyTuneEta]); ok && e >= 2 {
+			if e, ok := number(rec.Settings[KeyTuneEta]); ok && e >= 1 {
 				eta = int(e)
 			}
 			gi = len(out)

@@ -144,6 +144,9 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 	}
 	s.Blocks = append(s.Blocks, head, Paragraph(intro))
 	s.Blocks = append(s.Blocks, p.choicesTable(cs, byID), p.budgetTable(cs, byID))
+	if t, ok := p.rungTable(cs); ok {
+		s.Blocks = append(s.Blocks, t)
+	}
 	s.Blocks = append(s.Blocks, p.candidateTables(cs, byID)...)
 	s.Blocks = append(s.Blocks, p.searchCharts(cs, byID)...)
 	return s
@@ -400,6 +403,30 @@ func (p *builder) budgetTable(cs []records.Choice, byID map[string]records.Recor
 		t.CSV = append(t.CSV, []string{p.groupName(c), search, strconv.Itoa(len(c.Candidates)), strconv.Itoa(trials), strconv.FormatFloat(coreS/3600, 'g', 6, 64)})
 	}
 	return t
+}
+
+// rungTable says, for each group searched by successive halving, how well
+// each rung foretold the later ones (records.RungAgreement): a halving
+// drops configurations on its early rungs' order, which only stands if
+// that order is the later rungs' too. ok is false when no group halved.
+func (p *builder) rungTable(cs []records.Choice) (Table, bool) {
+	t := Table{ID: "tuning-rungs", Caption: "How well each rung of a successive halving foretold the later ones: over the configurations that ran at both, the rank correlation of their dev ρ (Spearman; with η > 1 these are the promoted few, whose narrow range lowers it; none under three), and where the later rung's best configuration ranked at the earlier one (a halving keeps it only if it ranked among the best 1/η). A group run with tune.eta 1 ran every configuration at every rung: its rows check the halving over the whole grid",
+		Header:  []string{"Group", "Rungs", "Configurations at both", "Spearman ρ", "Later best ranked earlier"},
+		Numeric: []bool{false, false, true, true, false},
+		CSV:     [][]string{{"group", "axis", "from", "to", "configurations_at_both", "spearman", "best_rank", "ranked"}}}
+	for _, c := range cs {
+		for _, r := range records.RungAgreement(c) {
+			rank := "—"
+			if r.BestRank > 0 {
+				rank = fmt.Sprintf("%d of %d", r.BestRank, r.Ranked)
+			}
+			t.Rows = append(t.Rows, []string{p.groupName(c), fmt.Sprintf("%s %s → %s", c.Halving, formatValue(r.From), formatValue(r.To)),
+				strconv.Itoa(r.Both), signedOrDash(r.Spearman), rank})
+			t.CSV = append(t.CSV, []string{p.groupName(c), c.Halving, csvFloat(r.From), csvFloat(r.To), strconv.Itoa(r.Both),
+				csvFloat(r.Spearman), strconv.Itoa(r.BestRank), strconv.Itoa(r.Ranked)})
+		}
+	}
+	return t, len(t.Rows) > 0
 }
 
 // coreSeconds is what a trial cost in cores: a one-core trial's thread CPU
