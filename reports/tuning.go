@@ -458,14 +458,16 @@ func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
 				r = q
 			}
 		}
-		answer := fmt.Sprintf("%s %s → %s: Spearman %s over %d configurations", c.Halving, formatValue(r.From), formatValue(r.To), signedOrDash(r.Spearman), r.Both)
+		from, to := formatValue(r.From), formatValue(r.To)
+		answer := fmt.Sprintf("%s %s → %s: Spearman %s over %d configurations", c.Halving, from, to, signedOrDash(r.Spearman), r.Both)
+		line := fmt.Sprintf("%s: its order at %s = %s against its order at %s: Spearman %s over %d configurations", p.groupName(c), c.Halving, from, to, signedOrDash(r.Spearman), r.Both)
 		if r.BestRank > 0 {
-			answer += fmt.Sprintf("; the best at %s ranked %d of %d at %s", formatValue(r.To), r.BestRank, r.Ranked, formatValue(r.From))
+			best := fmt.Sprintf("; the best at %s ranked %d of %d at %s", to, r.BestRank, r.Ranked, from)
+			answer += best
+			line += fmt.Sprintf("%s, where a halving by η = %d keeps the best %d", best, records.DefaultEta, (r.Ranked+records.DefaultEta-1)/records.DefaultEta)
 		}
 		claims = append(claims, Claim{Subject: p.groupName(c), Answer: answer})
-		head = append(head, fmt.Sprintf("%s: its order at %s = %s against its order at %s: Spearman %s over %d configurations; the best at %s ranked %d of %d at %s, where a halving by η = %d keeps the best %d.",
-			p.groupName(c), c.Halving, formatValue(r.From), formatValue(r.To), signedOrDash(r.Spearman), r.Both, formatValue(r.To), r.BestRank, r.Ranked, formatValue(r.From),
-			records.DefaultEta, (r.Ranked+records.DefaultEta-1)/records.DefaultEta))
+		head = append(head, line+".")
 	}
 	return head, claims
 }
