@@ -58,6 +58,9 @@ type Choice struct {
 	// successive halving (PlanHalving): its candidates are the designs
 	// that ran, each scored on replicate 0.
 	Halving string
+	// Eta is the halving's η (DefaultEta when tune.eta is not set); 1
+	// means every configuration ran at every rung: a check of the halving.
+	Eta int
 }
 
 // ChosenIDs are the trials of the chosen design (its replicates).
@@ -158,7 +161,7 @@ func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
 			gi = len(out)
 			groupAt[gk] = gi
 			out = append(out, tuneGroup{
-				Choice:  Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving},
+				Choice:  Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving, Eta: eta},
 				halving: halving, eta: eta,
 			})
 		}

@@ -114,6 +114,13 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		s.Blocks = append(s.Blocks, blocks...)
 		p.setVerdict(tuningSectionID, Verdict{Claims: []Claim{v.claim(v.a.name + " − " + v.b.name)},
 			Basis: "each at its best by dev ρ, test parts, zero rule"})
+		p.tuningLead = "Each method at its best, on the test parts"
+	} else if head, claims := p.halvingCheck(cs); len(claims) > 0 {
+		// A check of a halving asks how well its first rung foretells its
+		// last, not which method wins: its rungs answer.
+		s.Blocks = append(s.Blocks, head)
+		p.setVerdict(tuningSectionID, Verdict{Claims: claims, Basis: "mean dev ρ, every configuration at every rung"})
+		p.tuningLead = "How well the halving's first rung foretells its last"
 	}
 	chosen, none := 0, 0
 	var head Headline
@@ -427,6 +434,42 @@ func (p *builder) rungTable(cs []records.Choice) (Table, bool) {
 		}
 	}
 	return t, len(t.Rows) > 0
+}
+
+// halvingCheck answers a halving check (groups run with tune.eta 1, every
+// configuration at every rung): per group, how its first rung's order
+// foretells its last's. Empty when no group is one.
+func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
+	var head Headline
+	var claims []Claim
+	for _, c := range cs {
+		if c.Halving == "" || c.Eta != 1 {
+			continue
+		}
+		pairs := records.RungAgreement(c)
+		if len(pairs) == 0 {
+			continue
+		}
+		// The pairs run first rung against each later one, then on: the
+		// first against the last is the last of the first rung's pairs.
+		r := pairs[0]
+		for _, q := range pairs {
+			if q.From == pairs[0].From {
+				r = q
+			}
+		}
+		from, to := formatValue(r.From), formatValue(r.To)
+		answer := fmt.Sprintf("%s %s → %s: Spearman %s over %d configurations", c.Halving, from, to, signedOrDash(r.Spearman), r.Both)
+		line := fmt.Sprintf("%s: its order at %s = %s against its order at %s: Spearman %s over %d configurations", p.groupName(c), c.Halving, from, to, signedOrDash(r.Spearman), r.Both)
+		if r.BestRank > 0 {
+			best := fmt.Sprintf("; the best at %s ranked %d of %d at %s", to, r.BestRank, r.Ranked, from)
+			answer += best
+			line += fmt.Sprintf("%s, where a halving by η = %d keeps the best %d", best, records.DefaultEta, (r.Ranked+records.DefaultEta-1)/records.DefaultEta)
+		}
+		claims = append(claims, Claim{Subject: p.groupName(c), Answer: answer})
+		head = append(head, line+".")
+	}
+	return head, claims
 }
 
 // coreSeconds is what a trial cost in cores: a one-core trial's thread CPU

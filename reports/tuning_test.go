@@ -198,4 +198,25 @@ func TestTuningRungTable(t *testing.T) {
 	assert.Equal(t, []string{"SGNS", "train.epochs", "3", "9", "3", "0.5", "2", "3"}, tab.CSV[1], "numbers only")
 	_, ok = p.rungTable(p.choices(tunedRecs()))
 	assert.False(t, ok, "no group halved")
+
+	// Run with tune.eta 1 (every configuration at every rung), the group is
+	// a check of the halving: the page answers with its first rung against
+	// its last, not with a comparison of methods.
+	sec := p.tuningSection(recs, cs)
+	require.NotNil(t, sec)
+	head, ok := sec.Blocks[0].(Headline)
+	require.True(t, ok)
+	assert.Equal(t, Headline{"SGNS: its order at train.epochs = 3 against its order at 9: Spearman +0.500 over 3 configurations; the best at 9 ranked 2 of 3 at 3, where a halving by η = 3 keeps the best 1."}, head)
+	lead, _, v := p.answer([]Section{*sec})
+	assert.Equal(t, "How well the halving's first rung foretells its last", lead)
+	assert.Equal(t, "SGNS: train.epochs 3 → 9: Spearman +0.500 over 3 configurations; the best at 9 ranked 2 of 3 at 3 — mean dev ρ, every configuration at every rung", v.String())
+
+	// A halving that saves (η = 3) is no check: no such answer.
+	for i := range recs {
+		recs[i].Settings["tune.eta"] = 3.0
+	}
+	q := newBuilder(Report{Title: "halved", Records: recs, Methods: testMethods})
+	hc, claims := q.halvingCheck(q.choices(recs))
+	assert.Empty(t, hc)
+	assert.Empty(t, claims)
 }
