@@ -438,7 +438,8 @@ func (p *builder) rungTable(cs []records.Choice) (Table, bool) {
 
 // halvingCheck answers a halving check (groups run with tune.eta 1, every
 // configuration at every rung): per group, how its first rung's order
-// foretells each later rung's. Empty when no group is one.
+// foretells each later rung's (the headline) and the chosen design's rung
+// (the claim). Empty when no group is one.
 func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
 	var head Headline
 	var claims []Claim
@@ -446,7 +447,16 @@ func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
 		if c.Halving == "" || c.Eta != 1 {
 			continue
 		}
+		// The claim is the first rung against the rung of the chosen
+		// design (where the search ends); the headline has every later rung.
+		chosenAt := math.NaN()
+		if c.Chosen >= 0 {
+			if v, ok := compare.Number(c.Candidates[c.Chosen].Values[c.Halving]); ok {
+				chosenAt = v
+			}
+		}
 		var parts []string
+		answer := ""
 		first, n := math.NaN(), 0
 		for _, r := range records.RungAgreement(c) {
 			if math.IsNaN(first) {
@@ -461,11 +471,16 @@ func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
 			}
 			parts = append(parts, part)
 			n = max(n, r.Both)
+			if r.To == chosenAt || math.IsNaN(chosenAt) {
+				answer = c.Halving + " " + part
+			}
 		}
 		if len(parts) == 0 {
 			continue
 		}
-		answer := c.Halving + " " + strings.Join(parts, "; ")
+		if answer == "" {
+			answer = c.Halving + " " + parts[len(parts)-1]
+		}
 		claims = append(claims, Claim{Subject: p.groupName(c), Answer: answer})
 		head = append(head, fmt.Sprintf("%s, its order at %s = %s against each later rung's (%d configurations; a halving by η = %d keeps the best %d of the first rung): %s.",
 			p.groupName(c), c.Halving, formatValue(first), n, records.DefaultEta, (n+records.DefaultEta-1)/records.DefaultEta, strings.Join(parts, "; ")))
