@@ -120,7 +120,7 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		// last, not which method wins: its rungs answer.
 		s.Blocks = append(s.Blocks, head)
 		p.setVerdict(tuningSectionID, Verdict{Claims: claims, Basis: "mean dev ρ, every configuration at every rung"})
-		p.tuningLead = "How well the halving's first rung foretells its last"
+		p.tuningLead = "How well the halving's first rung foretells the later ones"
 	}
 	chosen, none := 0, 0
 	var head Headline
@@ -438,7 +438,8 @@ func (p *builder) rungTable(cs []records.Choice) (Table, bool) {
 
 // halvingCheck answers a halving check (groups run with tune.eta 1, every
 // configuration at every rung): per group, how its first rung's order
-// foretells its last's. Empty when no group is one.
+// foretells each later rung's (the headline) and the chosen design's rung
+// (the claim). Empty when no group is one.
 func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
 	var head Headline
 	var claims []Claim
@@ -446,28 +447,43 @@ func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
 		if c.Halving == "" || c.Eta != 1 {
 			continue
 		}
-		pairs := records.RungAgreement(c)
-		if len(pairs) == 0 {
-			continue
-		}
-		// The pairs run first rung against each later one, then on: the
-		// first against the last is the last of the first rung's pairs.
-		r := pairs[0]
-		for _, q := range pairs {
-			if q.From == pairs[0].From {
-				r = q
+		// The claim is the first rung against the rung of the chosen
+		// design (where the search ends); the headline has every later rung.
+		chosenAt := math.NaN()
+		if c.Chosen >= 0 {
+			if v, ok := compare.Number(c.Candidates[c.Chosen].Values[c.Halving]); ok {
+				chosenAt = v
 			}
 		}
-		from, to := formatValue(r.From), formatValue(r.To)
-		answer := fmt.Sprintf("%s %s → %s: Spearman %s over %d configurations", c.Halving, from, to, signedOrDash(r.Spearman), r.Both)
-		line := fmt.Sprintf("%s: its order at %s = %s against its order at %s: Spearman %s over %d configurations", p.groupName(c), c.Halving, from, to, signedOrDash(r.Spearman), r.Both)
-		if r.BestRank > 0 {
-			best := fmt.Sprintf("; the best at %s ranked %d of %d at %s", to, r.BestRank, r.Ranked, from)
-			answer += best
-			line += fmt.Sprintf("%s, where a halving by η = %d keeps the best %d", best, records.DefaultEta, (r.Ranked+records.DefaultEta-1)/records.DefaultEta)
+		var parts []string
+		answer := ""
+		first, n := math.NaN(), 0
+		for _, r := range records.RungAgreement(c) {
+			if math.IsNaN(first) {
+				first = r.From
+			}
+			if r.From != first {
+				continue
+			}
+			part := fmt.Sprintf("%s → %s: Spearman %s", formatValue(r.From), formatValue(r.To), signedOrDash(r.Spearman))
+			if r.BestRank > 0 {
+				part += fmt.Sprintf(", the best at %s ranked %d of %d", formatValue(r.To), r.BestRank, r.Ranked)
+			}
+			parts = append(parts, part)
+			n = max(n, r.Both)
+			if r.To == chosenAt || math.IsNaN(chosenAt) {
+				answer = c.Halving + " " + part
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if answer == "" {
+			answer = c.Halving + " " + parts[len(parts)-1]
 		}
 		claims = append(claims, Claim{Subject: p.groupName(c), Answer: answer})
-		head = append(head, line+".")
+		head = append(head, fmt.Sprintf("%s, its order at %s = %s against each later rung's (%d configurations; a halving by η = %d keeps the best %d of the first rung): %s.",
+			p.groupName(c), c.Halving, formatValue(first), n, records.DefaultEta, (n+records.DefaultEta-1)/records.DefaultEta, strings.Join(parts, "; ")))
 	}
 	return head, claims
 }

@@ -206,10 +206,10 @@ func TestTuningRungTable(t *testing.T) {
 	require.NotNil(t, sec)
 	head, ok := sec.Blocks[0].(Headline)
 	require.True(t, ok)
-	assert.Equal(t, Headline{"SGNS: its order at train.epochs = 3 against its order at 9: Spearman +0.500 over 3 configurations; the best at 9 ranked 2 of 3 at 3, where a halving by η = 3 keeps the best 1."}, head)
+	assert.Equal(t, Headline{"SGNS, its order at train.epochs = 3 against each later rung's (3 configurations; a halving by η = 3 keeps the best 1 of the first rung): 3 → 9: Spearman +0.500, the best at 9 ranked 2 of 3."}, head)
 	lead, _, v := p.answer([]Section{*sec})
-	assert.Equal(t, "How well the halving's first rung foretells its last", lead)
-	assert.Equal(t, "SGNS: train.epochs 3 → 9: Spearman +0.500 over 3 configurations; the best at 9 ranked 2 of 3 at 3 — mean dev ρ, every configuration at every rung", v.String())
+	assert.Equal(t, "How well the halving's first rung foretells the later ones", lead)
+	assert.Equal(t, "SGNS: train.epochs 3 → 9: Spearman +0.500, the best at 9 ranked 2 of 3 — mean dev ρ, every configuration at every rung", v.String())
 
 	// A halving that saves (η = 3) is no check: no such answer.
 	for i := range recs {
