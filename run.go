@@ -414,6 +414,9 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 	if stale != "" {
 		r.Notes = append(r.Notes, stale)
 	}
+	if u := unfinished(spec, recs); u != nil {
+		r.Unfinished = u
+	}
 	if aside > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s also holds %d record(s) of trials outside this spec's grid (an axis narrowed, a variant removed): a run deletes no result. "+
 			"They are not shown here; run the spec with -prune to remove them.", file, aside))
@@ -425,6 +428,28 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 			Source: file + " (beside this page) as it was before this run"}
 	}
 	return r
+}
+
+// unfinished says which trials of spec's grid recs lack (harness.Unrun),
+// by variant; nil when none.
+func unfinished(spec *schema.Spec, recs []records.Record) *reports.Unfinished {
+	unrun := harness.Unrun(spec.Trials(), recs)
+	if len(unrun) == 0 {
+		return nil
+	}
+	u := &reports.Unfinished{Trials: len(unrun)}
+	seen := map[string]bool{}
+	for _, t := range unrun {
+		name := t.Label
+		if name == "" {
+			name = t.Method
+		}
+		if !seen[name] {
+			seen[name] = true
+			u.Groups = append(u.Groups, name)
+		}
+	}
+	return u
 }
 
 // reportDataDir is the data directory a page checks its records' inputs

@@ -142,6 +142,40 @@ func TestSiteKeepsRecordsOutsideTheGrid(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(root, "fisher", reportName))
 	require.NoError(t, err)
 	assert.Contains(t, string(page), "also holds 1 record(s) of trials outside this spec&#39;s grid")
+	assert.Contains(t, string(page), "Unfinished: 1 trial(s) of this spec&#39;s grid (ca) have no record yet", "the trial whose record it was has none now")
+}
+
+// A results file that lacks some of its grid's trials (a run stopped
+// before its end) still gets its page, which says at the top that the grid
+// is unfinished, as the index does: its choices and verdicts may change.
+func TestSiteMarksUnfinished(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("results", "fisher", "results.jsonl"))
+	require.NoError(t, err)
+	spec, err := os.ReadFile(filepath.Join("experiments", "fisher.yaml"))
+	require.NoError(t, err)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(good), "\n"), "\n")
+	require.Greater(t, len(lines), 1)
+	dir := t.TempDir()
+	specs, root := filepath.Join(dir, "experiments"), filepath.Join(dir, "results")
+	writeFile(t, filepath.Join(specs, "fisher.yaml"), string(spec))
+	writeFile(t, filepath.Join(root, "fisher", "results.jsonl"), strings.Join(lines[1:], "")+"\n")
+	path, err := writeSite(specs, root, nil, reports.CDNScript(), &bytes.Buffer{})
+	require.NoError(t, err)
+	warning := "Unfinished: 1 trial(s) of this spec&#39;s grid (ca) have no record yet"
+	page, err := os.ReadFile(filepath.Join(root, "fisher", reportName))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), warning)
+	index, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(index), warning)
+
+	// The whole file: nothing unfinished.
+	writeFile(t, filepath.Join(root, "fisher", "results.jsonl"), string(good))
+	_, err = writeSite(specs, root, nil, reports.CDNScript(), &bytes.Buffer{})
+	require.NoError(t, err)
+	page, err = os.ReadFile(filepath.Join(root, "fisher", reportName))
+	require.NoError(t, err)
+	assert.NotContains(t, string(page), "Unfinished:")
 }
 
 // Hostile round 5, serious 6: records within the documented limits but

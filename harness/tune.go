@@ -168,6 +168,37 @@ func planRound(trials, todo []schema.Trial, recs []records.Record, done []bool) 
 	return now, skip
 }
 
+// Unrun are the trials of spec's grid that a finished run would hold a
+// record of and recs lack (in grid order): a run stopped before its end,
+// a failed rung that its next waits on, or a grid grown since. The trials
+// successive halving does not promote are not among them; nil when recs
+// are a finished run's.
+func Unrun(trials []schema.Trial, recs []records.Record) []schema.Trial {
+	byID := make(map[string]records.Record, len(recs))
+	for _, rec := range recs {
+		byID[rec.ID] = rec
+	}
+	have := make([]records.Record, len(trials))
+	done := make([]bool, len(trials))
+	for _, t := range trials {
+		if rec, ok := byID[t.ID]; ok {
+			have[t.Index], done[t.Index] = rec, true
+		}
+	}
+	_, skip := planRound(trials, trials, have, done)
+	skipped := make(map[string]bool, len(skip))
+	for _, s := range skip {
+		skipped[s.trial.ID] = true
+	}
+	var out []schema.Trial
+	for _, t := range trials {
+		if !done[t.Index] && !skipped[t.ID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // NotPromoted names the trials of spec's grid that successive halving does
 // not run, given the records of a finished run (its results file): trial id
 // → why. A results file of a finished run holds every other trial of the

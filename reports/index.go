@@ -51,6 +51,10 @@ func (p *builder) summary(r Report, sections []Section) Summary {
 	}
 	s.Provenance, s.Warnings = provenanceLines(r.Records)
 	s.Lead, s.Headline, s.Verdict = p.answer(sections)
+	if u := r.Unfinished; u != nil && u.Trials > 0 {
+		s.Warnings = append([]string{u.warning()}, s.Warnings...)
+		s.Verdict.Provisional = fmt.Sprintf("%d trial(s) not run", u.Trials)
+	}
 	return s
 }
 

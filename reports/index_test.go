@@ -138,3 +138,42 @@ func TestSummarizeVerdict(t *testing.T) {
 	assert.Contains(t, page, `<p class="answer"><strong>Answer:</strong> ordering: holds 5 · ties 1 · reversed 0 — the paper&#39;s rows at d = 300, zero rule</p>`,
 		"the page's header says it too")
 }
+
+// A page whose spec's grid is not all run says so at the top, and its
+// verdict, on the page and on the index, says it is provisional: a choice
+// among candidates not all run may change.
+func TestSummarizeUnfinished(t *testing.T) {
+	done := Report{Title: "tuned", Records: tunedRecs(), Methods: testMethods, ECharts: stubScript(t)}
+	want := "tail-cut − SGNS: ties 1 (Holm), pooled: tie (Δρ +0.010) — each at its best by dev ρ, test parts, zero rule"
+	for _, tc := range []struct {
+		name       string
+		unfinished *Unfinished
+		verdict    string
+		warning    string
+	}{
+		{"finished", nil, want, ""},
+		{"none left", &Unfinished{}, want, ""},
+		{"trials left", &Unfinished{Trials: 3, Groups: []string{"SGNS", "CBOW"}}, "provisional (3 trial(s) not run): " + want,
+			"Unfinished: 3 trial(s) of this spec's grid (SGNS, CBOW) have no record yet, or wait on a rung of a successive halving"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := done
+			r.Unfinished = tc.unfinished
+			s, err := Summarize(r)
+			require.NoError(t, err)
+			assert.Equal(t, tc.verdict, s.Verdict.String())
+			page := string(render(t, r))
+			if tc.warning == "" {
+				assert.NotContains(t, page, "Unfinished:")
+				for _, w := range s.Warnings {
+					assert.NotContains(t, w, "Unfinished")
+				}
+				return
+			}
+			require.NotEmpty(t, s.Warnings)
+			assert.True(t, strings.HasPrefix(s.Warnings[0], tc.warning), s.Warnings[0])
+			assert.Contains(t, page, "provisional (3 trial(s) not run): ", "the page's answer says it too")
+			assert.Contains(t, page, "Unfinished: 3 trial(s)", "the page's header warns")
+		})
+	}
+}

@@ -34,6 +34,10 @@ type Report struct {
 	// question:); "" means the description's first sentence.
 	Question string
 	Notes    []string
+	// Unfinished, when not nil, says that the spec's grid has trials with
+	// no record yet: the page warns, and its verdict says it is
+	// provisional.
+	Unfinished *Unfinished
 	// Records are the trials, shown in the order given (the harness writes
 	// them in grid order). The sections for word similarity, sweeps and
 	// time/memory are built from them when they hold the metrics for it
@@ -592,4 +596,25 @@ func shownMessage(s string) string {
 		n--
 	}
 	return s[:n] + fmt.Sprintf("… (%s bytes in all; results.jsonl has it whole)", thousands(float64(len(s))))
+}
+
+// Unfinished describes the trials of a spec's grid that a finished run
+// would hold and the page's records lack (harness.Unrun): a run stopped
+// before its end, a rung of a successive halving that its next waits on,
+// or a grid grown since. A choice among a tuning group's candidates, and a
+// verdict on it, may change when they run.
+type Unfinished struct {
+	Trials int      // grid trials without a record (those waiting on a halving rung too)
+	Groups []string // the variants they belong to, in grid order
+}
+
+// warning is the page's and the index's line on what has not run.
+func (u Unfinished) warning() string {
+	of := ""
+	if len(u.Groups) > 0 {
+		of = " (" + strings.Join(u.Groups, ", ") + ")"
+	}
+	return fmt.Sprintf("Unfinished: %d trial(s) of this spec's grid%s have no record yet, or wait on a rung of a successive halving: "+
+		"a run stopped before its end, or the grid grew. Choices and verdicts here may change when they run: run the spec again "+
+		"(finished trials are reused).", u.Trials, of)
 }

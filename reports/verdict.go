@@ -48,9 +48,13 @@ func (c Claim) String() string {
 type Verdict struct {
 	Claims []Claim
 	Basis  string // what every claim rests on: "test parts, zero rule"; "" for nothing to add
+	// Provisional, when not empty, says why the claims may change (the
+	// grid's trials not all run: Report.Unfinished).
+	Provisional string
 }
 
-// String is the claims joined by "; ", then " — " and the basis.
+// String is the claims joined by "; ", then " — " and the basis; a
+// provisional verdict starts by saying so.
 func (v Verdict) String() string {
 	parts := make([]string, len(v.Claims))
 	for i, c := range v.Claims {
@@ -59,6 +63,9 @@ func (v Verdict) String() string {
 	s := strings.Join(parts, "; ")
 	if v.Basis != "" && s != "" {
 		s += " — " + v.Basis
+	}
+	if v.Provisional != "" && s != "" {
+		s = "provisional (" + v.Provisional + "): " + s
 	}
 	return s
 }
