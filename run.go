@@ -414,9 +414,7 @@ func buildReport(spec *schema.Spec, recs, ref []records.Record, js reports.Scrip
 	if stale != "" {
 		r.Notes = append(r.Notes, stale)
 	}
-	if u := unfinished(spec, recs); u != nil {
-		r.Unfinished = u
-	}
+	r.Unfinished = unfinished(spec, recs)
 	if aside > 0 {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s also holds %d record(s) of trials outside this spec's grid (an axis narrowed, a variant removed): a run deletes no result. "+
 			"They are not shown here; run the spec with -prune to remove them.", file, aside))

@@ -174,18 +174,7 @@ func planRound(trials, todo []schema.Trial, recs []records.Record, done []bool) 
 // successive halving does not promote are not among them; nil when recs
 // are a finished run's.
 func Unrun(trials []schema.Trial, recs []records.Record) []schema.Trial {
-	byID := make(map[string]records.Record, len(recs))
-	for _, rec := range recs {
-		byID[rec.ID] = rec
-	}
-	have := make([]records.Record, len(trials))
-	done := make([]bool, len(trials))
-	for _, t := range trials {
-		if rec, ok := byID[t.ID]; ok {
-			have[t.Index], done[t.Index] = rec, true
-		}
-	}
-	_, skip := planRound(trials, trials, have, done)
+	done, skip := planGrid(trials, recs)
 	skipped := make(map[string]bool, len(skip))
 	for _, s := range skip {
 		skipped[s.trial.ID] = true
@@ -204,21 +193,28 @@ func Unrun(trials []schema.Trial, recs []records.Record) []schema.Trial {
 // → why. A results file of a finished run holds every other trial of the
 // grid.
 func NotPromoted(trials []schema.Trial, recs []records.Record) map[string]string {
-	byID := make(map[string]records.Record, len(recs))
-	for _, rec := range recs {
-		byID[rec.ID] = rec
-	}
-	have := make([]records.Record, len(trials))
-	done := make([]bool, len(trials))
-	for _, t := range trials {
-		if rec, ok := byID[t.ID]; ok {
-			have[t.Index], done[t.Index] = rec, true
-		}
-	}
-	_, skip := planRound(trials, trials, have, done)
+	_, skip := planGrid(trials, recs)
 	out := make(map[string]string, len(skip))
 	for _, s := range skip {
 		out[s.trial.ID] = s.rec.Error
 	}
 	return out
+}
+
+// planGrid plans the whole grid from the records it has (planRound):
+// which trials have one (by Index), and those the halving does not run.
+func planGrid(trials []schema.Trial, recs []records.Record) (done []bool, skip []notRun) {
+	byID := make(map[string]records.Record, len(recs))
+	for _, rec := range recs {
+		byID[rec.ID] = rec
+	}
+	have := make([]records.Record, len(trials))
+	done = make([]bool, len(trials))
+	for _, t := range trials {
+		if rec, ok := byID[t.ID]; ok {
+			have[t.Index], done[t.Index] = rec, true
+		}
+	}
+	_, skip = planRound(trials, trials, have, done)
+	return done, skip
 }
