@@ -68,7 +68,7 @@ func PlanHalving(recs []Record, own func(Record) Similarity) []Plan {
 		}
 	}
 	for _, g := range groupTuned(recs, own) {
-		if g.halving != "" {
+		if g.Halving != "" {
 			g.plan(recs, plans)
 		}
 	}
@@ -86,19 +86,13 @@ func (g tuneGroup) plan(recs []Record, plans []Plan) {
 	cfgOf := make([]int, len(g.Candidates))
 	levelOf := make([]float64, len(g.Candidates))
 	for ci, cand := range g.Candidates {
-		rest := map[string]any{}
-		for k, v := range cand.Values {
-			if k != g.halving {
-				rest[k] = v
-			}
-		}
-		key := jsonKey(rest)
+		key := configKey(cand.Values, g.Halving)
 		if _, ok := cfgAt[key]; !ok {
 			cfgAt[key] = len(configs)
 			configs = append(configs, key)
 		}
 		cfgOf[ci] = cfgAt[key]
-		lv, ok := number(cand.Values[g.halving])
+		lv, ok := number(cand.Values[g.Halving])
 		if !ok {
 			lv = math.NaN()
 		}
@@ -143,7 +137,7 @@ func (g tuneGroup) plan(recs []Record, plans []Plan) {
 	for c := range alive {
 		alive[c] = c
 	}
-	value := func(lv float64) string { return g.halving + "=" + strconv.FormatFloat(lv, 'f', -1, 64) }
+	value := func(lv float64) string { return g.Halving + "=" + strconv.FormatFloat(lv, 'f', -1, 64) }
 	complete := true
 	for k := range levels {
 		running := false
@@ -198,7 +192,7 @@ func (g tuneGroup) plan(recs []Record, plans []Plan) {
 			}
 			return cmp.Compare(b.score, a.score)
 		})
-		keep := (len(ranked) + g.eta - 1) / g.eta
+		keep := (len(ranked) + g.Eta - 1) / g.Eta
 		var next []int
 		for r, e := range ranked {
 			if r < keep && !math.IsNaN(e.score) {
@@ -294,17 +288,11 @@ func RungAgreement(c Choice) []RungPair {
 		if !ok || math.IsNaN(cand.Score) {
 			continue
 		}
-		rest := map[string]any{}
-		for k, v := range cand.Values {
-			if k != c.Halving {
-				rest[k] = v
-			}
-		}
 		if score[lv] == nil {
 			score[lv] = map[string]float64{}
 			levels = append(levels, lv)
 		}
-		score[lv][jsonKey(rest)] = cand.Score
+		score[lv][configKey(cand.Values, c.Halving)] = cand.Score
 	}
 	slices.Sort(levels)
 	var out []RungPair
@@ -340,12 +328,20 @@ func RungAgreement(c Choice) []RungPair {
 	return out
 }
 
+// configKey names a halving configuration: a candidate's values but the
+// resource axis's.
+func configKey(values map[string]any, axis string) string {
+	rest := make(map[string]any, len(values))
+	for k, v := range values {
+		if k != axis {
+			rest[k] = v
+		}
+	}
+	return jsonKey(rest)
+}
+
 // rankCorrelation is Spearman's ρ, Pearson's correlation of the average
 // ranks, as methods/eval computes it; NaN when either side is constant.
 func rankCorrelation(x, y []float64) float64 {
-	s := corr.Centred(corr.Ranks(x), corr.Ranks(y))
-	if s.XX == 0 || s.YY == 0 {
-		return math.NaN()
-	}
-	return max(-1, min(1, s.XY/math.Sqrt(s.XX*s.YY)))
+	return corr.Centred(corr.Ranks(x), corr.Ranks(y)).R()
 }

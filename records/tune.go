@@ -109,8 +109,6 @@ func Choose(recs []Record, own func(Record) Similarity) []Choice {
 type tuneGroup struct {
 	Choice
 	members [][]int // per candidate
-	halving string  // the resource axis (tune.halving), "" for none
-	eta     int
 }
 
 // groupTuned groups the tuned records as Choose describes.
@@ -162,7 +160,6 @@ func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
 			groupAt[gk] = gi
 			out = append(out, tuneGroup{
 				Choice:  Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving, Eta: eta},
-				halving: halving, eta: eta,
 			})
 		}
 		ck := gk + "\x00" + jsonKey(vals)
@@ -194,7 +191,7 @@ func (g tuneGroup) choice(recs []Record) Choice {
 				continue
 			}
 			cand.IDs = append(cand.IDs, rec.ID)
-			if g.halving != "" && replicateOf(rec) != 0 {
+			if g.Halving != "" && replicateOf(rec) != 0 {
 				continue
 			}
 			scoring = append(scoring, rec)

@@ -1,6 +1,9 @@
 package corr
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // Ranks returns the 1-based ranks of x, ties getting the average of the
 // ranks they span (x = 10, 20, 20, 30 → 1, 2.5, 2.5, 4). x must hold no NaN.
@@ -67,4 +70,13 @@ func Centred(x, y []float64) Sums {
 		s.YY += dy * dy
 	}
 	return s
+}
+
+// R is Pearson's correlation from the sums, clamped to [−1, 1] against
+// rounding; NaN when either sample is constant.
+func (s Sums) R() float64 {
+	if s.XX == 0 || s.YY == 0 {
+		return math.NaN()
+	}
+	return max(-1, min(1, s.XY/math.Sqrt(s.XX*s.YY)))
 }

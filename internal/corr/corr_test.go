@@ -1,6 +1,7 @@
 package corr_test
 
 import (
+	"math"
 	"testing"
 
 	"kcalab/internal/corr"
@@ -40,4 +41,11 @@ func TestCentred(t *testing.T) {
 			assert.Equal(t, tc.want, corr.Centred(tc.x, tc.y))
 		})
 	}
+}
+
+func TestSumsR(t *testing.T) {
+	assert.Equal(t, 1.0, corr.Centred([]float64{1, 2, 3}, []float64{2, 4, 6}).R())
+	assert.Equal(t, -1.0, corr.Centred([]float64{1, 2, 3}, []float64{6, 4, 2}).R())
+	assert.InDelta(t, 0.5, corr.Centred([]float64{1, 2, 3}, []float64{1, 3, 2}).R(), 1e-15)
+	assert.True(t, math.IsNaN(corr.Centred([]float64{1, 2, 3}, []float64{7, 7, 7}).R()), "a constant sample has none")
 }

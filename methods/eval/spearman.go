@@ -45,7 +45,7 @@ func Pearson(x, y []float64) (float64, error) {
 	case s.YY == 0:
 		return 0, fmt.Errorf("pearson: second variable is constant: %w", ErrUndefined)
 	}
-	return max(-1, min(1, s.XY/math.Sqrt(s.XX*s.YY))), nil
+	return s.R(), nil
 }
 
 func checkXY(x, y []float64) error {
