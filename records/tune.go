@@ -159,7 +159,7 @@ func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
 			gi = len(out)
 			groupAt[gk] = gi
 			out = append(out, tuneGroup{
-				Choice:  Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving, Eta: eta},
+				Choice: Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving, Eta: eta},
 			})
 		}
 		ck := gk + "\x00" + jsonKey(vals)
