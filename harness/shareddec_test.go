@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -360,7 +361,8 @@ tune: {axes: [svd.rank]}
 // A group searched by successive halving runs its grid rung by rung: every
 // configuration at the smallest resource, the best third at the next, and
 // the chosen design's further seeds; the rest never run and leave no
-// record, and a rerun plans the same trials and reuses them all.
+// record (harness.Unrun does not count them missing), and a rerun plans
+// the same trials and reuses them all.
 func TestRunnerHalves(t *testing.T) {
 	spec := `
 name: halved
@@ -402,6 +404,29 @@ tune: {axes: [svd.rank, data.window], halving: data.window}
 	recs, _, err := records.Read(filepath.Join(out, records.FileName))
 	require.NoError(t, err)
 	assert.Len(t, recs, 6, "no record of a trial not run")
+
+	// Unrun names the grid's trials a finished run would hold and the
+	// records lack: none after a finished run (the trials not promoted are
+	// not missing), the trial whose record is gone, and, before a rung has
+	// run, every trial that waits on it.
+	trials := s.Trials()
+	ids := func(ts []schema.Trial) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.ID)
+		}
+		return out
+	}
+	without := func(i int) []records.Record {
+		return slices.Delete(slices.Clone(res.Records), i, i+1)
+	}
+	last := len(res.Records) - 1 // the chosen design's second seed, run last
+	assert.Empty(t, harness.Unrun(trials, res.Records), "finished")
+	assert.Equal(t, []string{res.Records[last].ID}, ids(harness.Unrun(trials, without(last))), "last seed missing")
+	unrun := ids(harness.Unrun(trials, without(0)))
+	assert.Contains(t, unrun, res.Records[0].ID, "a rung-0 trial missing")
+	assert.Greater(t, len(unrun), 1, "the rungs above wait on it")
+	assert.Len(t, harness.Unrun(trials, nil), len(trials), "nothing run: every trial runs or waits")
 
 	log.Reset()
 	again, err := (&harness.Runner{Log: &log}).Run(context.Background(), loadSpecTo(t, writeSpec(t, spec), out))

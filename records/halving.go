@@ -3,10 +3,13 @@ package records
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"kcalab/internal/corr"
 )
 
 // Successive halving (Jamieson & Talwalkar 2016; one bracket of Li et
@@ -65,7 +68,7 @@ func PlanHalving(recs []Record, own func(Record) Similarity) []Plan {
 		}
 	}
 	for _, g := range groupTuned(recs, own) {
-		if g.halving != "" {
+		if g.Halving != "" {
 			g.plan(recs, plans)
 		}
 	}
@@ -83,19 +86,13 @@ func (g tuneGroup) plan(recs []Record, plans []Plan) {
 	cfgOf := make([]int, len(g.Candidates))
 	levelOf := make([]float64, len(g.Candidates))
 	for ci, cand := range g.Candidates {
-		rest := map[string]any{}
-		for k, v := range cand.Values {
-			if k != g.halving {
-				rest[k] = v
-			}
-		}
-		key := jsonKey(rest)
+		key := configKey(cand.Values, g.Halving)
 		if _, ok := cfgAt[key]; !ok {
 			cfgAt[key] = len(configs)
 			configs = append(configs, key)
 		}
 		cfgOf[ci] = cfgAt[key]
-		lv, ok := number(cand.Values[g.halving])
+		lv, ok := number(cand.Values[g.Halving])
 		if !ok {
 			lv = math.NaN()
 		}
@@ -140,7 +137,7 @@ func (g tuneGroup) plan(recs []Record, plans []Plan) {
 	for c := range alive {
 		alive[c] = c
 	}
-	value := func(lv float64) string { return g.halving + "=" + strconv.FormatFloat(lv, 'f', -1, 64) }
+	value := func(lv float64) string { return g.Halving + "=" + strconv.FormatFloat(lv, 'f', -1, 64) }
 	complete := true
 	for k := range levels {
 		running := false
@@ -195,7 +192,7 @@ func (g tuneGroup) plan(recs []Record, plans []Plan) {
 			}
 			return cmp.Compare(b.score, a.score)
 		})
-		keep := (len(ranked) + g.eta - 1) / g.eta
+		keep := (len(ranked) + g.Eta - 1) / g.Eta
 		var next []int
 		for r, e := range ranked {
 			if r < keep && !math.IsNaN(e.score) {
@@ -255,4 +252,96 @@ func describe(v map[string]any) string {
 		parts[i] = fmt.Sprintf("%s=%v", k, x)
 	}
 	return strings.Join(parts, " ")
+}
+
+// RungPair says how well one rung of a halving group foretold a later one,
+// over the configurations scored at both: the question a halving's every
+// cut asks of its early rungs.
+type RungPair struct {
+	From, To float64 // the resource's values, From < To
+	// Both is how many configurations have a score at both rungs. Under a
+	// halving they are the ones promoted, a range cut at the top, which
+	// lowers a rank correlation; tune.eta 1 runs every one at every rung.
+	Both int
+	// Spearman is the rank correlation (average ranks on ties) of their
+	// scores at From and at To; NaN under three configurations or when a
+	// rung's scores are all equal.
+	Spearman float64
+	// BestRank is the rank at From (1 = best) of the configuration best at
+	// To, among the Ranked configurations scored at From; 0 when To has no
+	// score.
+	BestRank, Ranked int
+}
+
+// RungAgreement compares every rung of a halving group with every later
+// one, from the candidates' scores (replicate 0 under a halving). It is
+// empty for a group searched without one.
+func RungAgreement(c Choice) []RungPair {
+	if c.Halving == "" {
+		return nil
+	}
+	// score[level][configuration key], the scores that exist.
+	score := map[float64]map[string]float64{}
+	var levels []float64
+	for _, cand := range c.Candidates {
+		lv, ok := number(cand.Values[c.Halving])
+		if !ok || math.IsNaN(cand.Score) {
+			continue
+		}
+		if score[lv] == nil {
+			score[lv] = map[string]float64{}
+			levels = append(levels, lv)
+		}
+		score[lv][configKey(cand.Values, c.Halving)] = cand.Score
+	}
+	slices.Sort(levels)
+	var out []RungPair
+	for i, from := range levels {
+		for _, to := range levels[i+1:] {
+			p := RungPair{From: from, To: to, Ranked: len(score[from]), Spearman: math.NaN()}
+			var xs, ys []float64
+			best, bestKey := math.Inf(-1), ""
+			for _, k := range slices.Sorted(maps.Keys(score[to])) {
+				y := score[to][k]
+				if y > best {
+					best, bestKey = y, k
+				}
+				if x, ok := score[from][k]; ok {
+					xs, ys = append(xs, x), append(ys, y)
+				}
+			}
+			p.Both = len(xs)
+			if len(xs) >= 3 {
+				p.Spearman = rankCorrelation(xs, ys)
+			}
+			if x, ok := score[from][bestKey]; ok {
+				p.BestRank = 1
+				for _, other := range score[from] {
+					if other > x {
+						p.BestRank++
+					}
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// configKey names a halving configuration: a candidate's values but the
+// resource axis's.
+func configKey(values map[string]any, axis string) string {
+	rest := make(map[string]any, len(values))
+	for k, v := range values {
+		if k != axis {
+			rest[k] = v
+		}
+	}
+	return jsonKey(rest)
+}
+
+// rankCorrelation is Spearman's ρ, Pearson's correlation of the average
+// ranks, as methods/eval computes it; NaN when either side is constant.
+func rankCorrelation(x, y []float64) float64 {
+	return corr.Centred(corr.Ranks(x), corr.Ranks(y)).R()
 }

@@ -126,6 +126,18 @@ func TestPlanHalving(t *testing.T) {
 			chosen: "a3-e27-r0",
 		},
 		{
+			name: "η = 1 keeps every configuration: the whole grid runs, then the chosen design's seeds",
+			nCfg: 3, eta: 1,
+			score: func(a, e float64, rep int) float64 { return a/10 + e/100 + float64(rep)/1000 },
+			rounds: [][]string{
+				{"a1-e3-r0", "a2-e3-r0", "a3-e3-r0"},
+				{"a1-e9-r0", "a2-e9-r0", "a3-e9-r0"},
+				{"a1-e27-r0", "a2-e27-r0", "a3-e27-r0"},
+				{"a3-e27-r1", "a3-e27-r2"},
+			},
+			chosen: "a3-e27-r0",
+		},
+		{
 			name: "ties go to the first in grid order",
 			nCfg: 3, eta: 3,
 			score: func(a, e float64, rep int) float64 { return 0.5 },
@@ -212,4 +224,82 @@ func TestPlanHalvingLeavesOtherTrials(t *testing.T) {
 	recs[2].Status = ""
 	plans := records.PlanHalving(recs, func(records.Record) records.Similarity { return records.SimDot })
 	assert.Equal(t, []records.Step{records.StepRun, records.StepDone, records.StepRun}, []records.Step{plans[0].Step, plans[1].Step, plans[2].Step})
+}
+
+// RungAgreement compares each rung with every later one over the
+// configurations scored at both, and finds the later rung's best in the
+// earlier rung's order.
+func TestRungAgreement(t *testing.T) {
+	own := func(records.Record) records.Similarity { return records.SimCosine }
+	choice := func(t *testing.T, nCfg, eta int, score func(a, e float64, rep int) float64) records.Choice {
+		recs := halvingGrid(nCfg, []float64{3, 9, 27}, 1, eta)
+		runPlan(t, recs, score)
+		var done []records.Record
+		for _, rec := range recs {
+			if rec.Status != "" {
+				done = append(done, rec)
+			}
+		}
+		cs := records.Choose(done, own)
+		require.Len(t, cs, 1)
+		return cs[0]
+	}
+	nan := math.NaN()
+	tests := []struct {
+		name  string
+		nCfg  int
+		eta   int
+		score func(a, e float64, rep int) float64
+		want  []records.RungPair
+	}{
+		{
+			// At 3 the order is a1 < a2 < a3 < a4, at 9 reversed, at 27
+			// a2 first (.9) and the rest as at 3: ρ(3, 27) = 1 − 6·6/(4·15).
+			name: "η = 1: every rung over the whole grid",
+			nCfg: 4, eta: 1,
+			score: func(a, e float64, rep int) float64 {
+				switch {
+				case e == 9:
+					return 1 - a/10
+				case e == 27 && a == 2:
+					return 0.9
+				}
+				return a / 10
+			},
+			want: []records.RungPair{
+				{From: 3, To: 9, Both: 4, Spearman: -1, BestRank: 4, Ranked: 4},
+				{From: 3, To: 27, Both: 4, Spearman: 0.4, BestRank: 3, Ranked: 4},
+				{From: 9, To: 27, Both: 4, Spearman: -0.4, BestRank: 2, Ranked: 4},
+			},
+		},
+		{
+			name: "η = 3: the promoted few, too few for a correlation",
+			nCfg: 6, eta: 3,
+			score: func(a, e float64, rep int) float64 { return a/10 + e/100 },
+			want: []records.RungPair{
+				{From: 3, To: 9, Both: 2, Spearman: nan, BestRank: 1, Ranked: 6},
+				{From: 3, To: 27, Both: 1, Spearman: nan, BestRank: 1, Ranked: 6},
+				{From: 9, To: 27, Both: 1, Spearman: nan, BestRank: 1, Ranked: 2},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := records.RungAgreement(choice(t, tt.nCfg, tt.eta, tt.score))
+			require.Len(t, got, len(tt.want))
+			for i, w := range tt.want {
+				g := got[i]
+				assert.Equal(t, [5]float64{w.From, w.To, float64(w.Both), float64(w.BestRank), float64(w.Ranked)},
+					[5]float64{g.From, g.To, float64(g.Both), float64(g.BestRank), float64(g.Ranked)}, "pair %d", i)
+				if math.IsNaN(w.Spearman) {
+					assert.True(t, math.IsNaN(g.Spearman), "pair %d: ρ %v, want none", i, g.Spearman)
+				} else {
+					assert.InDelta(t, w.Spearman, g.Spearman, 1e-12, "pair %d", i)
+				}
+			}
+		})
+	}
+	t.Run("no halving, no rungs", func(t *testing.T) {
+		assert.Empty(t, records.RungAgreement(records.Choice{Candidates: []records.Candidate{{Values: map[string]any{"e": 3.0}, Score: 0.5}}}))
+	})
 }

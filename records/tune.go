@@ -58,6 +58,9 @@ type Choice struct {
 	// successive halving (PlanHalving): its candidates are the designs
 	// that ran, each scored on replicate 0.
 	Halving string
+	// Eta is the halving's η (DefaultEta when tune.eta is not set); 1
+	// means every configuration ran at every rung: a check of the halving.
+	Eta int
 }
 
 // ChosenIDs are the trials of the chosen design (its replicates).
@@ -106,8 +109,6 @@ func Choose(recs []Record, own func(Record) Similarity) []Choice {
 type tuneGroup struct {
 	Choice
 	members [][]int // per candidate
-	halving string  // the resource axis (tune.halving), "" for none
-	eta     int
 }
 
 // groupTuned groups the tuned records as Choose describes.
@@ -152,14 +153,13 @@ func groupTuned(recs []Record, own func(Record) Similarity) []tuneGroup {
 			method, _ := rec.Settings[KeyMethod].(string)
 			halving, _ := rec.Settings[KeyTuneHalving].(string)
 			eta := DefaultEta
-			if e, ok := number(rec.Settings[KeyTuneEta]); ok && e >= 2 {
+			if e, ok := number(rec.Settings[KeyTuneEta]); ok && e >= 1 {
 				eta = int(e)
 			}
 			gi = len(out)
 			groupAt[gk] = gi
 			out = append(out, tuneGroup{
-				Choice:  Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving},
-				halving: halving, eta: eta,
+				Choice: Choice{Label: label, Method: method, Axes: axes, On: keys, Rule: rule, Similarity: own(rec), Chosen: -1, Halving: halving, Eta: eta},
 			})
 		}
 		ck := gk + "\x00" + jsonKey(vals)
@@ -191,7 +191,7 @@ func (g tuneGroup) choice(recs []Record) Choice {
 				continue
 			}
 			cand.IDs = append(cand.IDs, rec.ID)
-			if g.halving != "" && replicateOf(rec) != 0 {
+			if g.Halving != "" && replicateOf(rec) != 0 {
 				continue
 			}
 			scoring = append(scoring, rec)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"kcalab/internal/corr"
 	"kcalab/records"
 )
 
@@ -27,25 +28,12 @@ func powerLaw(xs, ys []float64) (b, c, r2 float64, ok bool) {
 	if len(distinct) < 3 {
 		return 0, 0, 0, false
 	}
-	n := float64(len(lx))
-	var mx, my float64
-	for i := range lx {
-		mx += lx[i]
-		my += ly[i]
-	}
-	mx, my = mx/n, my/n
-	var sxx, sxy, syy float64
-	for i := range lx {
-		dx, dy := lx[i]-mx, ly[i]-my
-		sxx += dx * dx
-		sxy += dx * dy
-		syy += dy * dy
-	}
-	b = sxy / sxx
-	c = math.Exp(my - b*mx)
+	s := corr.Centred(lx, ly)
+	b = s.XY / s.XX
+	c = math.Exp(s.MY - b*s.MX)
 	r2 = 1.0
-	if syy > 0 {
-		r2 = sxy * sxy / (sxx * syy)
+	if s.YY > 0 {
+		r2 = s.XY * s.XY / (s.XX * s.YY)
 	}
 	return b, c, r2, true
 }

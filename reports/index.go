@@ -80,7 +80,7 @@ func (p *builder) answer(sections []Section) (lead string, head Headline, v Verd
 			// The verdict of each method at its best answers it, when the
 			// page has one (atbest.go): its headline leads the section.
 			if _, ok := p.verdicts[tuningSectionID]; ok {
-				lead = "Each method at its best, on the test parts"
+				lead = p.tuningLead
 				break
 			}
 			for _, next := range sections[i+1:] {

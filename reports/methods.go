@@ -18,6 +18,9 @@ type builder struct {
 	// verdicts are the sections' verdicts by section id (setVerdict), as
 	// the sections are built.
 	verdicts map[string]Verdict
+	// tuningLead is what the tuning section's verdict answers, when it
+	// set one: the methods at their best, or a halving check's rungs.
+	tuningLead string
 }
 
 func newBuilder(r Report) *builder {

@@ -114,6 +114,13 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		s.Blocks = append(s.Blocks, blocks...)
 		p.setVerdict(tuningSectionID, Verdict{Claims: []Claim{v.claim(v.a.name + " − " + v.b.name)},
 			Basis: "each at its best by dev ρ, test parts, zero rule"})
+		p.tuningLead = "Each method at its best, on the test parts"
+	} else if head, claims := p.halvingCheck(cs); len(claims) > 0 {
+		// A check of a halving asks how well its first rung foretells its
+		// last, not which method wins: its rungs answer.
+		s.Blocks = append(s.Blocks, head)
+		p.setVerdict(tuningSectionID, Verdict{Claims: claims, Basis: "mean dev ρ, every configuration at every rung"})
+		p.tuningLead = "How well the halving's first rung foretells the later ones"
 	}
 	chosen, none := 0, 0
 	var head Headline
@@ -144,6 +151,9 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 	}
 	s.Blocks = append(s.Blocks, head, Paragraph(intro))
 	s.Blocks = append(s.Blocks, p.choicesTable(cs, byID), p.budgetTable(cs, byID))
+	if t, ok := p.rungTable(cs); ok {
+		s.Blocks = append(s.Blocks, t)
+	}
 	s.Blocks = append(s.Blocks, p.candidateTables(cs, byID)...)
 	s.Blocks = append(s.Blocks, p.searchCharts(cs, byID)...)
 	return s
@@ -400,6 +410,82 @@ func (p *builder) budgetTable(cs []records.Choice, byID map[string]records.Recor
 		t.CSV = append(t.CSV, []string{p.groupName(c), search, strconv.Itoa(len(c.Candidates)), strconv.Itoa(trials), strconv.FormatFloat(coreS/3600, 'g', 6, 64)})
 	}
 	return t
+}
+
+// rungTable says, for each group searched by successive halving, how well
+// each rung foretold the later ones (records.RungAgreement): a halving
+// drops configurations on its early rungs' order, which only stands if
+// that order is the later rungs' too. ok is false when no group halved.
+func (p *builder) rungTable(cs []records.Choice) (Table, bool) {
+	t := Table{ID: "tuning-rungs", Caption: "How well each rung of a successive halving foretold the later ones: over the configurations that ran at both, the rank correlation of their dev ρ (Spearman; with η > 1 these are the promoted few, whose narrow range lowers it; none under three), and where the later rung's best configuration ranked at the earlier one (a halving keeps it only if it ranked among the best 1/η). A group run with tune.eta 1 ran every configuration at every rung: its rows check the halving over the whole grid",
+		Header:  []string{"Group", "Rungs", "Configurations at both", "Spearman ρ", "Later best ranked earlier"},
+		Numeric: []bool{false, false, true, true, false},
+		CSV:     [][]string{{"group", "axis", "from", "to", "configurations_at_both", "spearman", "best_rank", "ranked"}}}
+	for _, c := range cs {
+		for _, r := range records.RungAgreement(c) {
+			rank := "—"
+			if r.BestRank > 0 {
+				rank = fmt.Sprintf("%d of %d", r.BestRank, r.Ranked)
+			}
+			t.Rows = append(t.Rows, []string{p.groupName(c), fmt.Sprintf("%s %s → %s", c.Halving, formatValue(r.From), formatValue(r.To)),
+				strconv.Itoa(r.Both), signedOrDash(r.Spearman), rank})
+			t.CSV = append(t.CSV, []string{p.groupName(c), c.Halving, csvFloat(r.From), csvFloat(r.To), strconv.Itoa(r.Both),
+				csvFloat(r.Spearman), strconv.Itoa(r.BestRank), strconv.Itoa(r.Ranked)})
+		}
+	}
+	return t, len(t.Rows) > 0
+}
+
+// halvingCheck answers a halving check (groups run with tune.eta 1, every
+// configuration at every rung): per group, how its first rung's order
+// foretells each later rung's (the headline) and the chosen design's rung
+// (the claim). Empty when no group is one.
+func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
+	var head Headline
+	var claims []Claim
+	for _, c := range cs {
+		if c.Halving == "" || c.Eta != 1 {
+			continue
+		}
+		// The claim is the first rung against the rung of the chosen
+		// design (where the search ends); the headline has every later rung.
+		chosenAt := math.NaN()
+		if c.Chosen >= 0 {
+			if v, ok := compare.Number(c.Candidates[c.Chosen].Values[c.Halving]); ok {
+				chosenAt = v
+			}
+		}
+		var parts []string
+		answer := ""
+		first, n := math.NaN(), 0
+		for _, r := range records.RungAgreement(c) {
+			if math.IsNaN(first) {
+				first = r.From
+			}
+			if r.From != first {
+				continue
+			}
+			part := fmt.Sprintf("%s → %s: Spearman %s", formatValue(r.From), formatValue(r.To), signedOrDash(r.Spearman))
+			if r.BestRank > 0 {
+				part += fmt.Sprintf(", the best at %s ranked %d of %d", formatValue(r.To), r.BestRank, r.Ranked)
+			}
+			parts = append(parts, part)
+			n = max(n, r.Both)
+			if r.To == chosenAt || math.IsNaN(chosenAt) {
+				answer = c.Halving + " " + part
+			}
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if answer == "" {
+			answer = c.Halving + " " + parts[len(parts)-1]
+		}
+		claims = append(claims, Claim{Subject: p.groupName(c), Answer: answer})
+		head = append(head, fmt.Sprintf("%s, its order at %s = %s against each later rung's (%d configurations; a halving by η = %d keeps the best %d of the first rung): %s.",
+			p.groupName(c), c.Halving, formatValue(first), n, records.DefaultEta, (n+records.DefaultEta-1)/records.DefaultEta, strings.Join(parts, "; ")))
+	}
+	return head, claims
 }
 
 // coreSeconds is what a trial cost in cores: a one-core trial's thread CPU

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -172,4 +173,50 @@ func TestTuningSharedCost(t *testing.T) {
 	assert.Equal(t, "1,118 (shared, rank 8000)", tab.Rows[0][7])
 	assert.Contains(t, tab.Rows[0][9], "the sweep's one decomposition at rank 8000 (svd.shared_rank), which every d of it shares, not the chosen d = 300's own")
 	assert.Equal(t, "9.25", tab.Rows[1][7], "SGNS's training: its own cost")
+}
+
+// A group searched by successive halving gets a row per pair of rungs:
+// how well the earlier foretold the later (records.RungAgreement); a
+// group without one gets none.
+func TestTuningRungTable(t *testing.T) {
+	rec := func(window, epochs int, dev float64) records.Record {
+		return records.Record{ID: "w" + strconv.Itoa(window) + "e" + strconv.Itoa(epochs), Status: "ok",
+			Settings: map[string]any{"label": "SGNS", "method": "sgns", "data.window": float64(window), "train.epochs": float64(epochs),
+				"eval.parts": true, "tune.axes": []any{"data.window", "train.epochs"}, "tune.on": []any{"men"}, "tune.rule": "mean",
+				"tune.halving": "train.epochs", "tune.eta": 1.0, "tuned_on": []any{"men@dev"}},
+			Metrics: map[string]float64{"spearman.cosine.zero.men@dev": dev, "coverage.men@dev": 1, "pairs.men@dev": 900}}
+	}
+	// At 3 epochs W = 2 < 5 < 10; at 9, W = 5 first, then 10, then 2.
+	recs := []records.Record{rec(2, 3, 0.10), rec(2, 9, 0.30), rec(5, 3, 0.20), rec(5, 9, 0.50), rec(10, 3, 0.30), rec(10, 9, 0.40)}
+	p := newBuilder(Report{Title: "halved", Records: recs, Methods: testMethods})
+	cs := p.choices(recs)
+	require.Len(t, cs, 1)
+	tab, ok := p.rungTable(cs)
+	require.True(t, ok)
+	assert.Equal(t, "tuning-rungs", tab.ID)
+	assert.Equal(t, [][]string{{"SGNS", "train.epochs 3 → 9", "3", "+0.500", "2 of 3"}}, tab.Rows)
+	assert.Equal(t, []string{"SGNS", "train.epochs", "3", "9", "3", "0.5", "2", "3"}, tab.CSV[1], "numbers only")
+	_, ok = p.rungTable(p.choices(tunedRecs()))
+	assert.False(t, ok, "no group halved")
+
+	// Run with tune.eta 1 (every configuration at every rung), the group is
+	// a check of the halving: the page answers with its first rung against
+	// its last, not with a comparison of methods.
+	sec := p.tuningSection(recs, cs)
+	require.NotNil(t, sec)
+	head, ok := sec.Blocks[0].(Headline)
+	require.True(t, ok)
+	assert.Equal(t, Headline{"SGNS, its order at train.epochs = 3 against each later rung's (3 configurations; a halving by η = 3 keeps the best 1 of the first rung): 3 → 9: Spearman +0.500, the best at 9 ranked 2 of 3."}, head)
+	lead, _, v := p.answer([]Section{*sec})
+	assert.Equal(t, "How well the halving's first rung foretells the later ones", lead)
+	assert.Equal(t, "SGNS: train.epochs 3 → 9: Spearman +0.500, the best at 9 ranked 2 of 3 — mean dev ρ, every configuration at every rung", v.String())
+
+	// A halving that saves (η = 3) is no check: no such answer.
+	for i := range recs {
+		recs[i].Settings["tune.eta"] = 3.0
+	}
+	q := newBuilder(Report{Title: "halved", Records: recs, Methods: testMethods})
+	hc, claims := q.halvingCheck(q.choices(recs))
+	assert.Empty(t, hc)
+	assert.Empty(t, claims)
 }

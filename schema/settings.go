@@ -62,7 +62,7 @@ type TuneSettings struct {
 	// Halving and Eta search a costly group by successive halving
 	// (records.PlanHalving); unset, every candidate runs, as before.
 	Halving string `key:"halving" omitdefault:"true" default:"" noid:"true" doc:"successive halving over a resource axis (one of tune.axes with numbers, e.g. train.epochs): every configuration of the other tuned axes runs at the axis's smallest value (rung 0), the best 1/tune.eta of a rung by the rule's score (the first in grid order on a tie) run at the next value, and so on to the largest; a configuration not promoted does not run at the larger values. Every design that ran is a candidate of the choice, scored on replicate 0; replicates beyond the first run only for the chosen design (its seeds for the verdict). Empty = every candidate runs"`
-	Eta     int    `key:"eta" omitdefault:"true" default:"3" min:"2" max:"100" noid:"true" doc:"successive halving: a rung keeps the best ⌈n/eta⌉ of its n configurations for the next"`
+	Eta     int    `key:"eta" omitdefault:"true" default:"3" min:"1" max:"100" noid:"true" doc:"successive halving: a rung keeps the best ⌈n/eta⌉ of its n configurations for the next; 1 keeps every one, no saving but a check of the halving: every configuration runs at every value, so the page's rung table compares each rung with the later ones over the whole grid"`
 }
 
 // DataSettings say where a trial's table comes from and how a corpus becomes word tables.

@@ -23,7 +23,7 @@ func TestTuneErrors(t *testing.T) {
 		{"bad rule", tuneBase + "tune: {axes: [data.window], rule: max}\n", `tune.rule: "max" is not allowed (allowed: mean)`},
 		{"halving off the axes", tuneBase + "tune: {axes: [vectors.alpha], halving: data.window}\n", "tune.halving: data.window is not one of tune.axes (vectors.alpha)"},
 		{"halving over no number", "name: x\ndata: {source: corpus, table: [flat, skip], window: [5, 10]}\nmethod: kca\neval: {sets: [men], parts: true}\ntune: {axes: [data.table, data.window], halving: data.table}\n", "tune.halving: data.table is no numeric setting"},
-		{"eta of one", tuneBase + "tune: {axes: [data.window, vectors.alpha], halving: data.window, eta: 1}\n", "tune.eta"},
+		{"eta past 100", tuneBase + "tune: {axes: [data.window, vectors.alpha], halving: data.window, eta: 101}\n", "tune.eta"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := schema.DecodeSpec([]byte(tc.in), "s.yaml")

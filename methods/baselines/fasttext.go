@@ -184,7 +184,7 @@ func (m *ftModel) row(id int32) []float32 {
 func (m *ftModel) average(dst []float32, ids []int32) {
 	clear(dst)
 	for _, id := range ids {
-		blas.Saxpy(m.dim, 1, m.row(id), 1, dst, 1)
+		addF32(m.row(id), dst)
 	}
 	if len(ids) > 0 {
 		s := float32(1 / float64(len(ids)))
@@ -209,13 +209,13 @@ func (m *ftModel) oov(word string) ([]float64, bool) {
 	forEachNgram(word, m.cfg.MinN, m.cfg.MaxN, func(ng string) {
 		b := ftHash(ng) % uint32(m.cfg.Bucket)
 		if row, ok := m.bucket[b]; ok {
-			blas.Saxpy(m.dim, 1, m.row(row), 1, sum, 1)
+			addF32(m.row(row), sum)
 		} else {
 			if r == nil {
 				r, src = rowRand()
 			}
 			m.initRow(r, src, tmp, bucketRowStream|uint64(b))
-			blas.Saxpy(m.dim, 1, tmp, 1, sum, 1)
+			addF32(tmp, sum)
 		}
 		n++
 	})
@@ -404,7 +404,7 @@ func (t *ftTrainer) update(input []int32, target int32, lr float32) {
 	t.tgts = ts
 	t.sig.negStep(t.hidden, t.grad, t.out, t.dim, ts, lr)
 	for _, id := range input {
-		blas.Saxpy(t.dim, 1, t.grad, 1, t.m.row(id), 1)
+		addF32(t.grad, t.m.row(id))
 	}
 }
 

@@ -80,3 +80,46 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func add8(n int, x, y *float32)
+// y += x over n (a multiple of 8) elements, 32 at a time while it can:
+// each element one float32 add, so the bits are those of any other order.
+TEXT ·add8(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+
+add32:
+	CMPQ    CX, $32
+	JL      add8loop
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS  (DI), Y0, Y0
+	VADDPS  32(DI), Y1, Y1
+	VADDPS  64(DI), Y2, Y2
+	VADDPS  96(DI), Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	SUBQ    $32, CX
+	JMP     add32
+
+add8loop:
+	CMPQ    CX, $8
+	JL      adddone
+	VMOVUPS (SI), Y0
+	VADDPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JMP     add8loop
+
+adddone:
+	VZEROUPPER
+	RET

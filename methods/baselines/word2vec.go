@@ -235,7 +235,7 @@ func (t *w2v) sgSentence() {
 			l1 := t.syn0[int(sen[c])*dim : int(sen[c])*dim+dim]
 			clear(t.neu1e)
 			t.sig.negStep(l1, t.neu1e, t.syn1neg, dim, t.drawTargets(word), t.alpha)
-			blas.Saxpy(dim, 1, t.neu1e, 1, l1, 1)
+			addF32(t.neu1e, l1)
 		}
 	}
 }
@@ -255,7 +255,7 @@ func (t *w2v) cbowSentence() {
 			if a == win || c < 0 || c >= len(sen) {
 				continue
 			}
-			blas.Saxpy(dim, 1, t.syn0[int(sen[c])*dim:int(sen[c])*dim+dim], 1, t.neu1, 1)
+			addF32(t.syn0[int(sen[c])*dim:int(sen[c])*dim+dim], t.neu1)
 			cw++
 		}
 		if cw == 0 {
@@ -271,7 +271,7 @@ func (t *w2v) cbowSentence() {
 			if a == win || c < 0 || c >= len(sen) {
 				continue
 			}
-			blas.Saxpy(dim, 1, t.neu1e, 1, t.syn0[int(sen[c])*dim:int(sen[c])*dim+dim], 1)
+			addF32(t.neu1e, t.syn0[int(sen[c])*dim:int(sen[c])*dim+dim])
 		}
 	}
 }

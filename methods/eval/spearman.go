@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
+
+	"kcalab/internal/corr"
 )
 
 // ErrUndefined is wrapped by the errors of a correlation that has no value:
@@ -14,41 +15,7 @@ var ErrUndefined = errors.New("correlation undefined")
 
 // Ranks returns the 1-based ranks of x, ties getting the average of the
 // ranks they span (x = 10, 20, 20, 30 → 1, 2.5, 2.5, 4). x must hold no NaN.
-func Ranks(x []float64) []float64 {
-	type item struct {
-		v float64
-		i int
-	}
-	items := make([]item, len(x))
-	for i, v := range x {
-		items[i] = item{v, i}
-	}
-	// Ties broken by index: a total order, so the result never depends on
-	// the sort's internals.
-	slices.SortFunc(items, func(a, b item) int {
-		switch {
-		case a.v < b.v:
-			return -1
-		case a.v > b.v:
-			return 1
-		}
-		return a.i - b.i
-	})
-	r := make([]float64, len(x))
-	for i := 0; i < len(items); {
-		j := i + 1
-		for j < len(items) && items[j].v == items[i].v {
-			j++
-		}
-		// positions i..j-1 (0-based) hold ranks i+1..j: their mean is (i+1+j)/2.
-		avg := float64(i+1+j) / 2
-		for _, it := range items[i:j] {
-			r[it.i] = avg
-		}
-		i = j
-	}
-	return r
-}
+func Ranks(x []float64) []float64 { return corr.Ranks(x) }
 
 // Spearman is the Pearson correlation of the ranks of x and y (average ranks
 // for ties). It fails, wrapping ErrUndefined, when there are fewer than two
@@ -71,28 +38,14 @@ func Pearson(x, y []float64) (float64, error) {
 	if err := checkXY(x, y); err != nil {
 		return 0, fmt.Errorf("pearson: %w", err)
 	}
-	n := float64(len(x))
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= n
-	my /= n
-	var sxy, sxx, syy float64
-	for i := range x {
-		dx, dy := x[i]-mx, y[i]-my
-		sxy += dx * dy
-		sxx += dx * dx
-		syy += dy * dy
-	}
+	s := corr.Centred(x, y)
 	switch {
-	case sxx == 0:
+	case s.XX == 0:
 		return 0, fmt.Errorf("pearson: first variable is constant: %w", ErrUndefined)
-	case syy == 0:
+	case s.YY == 0:
 		return 0, fmt.Errorf("pearson: second variable is constant: %w", ErrUndefined)
 	}
-	return max(-1, min(1, sxy/math.Sqrt(sxx*syy))), nil
+	return s.R(), nil
 }
 
 func checkXY(x, y []float64) error {
