@@ -471,14 +471,14 @@ func (p *builder) halvingCheck(cs []records.Choice) (Headline, []Claim) {
 			}
 			parts = append(parts, part)
 			n = max(n, r.Both)
-			if r.To == chosenAt || math.IsNaN(chosenAt) {
+			if r.To == chosenAt {
 				answer = c.Halving + " " + part
 			}
 		}
 		if len(parts) == 0 {
 			continue
 		}
-		if answer == "" {
+		if answer == "" { // no chosen design, or it sits at the first rung
 			answer = c.Halving + " " + parts[len(parts)-1]
 		}
 		claims = append(claims, Claim{Subject: p.groupName(c), Answer: answer})
