@@ -404,6 +404,22 @@ tune: {axes: [svd.rank, data.window], halving: data.window}
 	recs, _, err := records.Read(filepath.Join(out, records.FileName))
 	require.NoError(t, err)
 	assert.Len(t, recs, 6, "no record of a trial not run")
+	// The finished group is cut to what a page uses, as a grid searched in
+	// full is: the trials it did not promote do not keep its choice from
+	// being final.
+	assert.Contains(t, log.String(), "kcalab: tune: 6 record(s) of tuned trials keep only what a page uses")
+	chosen := cs[0].ChosenIDs()
+	for _, rec := range recs {
+		if slices.Contains(chosen, rec.ID) {
+			assert.False(t, rec.SearchOnly, rec.ID)
+			assert.NotNil(t, rec.Bootstrap, rec.ID)
+			continue
+		}
+		assert.True(t, rec.SearchOnly, rec.ID)
+		assert.Nil(t, rec.Bootstrap, rec.ID)
+	}
+	_, n := records.Slim(recs, records.Choose(recs, schema.OwnSimilarity))
+	assert.Zero(t, n, "nothing left to cut")
 
 	// Unrun names the grid's trials a finished run would hold and the
 	// records lack: none after a finished run (the trials not promoted are

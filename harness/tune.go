@@ -80,7 +80,7 @@ func Values(v map[string]any) string {
 // fullAgain are the trials of a finished grid whose records the choice
 // picks but were cut to the search (records.NeedsFull).
 func fullAgain(trials []schema.Trial, recs []records.Record, done []bool) []schema.Trial {
-	have := doneRecords(trials, recs, done)
+	have, of := doneRecords(trials, recs, done)
 	if have == nil {
 		return nil
 	}
@@ -89,7 +89,7 @@ func fullAgain(trials []schema.Trial, recs []records.Record, done []bool) []sche
 		again[id] = true
 	}
 	var out []schema.Trial
-	for _, t := range trials {
+	for _, t := range of {
 		if again[t.ID] {
 			out = append(out, t)
 		}
@@ -102,28 +102,37 @@ func fullAgain(trials []schema.Trial, recs []records.Record, done []bool) []sche
 // trial not done is left whole: a choice made without every candidate's
 // every replicate could change.
 func slimDone(trials []schema.Trial, recs []records.Record, done []bool) int {
-	have := doneRecords(trials, recs, done)
+	have, of := doneRecords(trials, recs, done)
 	if have == nil {
 		return 0
 	}
 	cut, n := records.Slim(have, records.Choose(have, schema.OwnSimilarity))
-	for i, t := range trials {
+	for i, t := range of {
 		recs[t.Index] = cut[i]
 	}
 	return n
 }
 
-// doneRecords are the records of trials in grid order, nil unless every
-// trial is done.
-func doneRecords(trials []schema.Trial, recs []records.Record, done []bool) []records.Record {
-	have := make([]records.Record, len(trials))
-	for i, t := range trials {
+// doneRecords are the results of trials in grid order and the trial of
+// each, nil unless every trial is done. A trial successive halving does
+// not run (its in-memory record says StatusNotPromoted) has no result and
+// is no candidate of its group's choice (records.PlanHalving), so it is
+// left out: kept in, it would be a candidate never scored, and its group's
+// choice would never count as final.
+func doneRecords(trials []schema.Trial, recs []records.Record, done []bool) ([]records.Record, []schema.Trial) {
+	have := make([]records.Record, 0, len(trials))
+	of := make([]schema.Trial, 0, len(trials))
+	for _, t := range trials {
 		if !done[t.Index] {
-			return nil
+			return nil, nil
 		}
-		have[i] = recs[t.Index]
+		if recs[t.Index].Status == records.StatusNotPromoted {
+			continue
+		}
+		have = append(have, recs[t.Index])
+		of = append(of, t)
 	}
-	return have
+	return have, of
 }
 
 // notRun is a trial the halving plan does not run and the in-memory record
