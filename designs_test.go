@@ -27,6 +27,7 @@ var copiedDesigns = map[string][]struct {
 		{label: "subword tail-cut", from: "subword tail-cut"},
 		{label: "LCA", from: "LCA"},
 		{label: "PPMI-SVD", from: "PPMI-SVD"},
+		{label: "SGNS", from: "SGNS"},
 	},
 	"supervised": {
 		{label: "tail-cut", from: "tail-cut"},
@@ -38,6 +39,8 @@ var copiedDesigns = map[string][]struct {
 		{label: "SCA LCA", from: "LCA"},
 		{label: "tail-cut + retrofitting", from: "tail-cut"},
 		{label: "PPMI-SVD + retrofitting", from: "PPMI-SVD"},
+		{label: "SGNS", from: "SGNS"},
+		{label: "SGNS + retrofitting", from: "SGNS"},
 		// The paper's SCA form reweights the rows only (no context
 		// vectors to add), so its base is the tail-cut design without w + c.
 		{label: "tail-cut w", from: "tail-cut", except: []string{"vectors.add_contexts"}},
