@@ -112,6 +112,11 @@ type bestVerdict struct {
 	poolA, poolB     estimate // each design's pooled estimate
 	pooled           verdict
 	tested, pooledOK bool // any set tested; pooled tested
+	pooledSets       int  // the sets the pool is over (those tested)
+	// common, for a verdict on the pairs both cover (compareCommon), is
+	// how many pairs of each set's test part it compares (0: not tested);
+	// nil for a verdict on whole parts.
+	common []int
 }
 
 // compareBest compares a against b on the test parts of sets.
@@ -120,25 +125,71 @@ func (p *builder) compareBest(a, b bestDesign, sets []string) bestVerdict {
 }
 
 // compareOn compares a against b on one held-out part of each of sets
-// (records.HeldOutPart). A part of fewer than records.MinRankedPairs pairs
-// on either side is not tested, and left out of the pool.
+// (records.HeldOutPart), zero rule. A part of fewer than
+// records.MinRankedPairs pairs on either side is not tested, and left out
+// of the pool.
 func (p *builder) compareOn(a, b bestDesign, sets []string, part string) bestVerdict {
-	v := bestVerdict{a: a, b: b, sets: sets}
-	keyOf := func(d bestDesign, set string) string {
-		return records.Score(records.RuleZero, records.SetPart(set, part)).At(p.rankSim(d.row.Record), ownSim(d.row.Record)).Key()
-	}
 	few := func(d bestDesign, set string) bool {
 		n := compare.Metric(d.row.Record, records.Pairs(records.SetPart(set, part)).Key())
 		return !(n >= records.MinRankedPairs)
 	}
+	return p.compareKeys(a, b, sets, part, func(set string) (ka, kb string, ok bool) {
+		if part != records.PartTest && (few(a, set) || few(b, set)) {
+			return "", "", false
+		}
+		return p.scoreKey(a, records.RuleZero, records.SetPart(set, part)), p.scoreKey(b, records.RuleZero, records.SetPart(set, part)), true
+	})
+}
+
+// compareCommon compares a against b on the test part of each of sets on
+// the pairs both cover (compare.CommonRules): skip rule, a design with
+// vectors for unseen words scored on its corpus vocabulary's pairs where
+// the other has none. It separates better vectors from more of them: under
+// the zero rule a design is charged 0 for each pair it has no vector for.
+// A set where the two designs' records cannot bring them to the same pairs
+// (another vocabulary, no vocabulary score) is not tested, and left out of
+// the pool; v.common holds how many pairs each set compares.
+func (p *builder) compareCommon(a, b bestDesign, sets []string) bestVerdict {
+	common := make([]int, len(sets))
+	v := p.compareKeys(a, b, sets, records.PartTest, func(set string) (ka, kb string, ok bool) {
+		if vocabularyOf(a.row.Record) != vocabularyOf(b.row.Record) {
+			return "", "", false
+		}
+		sp := records.SetPart(set, records.PartTest)
+		sa := commonSide(a.row, sp, p.rankSim(a.row.Record))
+		sb := commonSide(b.row, sp, p.rankSim(b.row.Record))
+		ra, rb, n, ok := compare.CommonRules(sa, sb)
+		if !ok {
+			return "", "", false
+		}
+		common[slices.Index(sets, set)] = n
+		return p.scoreKey(a, ra, sp), p.scoreKey(b, rb, sp), true
+	})
+	v.common = common
+	return v
+}
+
+// scoreKey is the key of design d's score under rule on set (a set part),
+// at the similarity its page ranks it by.
+func (p *builder) scoreKey(d bestDesign, rule records.Rule, set string) string {
+	return records.Score(rule, set).At(p.rankSim(d.row.Record), ownSim(d.row.Record)).Key()
+}
+
+// compareKeys compares a against b on each of sets, reading each set's
+// scores by the keys keys gives (false: the set is not tested and left out
+// of the pool): per set the difference with its interval over the pairs
+// and seeds, Holm's adjusted verdicts, and the pooled difference over the
+// tested sets. Coverage is read on part.
+func (p *builder) compareKeys(a, b bestDesign, sets []string, part string, keys func(set string) (ka, kb string, ok bool)) bestVerdict {
+	v := bestVerdict{a: a, b: b, sets: sets}
 	ea, eb := make([]estimate, len(sets)), make([]estimate, len(sets))
 	var ka, kb []string
 	for i, set := range sets {
-		if part != records.PartTest && (few(a, set) || few(b, set)) {
-			ea[i], eb[i] = estimate{Value: math.NaN()}, estimate{Value: math.NaN()}
+		if k1, k2, ok := keys(set); ok {
+			ka, kb = append(ka, k1), append(kb, k2)
+			ea[i], eb[i] = a.row.Estimate(k1), b.row.Estimate(k2)
 		} else {
-			ka, kb = append(ka, keyOf(a, set)), append(kb, keyOf(b, set))
-			ea[i], eb[i] = a.row.Estimate(keyOf(a, set)), b.row.Estimate(keyOf(b, set))
+			ea[i], eb[i] = estimate{Value: math.NaN()}, estimate{Value: math.NaN()}
 		}
 		cov := records.Coverage(records.SetPart(set, part)).Key()
 		v.covA = append(v.covA, compare.Metric(a.row.Record, cov))
@@ -153,6 +204,7 @@ func (p *builder) compareOn(a, b bestDesign, sets []string, part string) bestVer
 		v.d, v.lo, v.hi = append(v.d, d), append(v.lo, lo), append(v.hi, hi)
 		v.tested = v.tested || ok
 	}
+	v.pooledSets = len(ka)
 	pa, pb := a.row.Pooled(ka), b.row.Pooled(kb)
 	v.poolA, v.poolB = pa, pb
 	d, lo, hi, ok := compare.Diff(pa, pb)
@@ -206,7 +258,11 @@ func (v bestVerdict) pooledText() string {
 		return fmt.Sprintf("%s (not tested: a design lacks replicates or a test part)", signed(v.poolD, 3))
 	}
 	word := map[verdict]string{compare.Above: "significantly above", compare.Below: "significantly below", compare.Tie: "a tie"}[v.pooled]
-	return fmt.Sprintf("%s [%s, %s]: %s", signed(v.poolD, 3), signed(v.poolLo, 3), signed(v.poolHi, 3), word)
+	over := ""
+	if v.pooledSets > 0 && v.pooledSets < len(v.sets) {
+		over = fmt.Sprintf(" (over %d of %d sets)", v.pooledSets, len(v.sets))
+	}
+	return fmt.Sprintf("%s [%s, %s]%s: %s", signed(v.poolD, 3), signed(v.poolLo, 3), signed(v.poolHi, 3), over, word)
 }
 
 // claim is the comparison in one claim of a page's verdict: "best CA −
@@ -241,22 +297,26 @@ func commonSets(a, b bestDesign) []string {
 	return out
 }
 
-// verdictBlocks are the verdict's headline, its table and the search
-// budgets; nil when the page has no CA design or no baseline chosen.
-func (p *builder) verdictBlocks(recs []records.Record, cs []records.Choice) ([]Block, *bestVerdict) {
+// verdictBlocks are the verdict's headline, its table and the verdicts
+// on the pairs both cover, with the headline's two verdicts (the second
+// nil when no set could be compared on common pairs, or when both designs
+// cover every pair); nil when the page has no CA design or no baseline
+// chosen.
+func (p *builder) verdictBlocks(recs []records.Record, cs []records.Choice) ([]Block, *bestVerdict, *bestVerdict) {
 	ca, base := p.bestDesigns(recs, cs)
 	if len(ca) == 0 || len(base) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	best := ca[0]
-	var vs []bestVerdict
+	var vs, common []bestVerdict
 	for _, b := range base {
 		if sets := commonSets(best, b); len(sets) > 0 {
 			vs = append(vs, p.compareBest(best, b, sets))
+			common = append(common, p.compareCommon(best, b, sets))
 		}
 	}
 	if len(vs) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	head := vs[0]
 	devOf := func(d bestDesign) string {
@@ -279,7 +339,55 @@ func (p *builder) verdictBlocks(recs []records.Record, cs []records.Choice) ([]B
 		"Its interval holds the noise of the pairs (a paired bootstrap over 200 resamples of the set's pairs, shared by both designs) and, for a design trained over several seeds, of the seeds (their variance widens the interval with a t quantile on n − 1 degrees of freedom, so seeds never narrow it). " +
 		"A per-set verdict counts only when its p-value, adjusted by Holm's step-down for the number of sets compared, is below 5%: six separate 95% tests of no difference come up with a \"significant\" one about one time in four. " +
 		"The pooled verdict is the mean Δρ over the test parts, its bootstrap resampling the pairs within each set. Under the zero rule a design is charged 0 for pairs it has no vector for: the coverage columns say how much each covers.")
-	return []Block{lines, intro, verdictTable(vs)}, &vs[0]
+	blocks := []Block{lines, intro, verdictTable(vs)}
+	if !commonTested(common) {
+		return blocks, &vs[0], nil
+	}
+	blocks = append(blocks, commonBlocks(common)...)
+	if !common[0].tested || !common[0].partial() {
+		// Where both cover every pair, the common pairs are the whole
+		// parts: the claim would repeat the first.
+		return blocks, &vs[0], nil
+	}
+	return blocks, &vs[0], &common[0]
+}
+
+// partial reports whether either design of v leaves some pair of a
+// compared set without a vector.
+func (v bestVerdict) partial() bool {
+	for i := range v.sets {
+		if (finite(v.covA[i]) && v.covA[i] < 1) || (finite(v.covB[i]) && v.covB[i] < 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// commonTested reports whether any verdict on the pairs both cover was
+// tested on some set.
+func commonTested(vs []bestVerdict) bool {
+	for _, v := range vs {
+		if v.tested {
+			return true
+		}
+	}
+	return false
+}
+
+// commonBlocks are the verdicts on the pairs both cover: a headline, how
+// to read it, and their table.
+func commonBlocks(vs []bestVerdict) []Block {
+	var parts []string
+	for _, v := range vs {
+		parts = append(parts, fmt.Sprintf("against %s, pooled Δρ %s; per set (Holm): %s", v.b.name, v.pooledText(), v.counts()))
+	}
+	head := Headline{fmt.Sprintf("On the pairs both cover (skip rule, each at its own similarity, seeds counted), %s: %s.", vs[0].a.name, strings.Join(parts, "; "))}
+	how := Paragraph("The zero rule charges a design 0 for every pair it has no vector for, so a design that covers more of a set can win by its coverage alone. " +
+		"Here both designs are scored on the same pairs of each test part: those both have vectors for (a design with vectors for unseen words, fastText's n-grams or subword rows, is scored on the pairs of its corpus vocabulary, which a design without them covers), paired over the same resamples. " +
+		"A win here is better vectors for the words both know; a win under the zero rule that vanishes here is coverage. A set whose records cannot bring the two to the same pairs is not tested and stays out of the pool.")
+	t := verdictTableOf(vs, "verdict-common", "Δρ on the pairs both cover in each test part (their number), 95% interval over pairs and seeds, Holm-adjusted p and verdict; the pooled mean over the tested parts",
+		"CA design − baseline", "test", []string{"ca_design", "baseline", "coverage_ca", "coverage_baseline"}, nil)
+	return []Block{head, how, t}
 }
 
 // verdictTable lays out every comparison: per set Δρ with its interval,
@@ -306,6 +414,9 @@ func verdictTableOf(vs []bestVerdict, id, caption, first, part string, csvNames 
 	t := Table{ID: id, Caption: caption,
 		Header: header, Numeric: numeric,
 		CSV: [][]string{{csvNames[0], csvNames[1], "set", "delta", "lo", "hi", "p", "p_holm", "verdict", csvNames[2], csvNames[3]}}}
+	if vs[0].common != nil {
+		t.CSV[0] = append(t.CSV[0], "pairs")
+	}
 	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
 	for k, v := range vs {
 		cells := []string{v.a.name + " − " + v.b.name}
@@ -317,11 +428,18 @@ func verdictTableOf(vs []bestVerdict, id, caption, first, part string, csvNames 
 				cells = append(cells, "—")
 				continue
 			}
+			if v.common != nil && v.common[i] == 0 {
+				cells = append(cells, "not tested: not the same pairs")
+				v.csvRow(&t, i, word)
+				continue
+			}
 			c := signed(v.d[i], 3)
 			if finite(v.lo[i]) {
 				c += fmt.Sprintf(" [%s, %s] p(Holm) %s %s", signed(v.lo[i], 3), signed(v.hi[i], 3), pValueText(v.adj[i]), word[v.vs[i]])
 			}
-			if finite(v.covA[i]) && finite(v.covB[i]) && math.Abs(v.covA[i]-v.covB[i]) > compare.CoverageGap {
+			if v.common != nil {
+				c += fmt.Sprintf(" (%d pairs)", v.common[i])
+			} else if finite(v.covA[i]) && finite(v.covB[i]) && math.Abs(v.covA[i]-v.covB[i]) > compare.CoverageGap {
 				c += " (coverage " + percent(v.covA[i], 1) + " / " + percent(v.covB[i], 1) + ")"
 			}
 			cells = append(cells, c)
@@ -333,14 +451,26 @@ func verdictTableOf(vs []bestVerdict, id, caption, first, part string, csvNames 
 		}
 		cells = append(cells, pooled)
 		t.Rows = append(t.Rows, cells)
-		t.CSV = append(t.CSV, []string{v.a.name, v.b.name, "pooled", csvFloat(v.poolD), csvFloat(v.poolLo), csvFloat(v.poolHi), csvFloat(v.poolP), "", word[v.pooled], "", ""})
+		pooledRow := []string{v.a.name, v.b.name, "pooled", csvFloat(v.poolD), csvFloat(v.poolLo), csvFloat(v.poolHi), csvFloat(v.poolP), "", word[v.pooled], "", ""}
+		if v.common != nil {
+			total := 0
+			for _, n := range v.common {
+				total += n
+			}
+			pooledRow = append(pooledRow, strconv.Itoa(total))
+		}
+		t.CSV = append(t.CSV, pooledRow)
 	}
 	return t
 }
 
 func (v bestVerdict) csvRow(t *Table, i int, word map[verdict]string) {
-	t.CSV = append(t.CSV, []string{v.a.name, v.b.name, v.sets[i], csvFloat(v.d[i]), csvFloat(v.lo[i]), csvFloat(v.hi[i]), csvFloat(v.p[i]), csvFloat(v.adj[i]),
-		word[v.vs[i]], csvFloat(v.covA[i]), csvFloat(v.covB[i])})
+	r := []string{v.a.name, v.b.name, v.sets[i], csvFloat(v.d[i]), csvFloat(v.lo[i]), csvFloat(v.hi[i]), csvFloat(v.p[i]), csvFloat(v.adj[i]),
+		word[v.vs[i]], csvFloat(v.covA[i]), csvFloat(v.covB[i])}
+	if v.common != nil {
+		r = append(r, strconv.Itoa(v.common[i]))
+	}
+	t.CSV = append(t.CSV, r)
 }
 
 // pValueText prints a p-value: "<0.001", "0.032", "1".

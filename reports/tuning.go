@@ -110,10 +110,15 @@ func (p *builder) tuningSection(recs []records.Record, cs []records.Choice) *Sec
 		byID[rec.ID] = rec
 	}
 	s := &Section{ID: tuningSectionID, Title: "Designs chosen on the dev parts"}
-	if blocks, v := p.verdictBlocks(recs, cs); blocks != nil {
+	if blocks, v, common := p.verdictBlocks(recs, cs); blocks != nil {
 		s.Blocks = append(s.Blocks, blocks...)
-		p.setVerdict(tuningSectionID, Verdict{Claims: []Claim{v.claim(v.a.name + " − " + v.b.name)},
-			Basis: "each at its best by dev ρ, test parts, zero rule"})
+		claims := []Claim{v.claim(v.a.name + " − " + v.b.name)}
+		if common != nil {
+			// On the pairs both cover the zero rule and the skip rule
+			// agree: the basis holds for this claim too.
+			claims = append(claims, common.claim("on pairs both cover"))
+		}
+		p.setVerdict(tuningSectionID, Verdict{Claims: claims, Basis: "each at its best by dev ρ, test parts, zero rule"})
 		p.tuningLead = "Each method at its best, on the test parts"
 	} else if head, claims := p.halvingCheck(cs); len(claims) > 0 {
 		// A check of a halving asks how well its first rung foretells its

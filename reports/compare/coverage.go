@@ -1,6 +1,10 @@
 package compare
 
-import "math"
+import (
+	"math"
+
+	"kcalab/records"
+)
 
 // A word vector scores only the pairs whose two words it has; the rest of
 // a set is scored 0 under the zero rule and dropped under the skip rule.
@@ -59,13 +63,33 @@ type Side struct {
 // Either way both scores come from the same resamples of the same pairs,
 // so Compare's paired test applies.
 func CommonPairs(a, b Side) (ea, eb Estimate, n int, ok bool) {
+	ra, rb, n, ok := CommonRules(a, b)
+	if !ok {
+		return Estimate{Value: math.NaN()}, Estimate{Value: math.NaN()}, 0, false
+	}
+	return a.scoreUnder(ra), b.scoreUnder(rb), n, true
+}
+
+// CommonRules is CommonPairs's choice: under which rule each row is scored
+// on the pairs both cover (records.RuleSkip, or records.RuleVocab for the
+// row that covers more), so a caller can read the same scores by key from
+// each of a row's seeds.
+func CommonRules(a, b Side) (ra, rb records.Rule, n int, ok bool) {
 	switch {
 	case a.Covered == b.Covered:
-		return a.Skip, b.Skip, a.Covered, a.Covered > 0
+		return records.RuleSkip, records.RuleSkip, a.Covered, a.Covered > 0
 	case a.VocabPairs > 0 && a.VocabPairs == b.Covered && b.Covered < a.Covered:
-		return a.Vocab, b.Skip, b.Covered, finite(a.Vocab.Value)
+		return records.RuleVocab, records.RuleSkip, b.Covered, finite(a.Vocab.Value)
 	case b.VocabPairs > 0 && b.VocabPairs == a.Covered && a.Covered < b.Covered:
-		return a.Skip, b.Vocab, a.Covered, finite(b.Vocab.Value)
+		return records.RuleSkip, records.RuleVocab, a.Covered, finite(b.Vocab.Value)
 	}
-	return Estimate{Value: math.NaN()}, Estimate{Value: math.NaN()}, 0, false
+	return "", "", 0, false
+}
+
+// scoreUnder is the side's score under rule r (RuleSkip or RuleVocab).
+func (s Side) scoreUnder(r records.Rule) Estimate {
+	if r == records.RuleVocab {
+		return s.Vocab
+	}
+	return s.Skip
 }

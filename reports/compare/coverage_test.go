@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"kcalab/records"
 )
 
 func TestCheckCoverage(t *testing.T) {
@@ -50,23 +52,29 @@ func TestCommonPairs(t *testing.T) {
 		ea, eb float64
 		n      int
 		ok     bool
+		ra, rb records.Rule // the rule each side is read under, when ok
 	}{
-		{"the same coverage: each row's own pairs", tailcut, Side{Skip: est(0.5), Covered: 2175}, 0.6, 0.5, 2175, true},
-		{"the wider row at its vocabulary's pairs", tailcut, fasttext, 0.6, 0.65, 2175, true},
-		{"either side", fasttext, tailcut, 0.65, 0.6, 2175, true},
-		{"two rows with vectors for unseen words, both at 100%", fasttext, Side{Skip: est(0.68), Covered: 3000, Vocab: est(0.6), VocabPairs: 2175}, 0.7, 0.68, 3000, true},
-		{"no vocabulary score recorded (an older record)", tailcut, Side{Skip: est(0.7), Covered: 3000}, math.NaN(), math.NaN(), 0, false},
-		{"a vocabulary of another size", Side{Skip: est(0.6), Covered: 2100}, fasttext, math.NaN(), math.NaN(), 0, false},
-		{"a vocabulary score without a value", tailcut, Side{Skip: est(0.7), Covered: 3000, Vocab: none, VocabPairs: 2175}, math.NaN(), 0.6, 2175, false},
-		{"nothing covered", Side{Skip: none}, Side{Skip: none}, math.NaN(), math.NaN(), 0, false},
+		{"the same coverage: each row's own pairs", tailcut, Side{Skip: est(0.5), Covered: 2175}, 0.6, 0.5, 2175, true, records.RuleSkip, records.RuleSkip},
+		{"the wider row at its vocabulary's pairs", tailcut, fasttext, 0.6, 0.65, 2175, true, records.RuleSkip, records.RuleVocab},
+		{"either side", fasttext, tailcut, 0.65, 0.6, 2175, true, records.RuleVocab, records.RuleSkip},
+		{"two rows with vectors for unseen words, both at 100%", fasttext, Side{Skip: est(0.68), Covered: 3000, Vocab: est(0.6), VocabPairs: 2175}, 0.7, 0.68, 3000, true, records.RuleSkip, records.RuleSkip},
+		{"no vocabulary score recorded (an older record)", tailcut, Side{Skip: est(0.7), Covered: 3000}, math.NaN(), math.NaN(), 0, false, "", ""},
+		{"a vocabulary of another size", Side{Skip: est(0.6), Covered: 2100}, fasttext, math.NaN(), math.NaN(), 0, false, "", ""},
+		{"a vocabulary score without a value", tailcut, Side{Skip: est(0.7), Covered: 3000, Vocab: none, VocabPairs: 2175}, math.NaN(), 0.6, 2175, false, "", ""},
+		{"nothing covered", Side{Skip: none}, Side{Skip: none}, math.NaN(), math.NaN(), 0, false, "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ea, eb, n, ok := CommonPairs(c.a, c.b)
 			assert.Equal(t, c.ok, ok)
+			ra, rb, rn, rok := CommonRules(c.a, c.b)
+			assert.Equal(t, c.ok, rok, "CommonRules agrees with CommonPairs")
 			if !ok {
 				return
 			}
+			assert.Equal(t, c.ra, ra)
+			assert.Equal(t, c.rb, rb)
+			assert.Equal(t, c.n, rn)
 			assert.Equal(t, c.ea, ea.Value)
 			assert.Equal(t, c.eb, eb.Value)
 			assert.Equal(t, c.n, n)
