@@ -133,7 +133,7 @@ func (p *builder) compareOn(a, b bestDesign, sets []string, part string) bestVer
 		n := compare.Metric(d.row.Record, records.Pairs(records.SetPart(set, part)).Key())
 		return !(n >= records.MinRankedPairs)
 	}
-	return p.compareKeys(a, b, sets, part, func(set string) (ka, kb string, ok bool) {
+	return p.compareKeys(a, b, sets, part, func(_ int, set string) (ka, kb string, ok bool) {
 		if part != records.PartTest && (few(a, set) || few(b, set)) {
 			return "", "", false
 		}
@@ -151,7 +151,7 @@ func (p *builder) compareOn(a, b bestDesign, sets []string, part string) bestVer
 // the pool; v.common holds how many pairs each set compares.
 func (p *builder) compareCommon(a, b bestDesign, sets []string) bestVerdict {
 	common := make([]int, len(sets))
-	v := p.compareKeys(a, b, sets, records.PartTest, func(set string) (ka, kb string, ok bool) {
+	v := p.compareKeys(a, b, sets, records.PartTest, func(i int, set string) (ka, kb string, ok bool) {
 		if vocabularyOf(a.row.Record) != vocabularyOf(b.row.Record) {
 			return "", "", false
 		}
@@ -162,7 +162,7 @@ func (p *builder) compareCommon(a, b bestDesign, sets []string) bestVerdict {
 		if !ok {
 			return "", "", false
 		}
-		common[slices.Index(sets, set)] = n
+		common[i] = n
 		return p.scoreKey(a, ra, sp), p.scoreKey(b, rb, sp), true
 	})
 	v.common = common
@@ -176,16 +176,16 @@ func (p *builder) scoreKey(d bestDesign, rule records.Rule, set string) string {
 }
 
 // compareKeys compares a against b on each of sets, reading each set's
-// scores by the keys keys gives (false: the set is not tested and left out
+// scores by the keys keys gives for set i (false: the set is not tested and left out
 // of the pool): per set the difference with its interval over the pairs
 // and seeds, Holm's adjusted verdicts, and the pooled difference over the
 // tested sets. Coverage is read on part.
-func (p *builder) compareKeys(a, b bestDesign, sets []string, part string, keys func(set string) (ka, kb string, ok bool)) bestVerdict {
+func (p *builder) compareKeys(a, b bestDesign, sets []string, part string, keys func(i int, set string) (ka, kb string, ok bool)) bestVerdict {
 	v := bestVerdict{a: a, b: b, sets: sets}
 	ea, eb := make([]estimate, len(sets)), make([]estimate, len(sets))
 	var ka, kb []string
 	for i, set := range sets {
-		if k1, k2, ok := keys(set); ok {
+		if k1, k2, ok := keys(i, set); ok {
 			ka, kb = append(ka, k1), append(kb, k2)
 			ea[i], eb[i] = a.row.Estimate(k1), b.row.Estimate(k2)
 		} else {
@@ -344,12 +344,19 @@ func (p *builder) verdictBlocks(recs []records.Record, cs []records.Choice) ([]B
 		return blocks, &vs[0], nil
 	}
 	blocks = append(blocks, commonBlocks(common)...)
-	if !common[0].tested || !common[0].partial() {
+	if !common[0].showsCoverage() {
 		// Where both cover every pair, the common pairs are the whole
 		// parts: the claim would repeat the first.
 		return blocks, &vs[0], nil
 	}
 	return blocks, &vs[0], &common[0]
+}
+
+// showsCoverage reports whether v, a verdict on the pairs both cover, was
+// tested and says more than the whole parts' verdict: either design
+// leaves some pair of a compared set without a vector.
+func (v bestVerdict) showsCoverage() bool {
+	return v.tested && v.partial()
 }
 
 // partial reports whether either design of v leaves some pair of a

@@ -324,7 +324,7 @@ func (p *builder) supervisedSection(recs []records.Record, cs []records.Choice) 
 				what, p.supName(a), p.supName(supBase[0]), len(sets), v.pooledText(), v.counts()))
 			c := p.compareCommon(a.bestDesign, supBase[0].bestDesign, sets)
 			bestCommon = append(bestCommon, c)
-			if c.tested && c.partial() {
+			if c.showsCoverage() {
 				head = append(head, fmt.Sprintf("The same on the pairs both cover (skip rule; a design with vectors for unseen words on its vocabulary's pairs): pooled Δρ %s; per set (Holm): %s.",
 					c.pooledText(), c.counts()))
 			}
@@ -363,7 +363,7 @@ func (p *builder) supervisedSection(recs []records.Record, cs []records.Choice) 
 	if len(best) > 0 {
 		v := Verdict{Claims: []Claim{best[0].claim("supervised " + best[0].a.name + " − " + best[0].b.name)},
 			Basis: "learned from the dev pairs, test parts, zero rule"}
-		if c := bestCommon[0]; c.tested && c.partial() {
+		if c := bestCommon[0]; c.showsCoverage() {
 			// On the pairs both cover the zero rule and the skip rule agree:
 			// the basis holds for this claim too.
 			v.Claims = append(v.Claims, c.claim("on pairs both cover"))
