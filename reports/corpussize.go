@@ -49,10 +49,7 @@ func (p *builder) sizeDesigns(recs []records.Record, testSets, devSets []string)
 		if first.Status != records.StatusOK {
 			continue
 		}
-		f, ok := compare.Number(first.Settings["data.fraction"])
-		if !ok {
-			f = 1
-		}
+		f := fractionOf(first)
 		rest := map[string]any{}
 		for k, v := range first.Settings {
 			if k != "data.fraction" && k != records.KeyReplicate && k != "tuned_on" {
@@ -118,8 +115,10 @@ func tokensOf(r row) float64 {
 }
 
 // corpusSizeSubsection is the answer against corpus size, or nil when the
-// records hold no design at several fractions with test-part scores.
-func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
+// records hold no design at several fractions with test-part scores; its
+// verdict, when the best CA design and the best baseline ran at a common
+// fraction, is their pooled verdict at each size.
+func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict) {
 	var testSets, devSets []string
 	for _, s := range wordSets(recs) {
 		switch _, part := records.SplitSetPart(s); part {
@@ -130,11 +129,11 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
 		}
 	}
 	if len(testSets) == 0 {
-		return nil
+		return nil, Verdict{}
 	}
 	designs := p.sizeDesigns(recs, testSets, devSets)
 	if designs == nil {
-		return nil
+		return nil, Verdict{}
 	}
 	s := &Section{ID: "corpus-size", Title: "The answer against corpus size"}
 	// Every design's pooled test ρ against tokens.
@@ -164,7 +163,7 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
 	}
 	if ca == nil || base == nil {
 		s.Blocks = append(s.Blocks, ch)
-		return s
+		return s, Verdict{}
 	}
 	// The best CA design against the best baseline at each fraction both ran.
 	dch := LineChart{ID: "corpus-size-delta", Title: "Pooled Δρ (" + ca.label + " − " + base.label + ") against corpus tokens", XName: "corpus tokens",
@@ -174,7 +173,7 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
 		Numeric: []bool{true, true, true, true, true, false, false},
 		CSV:     [][]string{{"fraction", "tokens", "ca_rho", "baseline_rho", "delta", "lo", "hi", "verdict", "above", "below", "ties"}}}
 	var pts []XY
-	var path []string
+	var path, answer []string
 	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
 	for _, f := range ca.fracs {
 		rb, ok := base.rows[f]
@@ -219,10 +218,11 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
 		t.CSV = append(t.CSV, []string{csvFloat(f), csvFloat(tokens), csvFloat(pa.Value), csvFloat(pb.Value), csvFloat(d), csvFloat(lo), csvFloat(hi), word[v],
 			fmt.Sprint(n[compare.Above]), fmt.Sprint(n[compare.Below]), fmt.Sprint(n[compare.Tie])})
 		path = append(path, fmt.Sprintf("%s at %s tokens (Δρ %s)", word[v], millions(tokens), signed(d, 3)))
+		answer = append(answer, fmt.Sprintf("%s at %s", word[v], millions(tokens)))
 	}
 	if len(pts) == 0 {
 		s.Blocks = append(s.Blocks, ch)
-		return s
+		return s, Verdict{}
 	}
 	dch.Series = []LineSeries{{Name: ca.label + " − " + base.label, Points: pts}}
 	trend := ""
@@ -241,7 +241,9 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) *Section {
 		ca.label, base.label, strings.Join(path, ", "), trend)}
 	s.Blocks = append(s.Blocks, head, Paragraph("The designs are not re-tuned at each size: each is the design chosen on the dev parts at the full corpus, trained again on the corpus's first tokens (data.fraction; the vocabulary is built on that section, so smaller corpora also cover fewer pairs: the zero rule charges them). Each point's interval holds the pairs' noise (a bootstrap within each set) and, for seeded designs, the seeds' (dashed bars)."),
 		t, Row{ch, dch})
-	return s
+	v := Verdict{Claims: []Claim{{Subject: ca.label + " − " + base.label, Answer: strings.Join(answer, ", ")}},
+		Basis: "pooled Δρ over the test parts at each corpus size, zero rule, each at its own similarity"}
+	return s, v
 }
 
 // millions prints a token count as "2.14 M".

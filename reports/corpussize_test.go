@@ -44,8 +44,10 @@ func sizeRecs() []records.Record {
 func TestCorpusSizeSubsection(t *testing.T) {
 	recs := sizeRecs()
 	p := newBuilder(Report{Title: "size", Records: recs, Methods: testMethods})
-	s := p.corpusSizeSubsection(recs)
+	s, v := p.corpusSizeSubsection(recs)
 	require.NotNil(t, s)
+	assert.Equal(t, "tail-cut − fastText: below at 0.53 M, below at 1.07 M, tie at 2.14 M — pooled Δρ over the test parts at each corpus size, zero rule, each at its own similarity",
+		v.String(), "the page's answer: the pooled verdict at each size")
 	head, ok := s.Blocks[0].(Headline)
 	require.True(t, ok)
 	assert.True(t, strings.HasPrefix(head[0], "The best CA design by dev ρ, tail-cut, against the best neural baseline by dev ρ, fastText, pooled over the test parts: below at 0.53 M tokens (Δρ −0.152), below at 1.07 M tokens (Δρ −0.102), tie at 2.14 M tokens (Δρ −0.002)"), head[0])
@@ -70,5 +72,12 @@ func TestCorpusSizeSubsection(t *testing.T) {
 			one = append(one, r)
 		}
 	}
-	assert.Nil(t, p.corpusSizeSubsection(one))
+	s, v = p.corpusSizeSubsection(one)
+	assert.Nil(t, s)
+	assert.True(t, v.Empty())
+
+	// The sweeps section, which holds it, answers with it.
+	p = newBuilder(Report{Title: "size", Records: recs, Methods: testMethods})
+	require.NotNil(t, p.sweepSection(recs))
+	assert.Equal(t, "tail-cut − fastText: below at 0.53 M, below at 1.07 M, tie at 2.14 M", p.verdicts["sweeps"].Claims[0].String())
 }

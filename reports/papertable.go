@@ -27,7 +27,10 @@ type paperMatch struct {
 // at which the most paper rows have a candidate (on ties the largest,
 // nearest the paper's d = 8000); a paper row with none there takes its
 // candidate with the largest d (and is ranked in a group of its own).
-// Among several candidates at one d, the first.
+// The paper's rows are all on one corpus, its whole text8, so before d is
+// looked at every row keeps only its candidates on the most data: the
+// largest data.fraction any candidate ran at (a row with none there keeps
+// its own largest). Among several candidates at one d, the first.
 func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []string) {
 	target := map[string]string{}
 	for _, m := range mapping {
@@ -49,22 +52,39 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 		if t, ok := target[pr.Name]; ok {
 			want = t
 		}
-		seen := map[float64]bool{}
 		for _, r := range rows {
-			if !is(r, want) {
-				continue
+			if is(r, want) {
+				cands[i] = append(cands[i], r)
 			}
-			cands[i] = append(cands[i], r)
+		}
+	}
+	most := 0.0
+	for _, cs := range cands {
+		for _, r := range cs {
+			most = max(most, fractionOf(r.Record))
+		}
+	}
+	for i, cs := range cands {
+		top := most
+		if !slices.ContainsFunc(cs, func(r row) bool { return fractionOf(r.Record) == most }) {
+			top = 0
+			for _, r := range cs {
+				top = max(top, fractionOf(r.Record))
+			}
+		}
+		cands[i] = slices.DeleteFunc(cs, func(r row) bool { return fractionOf(r.Record) != top })
+		seen := map[float64]bool{}
+		for _, r := range cands[i] {
 			if d := dimOf(r.Record); !seen[d] {
 				seen[d] = true
 				rowsAt[d]++
 			}
 		}
 	}
-	common, most := math.NaN(), 0
+	common, count := math.NaN(), 0
 	for d, n := range rowsAt {
-		if n > most || (n == most && d > common) {
-			common, most = d, n
+		if n > count || (n == count && d > common) {
+			common, count = d, n
 		}
 	}
 	var out []paperMatch
@@ -193,7 +213,7 @@ func (p *builder) paperSection(recs []records.Record, mapping []string) *Section
 	if c, ok := p.orderingClaim(g, mainGroup(g), records.RuleZero); ok {
 		p.setVerdict(s.ID, Verdict{Claims: []Claim{c}, Basis: "the paper's rows at " + g.groups[mainGroup(g)].label + ", zero rule"})
 	}
-	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0])), t)
+	s.Blocks = append(s.Blocks, Paragraph(paperIntro(recs[0], matches)), t)
 	if len(missing) > 0 {
 		s.Blocks = append(s.Blocks, Paragraph("No trial stands for "+strings.Join(missing, ", ")+
 			" (a trial stands for a row when its label is the row's name, or by the spec's report.paper_rows)."))
@@ -252,14 +272,38 @@ func (p *builder) paperTable(matches []paperMatch, sets []string) (scoreGrid, Sc
 	return p.grid(p.groupByDim(short), sets, scoreOf(records.RuleZero)), t
 }
 
+// fractionOf is the share of the corpus a trial read (data.fraction; 1
+// when the spec does not set it).
+func fractionOf(rec records.Record) float64 {
+	if f, ok := compare.Number(rec.Settings["data.fraction"]); ok {
+		return f
+	}
+	return 1
+}
+
 // paperIntro says what the paper's table compares: our corpus (the first
-// trial's) against the published full text8.
-func paperIntro(first records.Record) string {
+// trial's name, the fractions of it the rows read) against the published
+// full text8.
+func paperIntro(first records.Record, matches []paperMatch) string {
 	corpus := "our corpus"
 	if c, ok := first.Settings["data.corpus"]; ok {
 		corpus = formatValue(c)
-		if f, ok := compare.Number(first.Settings["data.fraction"]); ok && f != 1 {
-			corpus += fmt.Sprintf(" (fraction %s)", formatValue(f))
+		var fracs []float64
+		for _, m := range matches {
+			if f := fractionOf(m.Record); !slices.Contains(fracs, f) {
+				fracs = append(fracs, f)
+			}
+		}
+		slices.Sort(fracs)
+		switch {
+		case len(fracs) == 1 && fracs[0] != 1:
+			corpus += fmt.Sprintf(" (fraction %s)", formatValue(fracs[0]))
+		case len(fracs) > 1:
+			fs := make([]string, len(fracs))
+			for i, f := range fracs {
+				fs[i] = formatValue(f)
+			}
+			corpus += " (fractions " + strings.Join(fs, ", ") + ": not every row ran on the same share)"
 		}
 	}
 	return "One row per method of the paper's Table 3, each at the setting of the trial that stands for it (named in the row). " +

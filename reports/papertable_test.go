@@ -50,6 +50,37 @@ func TestPaperRows(t *testing.T) {
 	assert.Equal(t, [2]string{"0.475", ""}, rows[order[3]][0], "SCA at d = 1000 is alone in its group: nothing to rank it against")
 	assert.Contains(t, string(sec.Blocks[0].(Headline)[0]), "At d = 300, zero rule, each method at its own similarity: the paper's ordering")
 
+	t.Run("rows stand on the most data", func(t *testing.T) {
+		// tail-cut and SGNS ran on a quarter and on all of the corpus,
+		// GloVe on the quarter only: the paper's rows are on its whole
+		// corpus, so the first two take the whole, GloVe its quarter, and
+		// the intro says the rows differ in share.
+		var recs []records.Record
+		for _, r := range paperRecords() {
+			r.Settings = with(r.Settings, "data.fraction", 0.25)
+			recs = append(recs, r)
+			if r.ID == "t1" || r.ID == "t4" {
+				whole := r
+				whole.ID, whole.Seed, whole.Settings = r.ID+"-whole", r.Seed+100, with(r.Settings, "data.fraction", 1.0)
+				recs = append(recs, whole)
+			}
+		}
+		m, _ := pickPaperTrials(tb().project(recs, compare.HasMetric(records.ScoreMetric)), []string{"SCA+MEN=SCA+MEN in-sample"})
+		require.Len(t, m, 4)
+		assert.Equal(t, []string{"t4-whole", "t5", "t1-whole", "t3"}, []string{m[0].ID, m[1].ID, m[2].ID, m[3].ID})
+		assert.Contains(t, paperIntro(recs[0], m), "Ours: text8_prefix (fractions 0.25, 1: not every row ran on the same share)")
+
+		var quarter []records.Record
+		for _, r := range recs {
+			if fractionOf(r) == 0.25 {
+				quarter = append(quarter, r)
+			}
+		}
+		m, _ = pickPaperTrials(tb().project(quarter, compare.HasMetric(records.ScoreMetric)), []string{"SCA+MEN=SCA+MEN in-sample"})
+		assert.Contains(t, paperIntro(quarter[0], m), "Ours: text8_prefix (fraction 0.25), zero rule")
+		assert.Contains(t, paperIntro(paperRecords()[0], nil), "Ours: text8_prefix, zero rule", "the whole corpus needs no fraction")
+	})
+
 	t.Run("replicates are one row of the other trials", func(t *testing.T) {
 		recs := paperRecords()
 		others := func(recs []records.Record) ScoreTable {

@@ -45,9 +45,12 @@ func (p *builder) sweepSection(recs []records.Record) *Section {
 	}
 	// The ordering against corpus size answers first where designs ran at
 	// several fractions (corpussize.go).
-	if cs := p.corpusSizeSubsection(recs); cs != nil {
+	if cs, v := p.corpusSizeSubsection(recs); cs != nil {
 		s.Subsections = append([]Section{*cs}, s.Subsections...)
 		head = append(headlineIn(cs.Blocks), head...)
+		if !v.Empty() {
+			p.setVerdict("sweeps", v)
+		}
 	}
 	if head = append(head, peaks...); len(head) > 0 {
 		s.Blocks = append(s.Blocks, head)

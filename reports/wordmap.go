@@ -150,7 +150,7 @@ func representativeOrder(pr projection) func(a, b trial) bool {
 		firstGroup = group[pr.Trials[0].ID]
 	}
 	return func(a, b trial) bool { // a before b
-		if x, y := num(a, "data.fraction", 1), num(b, "data.fraction", 1); x != y {
+		if x, y := fractionOf(a.Record), fractionOf(b.Record); x != y {
 			return x > y
 		}
 		// Residuals within a factor of 10 of each other are equally
