@@ -64,9 +64,10 @@ Runs each experiment spec: every trial of its grid, in parallel, writing
 results/<name>/results.jsonl and results/<name>/report.html.
 Trials already complete with the same settings are reused (see -fresh;
 -share also takes them from other specs' results beside this one's).
-After a run into results/<name> (or OUT/<name> with -out), every other
-spec beside it that has results there gets its report rendered from them,
-and OUT/index.html lists them all (reports and index are build outputs).
+With -out DIR the results and page go to DIR itself. After a run into
+results/<name> (or -out OUT/<name>), every other spec beside it that has
+results there gets its report rendered from them, and results/index.html
+(OUT/index.html) lists them all (reports and index are build outputs).
 
 With -index, runs nothing: renders every spec's report from its committed
 results and writes results/index.html.

@@ -165,69 +165,93 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 		s.Blocks = append(s.Blocks, ch)
 		return s, Verdict{}
 	}
-	// The best CA design against the best baseline at each fraction both ran.
+	// The best CA design against the best baseline at each fraction both
+	// ran, by the rules of a tuned page's verdict (compareOn, compareCommon):
+	// on the whole test parts (zero rule), and on the pairs both cover.
+	var sets []string
+	for _, t := range testSets {
+		set, _ := records.SplitSetPart(t)
+		sets = append(sets, set)
+	}
 	dch := LineChart{ID: "corpus-size-delta", Title: "Pooled Δρ (" + ca.label + " − " + base.label + ") against corpus tokens", XName: "corpus tokens",
 		YName: "Δρ, mean over the test parts (bar: 95%)", LogX: true}
-	t := Table{ID: "corpus-size-verdicts", Caption: "The best CA design against the best neural baseline (each chosen by dev ρ at the full corpus) at each corpus size: pooled Δρ over the test parts, and the per-set verdicts after Holm's adjustment",
-		Header:  []string{"data.fraction", "Tokens", ca.label + " pooled ρ", base.label + " pooled ρ", "Pooled Δρ [95%]", "Pooled verdict", "Per set (Holm)"},
-		Numeric: []bool{true, true, true, true, true, false, false},
-		CSV:     [][]string{{"fraction", "tokens", "ca_rho", "baseline_rho", "delta", "lo", "hi", "verdict", "above", "below", "ties"}}}
-	var pts []XY
-	var path, answer []string
+	t := Table{ID: "corpus-size-verdicts", Caption: "The best CA design against the best neural baseline (each chosen by dev ρ at the full corpus) at each corpus size: pooled Δρ over the test parts and the per-set verdicts after Holm's adjustment (zero rule), then the same on the pairs both cover (skip rule)",
+		Header:  []string{"data.fraction", "Tokens", ca.label + " pooled ρ", base.label + " pooled ρ", "Pooled Δρ [95%]", "Pooled verdict", "Per set (Holm)", "Pairs both cover: pooled Δρ [95%]", "Verdict", "Per set (Holm)"},
+		Numeric: []bool{true, true, true, true, true, false, false, true, false, false},
+		CSV: [][]string{{"fraction", "tokens", "ca_rho", "baseline_rho", "delta", "lo", "hi", "verdict", "above", "below", "ties",
+			"common_delta", "common_lo", "common_hi", "common_verdict", "common_above", "common_below", "common_ties"}}}
+	var whole, common []XY
+	var path, answer, answerCommon []string
+	anyCommon := false
 	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
+	interval := func(v bestVerdict) string {
+		if !v.pooledOK {
+			return signed(v.poolD, 3)
+		}
+		return signed(v.poolD, 3) + " [" + signed(v.poolLo, 3) + ", " + signed(v.poolHi, 3) + "]"
+	}
+	counts := func(v bestVerdict) map[verdict]int {
+		n := map[verdict]int{}
+		for _, x := range v.vs {
+			n[x]++
+		}
+		return n
+	}
+	point := func(tokens float64, v bestVerdict) XY {
+		h := (v.poolHi - v.poolLo) / 2
+		if !v.pooledOK || !finite(h) {
+			h = 0
+		}
+		return XY{X: tokens, Y: v.poolD, Err: h}
+	}
 	for _, f := range ca.fracs {
 		rb, ok := base.rows[f]
 		if !ok {
 			continue
 		}
 		ra := ca.rows[f]
-		pa, pb := ra.Pooled(p.pooledKeys(ra, testSets)), rb.Pooled(p.pooledKeys(rb, testSets))
-		d, lo, hi, tested := compare.Diff(pa, pb)
-		v := compare.NotTested
-		switch {
-		case !tested:
-			d = pa.Value - pb.Value
-		case lo > 0:
-			v = compare.Above
-		case hi < 0:
-			v = compare.Below
-		default:
-			v = compare.Tie
-		}
-		ka, kb := p.pooledKeys(ra, testSets), p.pooledKeys(rb, testSets)
-		ea, eb := make([]estimate, len(testSets)), make([]estimate, len(testSets))
-		for i := range testSets {
-			ea[i], eb[i] = ra.Estimate(ka[i]), rb.Estimate(kb[i])
-		}
-		n := map[verdict]int{}
-		for _, x := range compare.FamilyVerdicts(ea, eb, 3) {
-			n[x]++
-		}
-		perSet := fmt.Sprintf("above %d · below %d · ties %d", n[compare.Above], n[compare.Below], n[compare.Tie])
+		a, b := bestDesign{name: ca.label, row: ra, seeds: ra.N}, bestDesign{name: base.label, row: rb, seeds: rb.N}
+		w, c := p.compareOn(a, b, sets, records.PartTest), p.compareCommon(a, b, sets)
 		tokens := tokensOf(ra)
-		h := (hi - lo) / 2
-		if !finite(h) {
-			h = 0
+		whole = append(whole, point(tokens, w))
+		nw, nc := counts(w), counts(c)
+		perSet := fmt.Sprintf("above %d · below %d · ties %d", nw[compare.Above], nw[compare.Below], nw[compare.Tie])
+		row := []string{formatValue(f), thousands(tokens), formatScore(w.poolA.Value, 3), formatScore(w.poolB.Value, 3), interval(w), word[w.pooled], perSet, "", "not tested", ""}
+		csv := []string{csvFloat(f), csvFloat(tokens), csvFloat(w.poolA.Value), csvFloat(w.poolB.Value), csvFloat(w.poolD), csvFloat(w.poolLo), csvFloat(w.poolHi), word[w.pooled],
+			fmt.Sprint(nw[compare.Above]), fmt.Sprint(nw[compare.Below]), fmt.Sprint(nw[compare.Tie]), "", "", "", word[compare.NotTested], "", "", ""}
+		anyCommon = anyCommon || c.showsCoverage()
+		if c.tested {
+			common = append(common, point(tokens, c))
+			row[7], row[8] = interval(c), word[c.pooled]
+			row[9] = fmt.Sprintf("above %d · below %d · ties %d", nc[compare.Above], nc[compare.Below], nc[compare.Tie])
+			copy(csv[11:], []string{csvFloat(c.poolD), csvFloat(c.poolLo), csvFloat(c.poolHi), word[c.pooled],
+				fmt.Sprint(nc[compare.Above]), fmt.Sprint(nc[compare.Below]), fmt.Sprint(nc[compare.Tie])})
+			answerCommon = append(answerCommon, fmt.Sprintf("%s at %s", word[c.pooled], millions(tokens)))
 		}
-		pts = append(pts, XY{X: tokens, Y: d, Err: h})
-		interval := signed(d, 3)
-		if tested {
-			interval += " [" + signed(lo, 3) + ", " + signed(hi, 3) + "]"
-		}
-		t.Rows = append(t.Rows, []string{formatValue(f), thousands(tokens), formatScore(pa.Value, 3), formatScore(pb.Value, 3), interval, word[v], perSet})
-		t.CSV = append(t.CSV, []string{csvFloat(f), csvFloat(tokens), csvFloat(pa.Value), csvFloat(pb.Value), csvFloat(d), csvFloat(lo), csvFloat(hi), word[v],
-			fmt.Sprint(n[compare.Above]), fmt.Sprint(n[compare.Below]), fmt.Sprint(n[compare.Tie])})
-		path = append(path, fmt.Sprintf("%s at %s tokens (Δρ %s)", word[v], millions(tokens), signed(d, 3)))
-		answer = append(answer, fmt.Sprintf("%s at %s", word[v], millions(tokens)))
+		t.Rows = append(t.Rows, row)
+		t.CSV = append(t.CSV, csv)
+		path = append(path, fmt.Sprintf("%s at %s tokens (Δρ %s)", word[w.pooled], millions(tokens), signed(w.poolD, 3)))
+		answer = append(answer, fmt.Sprintf("%s at %s", word[w.pooled], millions(tokens)))
 	}
-	if len(pts) == 0 {
+	if len(whole) == 0 {
 		s.Blocks = append(s.Blocks, ch)
 		return s, Verdict{}
 	}
-	dch.Series = []LineSeries{{Name: ca.label + " − " + base.label, Points: pts}}
+	if !anyCommon {
+		// Both designs cover every pair at every size: the pairs both
+		// cover are the whole parts, and their columns would repeat.
+		t.Header, t.Numeric, t.CSV[0] = t.Header[:7], t.Numeric[:7], t.CSV[0][:11]
+		for i := range t.Rows {
+			t.Rows[i], t.CSV[i+1] = t.Rows[i][:7], t.CSV[i+1][:11]
+		}
+	}
+	dch.Series = []LineSeries{{Name: ca.label + " − " + base.label, Points: whole}}
+	if anyCommon {
+		dch.Series = append(dch.Series, LineSeries{Name: "on the pairs both cover", Points: common})
+	}
 	trend := ""
-	if len(pts) > 1 {
-		first, last := pts[0], pts[len(pts)-1]
+	if len(whole) > 1 {
+		first, last := whole[0], whole[len(whole)-1]
 		switch {
 		case last.Y-first.Y > first.Err+last.Err:
 			trend = fmt.Sprintf("; the CA design gains on the baseline as the corpus grows (Δρ %s → %s, more than both intervals' half-widths)", signed(first.Y, 3), signed(last.Y, 3))
@@ -239,10 +263,14 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 	}
 	head := Headline{fmt.Sprintf("The best CA design by dev ρ, %s, against the best neural baseline by dev ρ, %s, pooled over the test parts: %s%s.",
 		ca.label, base.label, strings.Join(path, ", "), trend)}
-	s.Blocks = append(s.Blocks, head, Paragraph("The designs are not re-tuned at each size: each is the design chosen on the dev parts at the full corpus, trained again on the corpus's first tokens (data.fraction; the vocabulary is built on that section, so smaller corpora also cover fewer pairs: the zero rule charges them). Each point's interval holds the pairs' noise (a bootstrap within each set) and, for seeded designs, the seeds' (dashed bars)."),
+	claims := []Claim{{Subject: ca.label + " − " + base.label, Answer: strings.Join(answer, ", ")}}
+	if anyCommon {
+		head = append(head, "On the pairs both cover (skip rule; a win under the zero rule that vanishes here is coverage): "+strings.Join(answerCommon, ", ")+".")
+		claims = append(claims, Claim{Subject: "on the pairs both cover", Answer: strings.Join(answerCommon, ", ")})
+	}
+	s.Blocks = append(s.Blocks, head, Paragraph("The designs are not re-tuned at each size: each is the design chosen on the dev parts at the full corpus, trained again on the corpus's first tokens (data.fraction; the vocabulary is built on that section, so smaller corpora also cover fewer pairs: the zero rule charges them, and the pairs both cover separate better vectors from more of them). Each point's interval holds the pairs' noise (a bootstrap within each set) and, for seeded designs, the seeds' (dashed bars)."),
 		t, Row{ch, dch})
-	v := Verdict{Claims: []Claim{{Subject: ca.label + " − " + base.label, Answer: strings.Join(answer, ", ")}},
-		Basis: "pooled Δρ over the test parts at each corpus size, zero rule, each at its own similarity"}
+	v := Verdict{Claims: claims, Basis: "pooled Δρ over the test parts at each corpus size, zero rule unless said, each at its own similarity"}
 	return s, v
 }
 
