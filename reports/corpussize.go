@@ -181,7 +181,8 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 		CSV: [][]string{{"fraction", "tokens", "ca_rho", "baseline_rho", "delta", "lo", "hi", "verdict", "above", "below", "ties",
 			"common_delta", "common_lo", "common_hi", "common_verdict", "common_above", "common_below", "common_ties"}}}
 	var whole, common []XY
-	var path, answer, answerCommon []string
+	var path []string
+	var answer, answerCommon []atSize
 	anyCommon := false
 	word := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}
 	interval := func(v bestVerdict) string {
@@ -226,12 +227,12 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 			row[9] = fmt.Sprintf("above %d · below %d · ties %d", nc[compare.Above], nc[compare.Below], nc[compare.Tie])
 			copy(csv[11:], []string{csvFloat(c.poolD), csvFloat(c.poolLo), csvFloat(c.poolHi), word[c.pooled],
 				fmt.Sprint(nc[compare.Above]), fmt.Sprint(nc[compare.Below]), fmt.Sprint(nc[compare.Tie])})
-			answerCommon = append(answerCommon, fmt.Sprintf("%s at %s", word[c.pooled], millions(tokens)))
+			answerCommon = append(answerCommon, atSize{word[c.pooled], tokens})
 		}
 		t.Rows = append(t.Rows, row)
 		t.CSV = append(t.CSV, csv)
 		path = append(path, fmt.Sprintf("%s at %s tokens (Δρ %s)", word[w.pooled], millions(tokens), signed(w.poolD, 3)))
-		answer = append(answer, fmt.Sprintf("%s at %s", word[w.pooled], millions(tokens)))
+		answer = append(answer, atSize{word[w.pooled], tokens})
 	}
 	if len(whole) == 0 {
 		s.Blocks = append(s.Blocks, ch)
@@ -263,15 +264,37 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 	}
 	head := Headline{fmt.Sprintf("The best CA design by dev ρ, %s, against the best neural baseline by dev ρ, %s, pooled over the test parts: %s%s.",
 		ca.label, base.label, strings.Join(path, ", "), trend)}
-	claims := []Claim{{Subject: ca.label + " − " + base.label, Answer: strings.Join(answer, ", ")}}
+	claims := []Claim{{Subject: ca.label + " − " + base.label, Answer: verdictsBySize(answer)}}
 	if anyCommon {
-		head = append(head, "On the pairs both cover (skip rule; a win under the zero rule that vanishes here is coverage): "+strings.Join(answerCommon, ", ")+".")
-		claims = append(claims, Claim{Subject: "on the pairs both cover", Answer: strings.Join(answerCommon, ", ")})
+		head = append(head, "On the pairs both cover (skip rule; a win under the zero rule that vanishes here is coverage): "+verdictsBySize(answerCommon)+".")
+		claims = append(claims, Claim{Subject: "on the pairs both cover", Answer: verdictsBySize(answerCommon)})
 	}
 	s.Blocks = append(s.Blocks, head, Paragraph("The designs are not re-tuned at each size: each is the design chosen on the dev parts at the full corpus, trained again on the corpus's first tokens (data.fraction; the vocabulary is built on that section, so smaller corpora also cover fewer pairs: the zero rule charges them, and the pairs both cover separate better vectors from more of them). Each point's interval holds the pairs' noise (a bootstrap within each set) and, for seeded designs, the seeds' (dashed bars)."),
 		t, Row{ch, dch})
 	v := Verdict{Claims: claims, Basis: "pooled Δρ over the test parts at each corpus size, zero rule unless said, each at its own similarity"}
 	return s, v
+}
+
+// atSize is a verdict at a corpus size (tokens).
+type atSize struct {
+	verdict string
+	tokens  float64
+}
+
+// verdictsBySize spells verdicts at ascending sizes with runs of one verdict
+// joined: "below at 0.53, 1.07 M tokens, tie at 2.14 M tokens".
+func verdictsBySize(vs []atSize) string {
+	var parts []string
+	for i := 0; i < len(vs); {
+		j := i
+		var at []string
+		for ; j < len(vs) && vs[j].verdict == vs[i].verdict; j++ {
+			at = append(at, strings.TrimSuffix(millions(vs[j].tokens), " M"))
+		}
+		parts = append(parts, vs[i].verdict+" at "+strings.Join(at, ", ")+" M tokens")
+		i = j
+	}
+	return strings.Join(parts, ", ")
 }
 
 // millions prints a token count as "2.14 M".

@@ -58,14 +58,14 @@ func TestCorpusSizeSubsection(t *testing.T) {
 	p := newBuilder(Report{Title: "size", Records: recs, Methods: testMethods})
 	s, v := p.corpusSizeSubsection(recs)
 	require.NotNil(t, s)
-	assert.Equal(t, "tail-cut − fastText: below at 0.53 M, below at 1.07 M, tie at 2.14 M; on the pairs both cover: tie at 0.53 M, tie at 1.07 M, tie at 2.14 M — pooled Δρ over the test parts at each corpus size, zero rule unless said, each at its own similarity",
+	assert.Equal(t, "tail-cut − fastText: below at 0.53, 1.07 M tokens, tie at 2.14 M tokens; on the pairs both cover: tie at 0.53, 1.07, 2.14 M tokens — pooled Δρ over the test parts at each corpus size, zero rule unless said, each at its own similarity",
 		v.String(), "the page's answer: the pooled verdict at each size")
 	head, ok := s.Blocks[0].(Headline)
 	require.True(t, ok)
 	assert.True(t, strings.HasPrefix(head[0], "The best CA design by dev ρ, tail-cut, against the best neural baseline by dev ρ, fastText, pooled over the test parts: below at 0.53 M tokens (Δρ −0.152), below at 1.07 M tokens (Δρ −0.102), tie at 2.14 M tokens (Δρ −0.002)"), head[0])
 	assert.Contains(t, head[0], "the CA design gains on the baseline as the corpus grows")
 	require.Len(t, head, 2)
-	assert.Equal(t, "On the pairs both cover (skip rule; a win under the zero rule that vanishes here is coverage): tie at 0.53 M, tie at 1.07 M, tie at 2.14 M.", head[1],
+	assert.Equal(t, "On the pairs both cover (skip rule; a win under the zero rule that vanishes here is coverage): tie at 0.53, 1.07, 2.14 M tokens.", head[1],
 		"tail-cut's lead at every size is its coverage")
 	tab := s.Blocks[2].(Table)
 	require.Len(t, tab.Rows, 3)
@@ -97,7 +97,7 @@ func TestCorpusSizeSubsection(t *testing.T) {
 	// The sweeps section, which holds it, answers with it.
 	p = newBuilder(Report{Title: "size", Records: recs, Methods: testMethods})
 	require.NotNil(t, p.sweepSection(recs))
-	assert.Equal(t, "tail-cut − fastText: below at 0.53 M, below at 1.07 M, tie at 2.14 M", p.verdicts["sweeps"].Claims[0].String())
+	assert.Equal(t, "tail-cut − fastText: below at 0.53, 1.07 M tokens, tie at 2.14 M tokens", p.verdicts["sweeps"].Claims[0].String())
 
 	// Where both cover every pair, the pairs both cover are the whole parts:
 	// no such columns, line or claim.
