@@ -268,10 +268,7 @@ func (v bestVerdict) pooledText() string {
 // claim is the comparison in one claim of a page's verdict: "best CA −
 // best baseline: above 1 · ties 5 (Holm), pooled: tie (+0.012)".
 func (v bestVerdict) claim(subject string) Claim {
-	n := map[verdict]int{}
-	for _, x := range v.vs {
-		n[x]++
-	}
+	n := v.tally()
 	var parts []string
 	for _, k := range []struct {
 		v    verdict
@@ -283,6 +280,15 @@ func (v bestVerdict) claim(subject string) Claim {
 	}
 	pooled := map[verdict]string{compare.Above: "above", compare.Below: "below", compare.Tie: "tie", compare.NotTested: "not tested"}[v.pooled]
 	return Claim{Subject: subject, Answer: strings.Join(parts, " · ") + " (Holm)", Pooled: pooled + " (Δρ " + signed(v.poolD, 3) + ")"}
+}
+
+// tally counts the per-set verdicts by kind.
+func (v bestVerdict) tally() map[verdict]int {
+	n := map[verdict]int{}
+	for _, x := range v.vs {
+		n[x]++
+	}
+	return n
 }
 
 // commonSets are the sets a comparison is made on: those the CA design's

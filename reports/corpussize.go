@@ -191,13 +191,6 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 		}
 		return signed(v.poolD, 3) + " [" + signed(v.poolLo, 3) + ", " + signed(v.poolHi, 3) + "]"
 	}
-	counts := func(v bestVerdict) map[verdict]int {
-		n := map[verdict]int{}
-		for _, x := range v.vs {
-			n[x]++
-		}
-		return n
-	}
 	point := func(tokens float64, v bestVerdict) XY {
 		h := (v.poolHi - v.poolLo) / 2
 		if !v.pooledOK || !finite(h) {
@@ -215,7 +208,7 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 		w, c := p.compareOn(a, b, sets, records.PartTest), p.compareCommon(a, b, sets)
 		tokens := tokensOf(ra)
 		whole = append(whole, point(tokens, w))
-		nw, nc := counts(w), counts(c)
+		nw, nc := w.tally(), c.tally()
 		perSet := fmt.Sprintf("above %d · below %d · ties %d", nw[compare.Above], nw[compare.Below], nw[compare.Tie])
 		row := []string{formatValue(f), thousands(tokens), formatScore(w.poolA.Value, 3), formatScore(w.poolB.Value, 3), interval(w), word[w.pooled], perSet, "", "not tested", ""}
 		csv := []string{csvFloat(f), csvFloat(tokens), csvFloat(w.poolA.Value), csvFloat(w.poolB.Value), csvFloat(w.poolD), csvFloat(w.poolLo), csvFloat(w.poolHi), word[w.pooled],
