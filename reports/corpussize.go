@@ -174,7 +174,7 @@ func (p *builder) corpusSizeSubsection(recs []records.Record) (*Section, Verdict
 		sets = append(sets, set)
 	}
 	dch := LineChart{ID: "corpus-size-delta", Title: "Pooled Δρ (" + ca.label + " − " + base.label + ") against corpus tokens", XName: "corpus tokens",
-		YName: "Δρ, mean over the test parts (bar: 95%)", LogX: true}
+		YName: "Δρ, mean over the test parts (bar: 95%)", LogX: true, Zero: "Δρ = 0"}
 	t := Table{ID: "corpus-size-verdicts", Caption: "The best CA design against the best neural baseline (each chosen by dev ρ at the full corpus) at each corpus size: pooled Δρ over the test parts and the per-set verdicts after Holm's adjustment (zero rule), then the same on the pairs both cover (skip rule)",
 		Header:  []string{"data.fraction", "Tokens", ca.label + " pooled ρ", base.label + " pooled ρ", "Pooled Δρ [95%]", "Pooled verdict", "Per set (Holm)", "Pairs both cover: pooled Δρ [95%]", "Verdict", "Per set (Holm)"},
 		Numeric: []bool{true, true, true, true, true, false, false, true, false, false},

@@ -80,6 +80,7 @@ func TestCorpusSizeSubsection(t *testing.T) {
 	assert.True(t, rho.LogX)
 	delta := charts[1].(LineChart)
 	require.Len(t, delta.Series, 2, "Δρ on the whole parts and on the pairs both cover")
+	assert.Equal(t, "Δρ = 0", delta.Zero, "the no-difference line")
 	require.Len(t, delta.Series[0].Points, 3)
 	assert.Greater(t, delta.Series[0].Points[0].Err, 0.0, "each Δρ with its interval")
 

@@ -328,7 +328,7 @@ func (p *builder) spectraSection(recs []records.Record) *Section {
 		byRest[k] = append(byRest[k], i)
 	}
 	diff := LineChart{ID: "spectra-diff", Title: "Each spectrum against the most exact one", XName: "k",
-		YName: "σ_k / σ_k(exact) − 1 (%)", Width: 640, Height: 400}
+		YName: "σ_k / σ_k(exact) − 1 (%)", Width: 640, Height: 400, Zero: "equal to the exact"}
 	var against, answer []string
 	var claims []Claim
 	for _, k := range restOrder {

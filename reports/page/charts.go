@@ -61,7 +61,12 @@ type LineChart struct {
 	Series       []LineSeries
 	// Marks are dashed vertical lines at given x, e.g. the sizes at which a
 	// backend did not finish, so that a missing point is never just absent.
-	Marks  []VLines
+	Marks []VLines
+	// Zero, when not "", draws a faint line at y = 0 under this legend
+	// name (a difference chart's "no difference") and makes the y axis
+	// hold 0, so a reader sees which side of it each point lies on. A log
+	// y axis has no 0: it draws none.
+	Zero   string
 	Width  int // pixels; 0 means 720
 	Height int // pixels; 0 means 420
 	Note   string
@@ -284,6 +289,9 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 	for _, m := range c.Marks {
 		names = append(names, m.Name)
 	}
+	if c.Zero != "" && !c.LogY {
+		names = append(names, c.Zero)
+	}
 	// The legend wraps: each row beyond the first moves the plot down and
 	// makes the chart taller by as much.
 	extra := (legendRows(names, w) - 1) * legendRowHeight
@@ -329,6 +337,9 @@ func (c LineChart) option() (map[string]any, int, int, []string, error) {
 		return nil, 0, 0, nil, err
 	}
 	dropped += n
+	if c.Zero != "" && !c.LogY {
+		c.addZero(opt)
+	}
 	notes := empty
 	if dropped > 0 {
 		why := "a non-finite coordinate"
@@ -445,6 +456,41 @@ func (c LineChart) addMarks(opt map[string]any, colors []string) (dropped int, e
 		})
 	}
 	return dropped, nil
+}
+
+// addZero adds the line at y = 0, a series of its own (a legend entry
+// that hides it), drawn under the data, and widens a bounded y axis to 0;
+// an axis ECharts scales itself is told to hold 0.
+func (c LineChart) addZero(opt map[string]any) {
+	axis := axisAt(opt, "yAxis")
+	lo, hasLo := axis["min"].(float64)
+	hi, hasHi := axis["max"].(float64)
+	switch {
+	case hasLo || hasHi:
+		if hasLo && lo > 0 {
+			axis["min"] = 0.0
+		}
+		if hasHi && hi < 0 {
+			axis["max"] = 0.0
+		}
+	default:
+		axis["scale"] = false
+	}
+	const grey = "#888888"
+	series, _ := opt["series"].([]any)
+	opt["series"] = append(series, map[string]any{
+		"type": "line", "name": c.Zero, "data": []any{}, "z": 1,
+		"itemStyle": map[string]any{"color": grey},
+		"lineStyle": map[string]any{"color": grey, "type": "solid"},
+		"markLine": map[string]any{
+			"symbol":    []any{"none", "none"},
+			"label":     map[string]any{"show": false},
+			"silent":    true,
+			"z":         1,
+			"lineStyle": map[string]any{"color": grey, "type": "solid", "width": 1, "opacity": 0.6},
+			"data":      []any{map[string]any{"yAxis": 0}},
+		},
+	})
 }
 
 // drawable is the chart without the lines that have no point it can draw

@@ -275,3 +275,44 @@ func TestFormatValue(t *testing.T) {
 		assert.Equal(t, c.want, FormatValue(c.v), "%#v", c.v)
 	}
 }
+
+// TestLineChartZero: a difference chart's line at y = 0 is a series of its
+// own (a legend entry), under the data, and the y axis holds 0 whether
+// ECharts scales it or the error bars bound it; a log axis draws none.
+func TestLineChartZero(t *testing.T) {
+	above := []XY{{X: 1, Y: 0.1}, {X: 2, Y: 0.2}, {X: 3, Y: 0.3}}
+	c := LineChart{ID: "z", Zero: "no difference", Series: []LineSeries{{Name: "Δ", Points: above}}}
+	opt, _, _, _, err := c.option()
+	require.NoError(t, err)
+	require.Len(t, opt["series"], 2)
+	zero := seriesAt(opt, 1)
+	assert.Equal(t, "no difference", zero["name"])
+	assert.Empty(t, zero["data"], "no points: only the line")
+	b, err := json.Marshal(zero["markLine"].(map[string]any)["data"])
+	require.NoError(t, err)
+	assert.JSONEq(t, `[{"yAxis":0}]`, string(b))
+	assert.Equal(t, false, axisAt(opt, "yAxis")["scale"], "an axis ECharts scales to the points would start above 0")
+
+	barred := LineChart{ID: "b", Zero: "no difference", Series: []LineSeries{{Name: "Δ", Points: []XY{{X: 1, Y: 0.5, Err: 0.05}, {X: 2, Y: 0.6, Err: 0.2}}}}}
+	opt, _, _, _, err = barred.option()
+	require.NoError(t, err)
+	y := axisAt(opt, "yAxis")
+	assert.Equal(t, 0.0, y["min"], "bars bound the axis above 0: widened down to it")
+	assert.Equal(t, 0.8, y["max"])
+
+	below := LineChart{ID: "n", Zero: "no difference", Series: []LineSeries{{Name: "Δ", Points: []XY{{X: 1, Y: -0.5, Err: 0.05}, {X: 2, Y: -0.6, Err: 0.2}}}}}
+	opt, _, _, _, err = below.option()
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, axisAt(opt, "yAxis")["max"], "widened up to 0")
+
+	logY := LineChart{ID: "l", Zero: "no difference", LogY: true, Series: []LineSeries{{Name: "Δ", Points: above}}}
+	opt, _, _, _, err = logY.option()
+	require.NoError(t, err)
+	assert.Len(t, opt["series"], 1, "a log axis has no 0")
+
+	c.Zero = ""
+	opt, _, _, _, err = c.option()
+	require.NoError(t, err)
+	assert.Len(t, opt["series"], 1, "none unless asked")
+	assert.NotEqual(t, false, axisAt(opt, "yAxis")["scale"])
+}
