@@ -28,9 +28,8 @@ type paperMatch struct {
 // nearest the paper's d = 8000); a paper row with none there takes its
 // candidate with the largest d (and is ranked in a group of its own).
 // The paper's rows are all on one corpus, its whole text8, so before d is
-// looked at every row keeps only its candidates on the most data: the
-// largest data.fraction any candidate ran at (a row with none there keeps
-// its own largest). Among several candidates at one d, the first.
+// looked at every row keeps only its candidates on the most data (its
+// largest data.fraction). Among several candidates at one d, the first.
 func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []string) {
 	target := map[string]string{}
 	for _, m := range mapping {
@@ -58,19 +57,10 @@ func pickPaperTrials(scored projection, mapping []string) ([]paperMatch, []strin
 			}
 		}
 	}
-	most := 0.0
-	for _, cs := range cands {
-		for _, r := range cs {
-			most = max(most, fractionOf(r.Record))
-		}
-	}
 	for i, cs := range cands {
-		top := most
-		if !slices.ContainsFunc(cs, func(r row) bool { return fractionOf(r.Record) == most }) {
-			top = 0
-			for _, r := range cs {
-				top = max(top, fractionOf(r.Record))
-			}
+		top := 0.0
+		for _, r := range cs {
+			top = max(top, fractionOf(r.Record))
 		}
 		cands[i] = slices.DeleteFunc(cs, func(r row) bool { return fractionOf(r.Record) != top })
 		seen := map[float64]bool{}

@@ -411,7 +411,7 @@ func (c LineChart) addMarks(opt map[string]any, colors []string) (dropped int, e
 		colorOf[c.Series[i].Name] = colors[i]
 	}
 	for _, m := range c.Marks {
-		color := "#888888"
+		color := markGrey
 		if m.color != "" {
 			color = m.color
 		}
@@ -433,29 +433,38 @@ func (c LineChart) addMarks(opt map[string]any, colors []string) (dropped int, e
 		if len(data) == 0 {
 			continue
 		}
-		// A series of its own, with no points, carries the lines: it gets
-		// a legend entry, and toggling it hides them. Labels stay off so
-		// that no text from the data is read as an ECharts template. The
-		// lines are faint and drawn under the data lines (z), so that a
-		// mark never hides a measured point.
-		// A chart whose every point is a mark (no trial finished) has no
-		// series yet.
-		series, _ := opt["series"].([]any)
-		opt["series"] = append(series, map[string]any{
-			"type": "line", "name": m.Name, "data": []any{}, "z": 1,
-			"itemStyle": map[string]any{"color": color},
-			"lineStyle": map[string]any{"color": color, "type": "dashed"},
-			"markLine": map[string]any{
-				"symbol":    []any{"none", "none"},
-				"label":     map[string]any{"show": false},
-				"silent":    true,
-				"z":         1,
-				"lineStyle": map[string]any{"color": color, "type": "dashed", "width": 1.2, "opacity": 0.45},
-				"data":      data,
-			},
-		})
+		// Faint and under the data lines, so that a mark never hides a
+		// measured point.
+		addLinesSeries(opt, m.Name, color, "dashed", 1.2, 0.45, data)
 	}
 	return dropped, nil
+}
+
+// markGrey is the colour of a chart's reference lines that stand for no
+// data line.
+const markGrey = "#888888"
+
+// addLinesSeries appends to opt a series with no points that carries the
+// given markLine lines (each an ECharts markLine datum), under the data
+// lines (z 1) and silent: it gets a legend entry, and toggling it hides
+// them. Labels stay off so that no text from the data is read as an
+// ECharts template. A chart whose every point is a mark (no trial
+// finished) has no series yet: this is its first.
+func addLinesSeries(opt map[string]any, name, color, style string, width, opacity float64, data []any) {
+	series, _ := opt["series"].([]any)
+	opt["series"] = append(series, map[string]any{
+		"type": "line", "name": name, "data": []any{}, "z": 1,
+		"itemStyle": map[string]any{"color": color},
+		"lineStyle": map[string]any{"color": color, "type": style},
+		"markLine": map[string]any{
+			"symbol":    []any{"none", "none"},
+			"label":     map[string]any{"show": false},
+			"silent":    true,
+			"z":         1,
+			"lineStyle": map[string]any{"color": color, "type": style, "width": width, "opacity": opacity},
+			"data":      data,
+		},
+	})
 }
 
 // addZero adds the line at y = 0, a series of its own (a legend entry
@@ -476,21 +485,7 @@ func (c LineChart) addZero(opt map[string]any) {
 	default:
 		axis["scale"] = false
 	}
-	const grey = "#888888"
-	series, _ := opt["series"].([]any)
-	opt["series"] = append(series, map[string]any{
-		"type": "line", "name": c.Zero, "data": []any{}, "z": 1,
-		"itemStyle": map[string]any{"color": grey},
-		"lineStyle": map[string]any{"color": grey, "type": "solid"},
-		"markLine": map[string]any{
-			"symbol":    []any{"none", "none"},
-			"label":     map[string]any{"show": false},
-			"silent":    true,
-			"z":         1,
-			"lineStyle": map[string]any{"color": grey, "type": "solid", "width": 1, "opacity": 0.6},
-			"data":      []any{map[string]any{"yAxis": 0}},
-		},
-	})
+	addLinesSeries(opt, c.Zero, markGrey, "solid", 1, 0.6, []any{map[string]any{"yAxis": 0}})
 }
 
 // drawable is the chart without the lines that have no point it can draw
@@ -809,7 +804,7 @@ func (c ScatterMap) addSeries(sc *charts.Scatter) []string {
 			// so their tick labels do not cross the points.
 			so = append(so,
 				charts.WithMarkLineStyleOpts(opts.MarkLineStyle{Symbol: []string{"none", "none"},
-					Label: &opts.Label{Show: opts.Bool(false)}, LineStyle: &opts.LineStyle{Color: "#888888", Type: "dashed", Width: 1}}),
+					Label: &opts.Label{Show: opts.Bool(false)}, LineStyle: &opts.LineStyle{Color: markGrey, Type: "dashed", Width: 1}}),
 			)
 		}
 		sc.AddSeries(s.Name, data, so...)
