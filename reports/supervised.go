@@ -281,8 +281,12 @@ func (p *builder) supervisedSection(recs []records.Record, cs []records.Choice) 
 		if g.touched != nil {
 			line += fmt.Sprintf(" On the test pairs a dev pair's words touch: %s; on those they do not: %s.", g.touched.pooledText(), g.untouched.pooledText())
 		}
-		if g.sup.kind == supRetrofit && slices.Equal(seedsOf(g.sup), seedsOf(g.base)) {
-			line += " It retrofits its base's very vectors (the same seeds; the interval counts their spread twice, so it errs wide)."
+		if seeds := seedsOf(g.sup); g.sup.kind == supRetrofit && slices.Equal(seeds, seedsOf(g.base)) {
+			line += " It retrofits its base's very vectors"
+			if len(seeds) > 1 {
+				line += fmt.Sprintf(" (the same %d seeds), so the difference is paired by seed", len(seeds))
+			}
+			line += "."
 		}
 		head = append(head, line)
 	}

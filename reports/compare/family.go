@@ -103,8 +103,10 @@ func (r Row) Pooled(keys []string) Estimate {
 		return Estimate{Value: math.NaN()}
 	}
 	vals := make([]float64, len(members))
+	seeds := make([]uint64, len(members))
 	lists := make([][]float64, len(members))
 	for s, m := range members {
+		seeds[s] = m.Seed
 		var sum float64
 		var reps []float64
 		for _, k := range keys {
@@ -133,5 +135,5 @@ func (r Row) Pooled(keys []string) Estimate {
 			lists[s] = reps
 		}
 	}
-	return SeedEstimate(vals, lists)
+	return SeedEstimate(vals, lists).WithDraws(seeds, vals)
 }

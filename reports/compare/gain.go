@@ -4,8 +4,9 @@ package compare
 // supervised design over its base against another's over its own): its
 // value the difference, its replicates the differences of the paired
 // replicates (every row is scored on the same resamples of a set), and its
-// seed variance both rows' (their seeds are their own draws), on
-// Welch–Satterthwaite's degrees of freedom. Diff of two such estimates is
+// seeds' part that of Diff (seedParts: paired by seed when both rows drew
+// the same seeds, so the gain keeps its per-seed values; else both rows'
+// variances on Welch–Satterthwaite's degrees of freedom). Diff of two such estimates is
 // then the difference of two gains with its interval. Not tested (no
 // replicates) when either is not, or their replicates do not pair.
 func Sub(a, b Estimate) Estimate {
@@ -17,6 +18,12 @@ func Sub(a, b Estimate) Estimate {
 	for i := range out.Reps {
 		out.Reps[i] = a.Reps[i] - b.Reps[i]
 	}
-	out.SeedVar, out.SeedDF = welch(a.SeedVar, a.SeedDF, b.SeedVar, b.SeedDF)
+	out.SeedVar, out.SeedDF = seedParts(a, b)
+	if d := pairedDraws(a, b); d != nil {
+		out.Draws = make(map[uint64]float64, len(d))
+		for s, v := range a.Draws {
+			out.Draws[s] = v - b.Draws[s]
+		}
+	}
 	return out
 }

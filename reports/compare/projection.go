@@ -519,6 +519,7 @@ func (r Row) Estimate(key string) Estimate {
 		return Estimate{Value: Metric(r.Record, key), Reps: replicatesOf(r.Record, key)}
 	}
 	var values []float64
+	var seeds []uint64
 	var lists [][]float64
 	missing := false
 	for _, m := range members {
@@ -527,13 +528,14 @@ func (r Row) Estimate(key string) Estimate {
 			continue
 		}
 		values = append(values, v)
+		seeds = append(seeds, m.Seed)
 		reps := replicatesOf(m, key)
 		if reps == nil {
 			missing = true
 		}
 		lists = append(lists, reps)
 	}
-	e := SeedEstimate(values, lists)
+	e := SeedEstimate(values, lists).WithDraws(seeds, values)
 	e.Value = Metric(r.Record, key)
 	if missing {
 		e.Reps = nil

@@ -103,6 +103,20 @@ func TestSeedIntervalNeverNarrower(t *testing.T) {
 		if p := PValue(ea, eb); p < 0.0499 || p > 0.0501 {
 			assert.Equal(t, p < 0.05, lo > 0 || hi < 0, "iteration %d: p %.4g, [%.4g, %.4g]", it, p, lo, hi)
 		}
+		// Drawn with the same seeds, paired by seed: never narrower either.
+		seeds := make([]uint64, n)
+		for s := range seeds {
+			seeds[s] = uint64(100 + s)
+		}
+		vc, lc := mk(n)
+		qa, qc := ea.WithDraws(seeds, va), SeedEstimate(vc, lc).WithDraws(seeds, vc)
+		pc := Estimate{Value: qc.Value, Reps: qc.Reps}
+		_, lo, hi, ok = Diff(qa, qc)
+		require.True(t, ok)
+		_, plo, phi, _ = Diff(pa, pc)
+		require.LessOrEqual(t, lo, plo+1e-15, "iteration %d: paired difference, low end", it)
+		require.GreaterOrEqual(t, hi, phi-1e-15, "iteration %d: paired difference, high end", it)
+		require.GreaterOrEqual(t, PValue(qa, qc), PValue(pa, pc)*(1-1e-9), "iteration %d: paired p-value", it)
 	}
 }
 
@@ -156,4 +170,89 @@ func TestEstimateOverSeeds(t *testing.T) {
 			assert.Equal(t, c.want, Compare(e, s, 3), "over the pairs and the seeds")
 		})
 	}
+}
+
+// Two means drawn with the same seeds share their training (a retrofitted
+// design and its plain twin), so their difference is paired by seed: its
+// seeds' part is the variance of the per-seed differences over n, on n − 1
+// degrees of freedom; a difference the same for every seed adds nothing to
+// the pairs' interval, and a difference of 0 for every seed and resample
+// (pairs retrofitting never moves) is 0 with an interval of width 0. Means
+// over other seeds stay independent draws whose variances add.
+func TestDiffPairedBySeed(t *testing.T) {
+	reps := []float64{0.40, 0.42, 0.38, 0.41}
+	shifted := func(d float64) []float64 {
+		out := make([]float64, len(reps))
+		for i, r := range reps {
+			out[i] = r + d
+		}
+		return out
+	}
+	seeds := []uint64{11, 12, 13}
+	other := []uint64{21, 22, 23}
+	est := func(seeds []uint64, vals []float64, reps []float64) Estimate {
+		lists := make([][]float64, len(vals))
+		for i := range lists {
+			lists[i] = reps
+		}
+		return SeedEstimate(vals, lists).WithDraws(seeds, vals)
+	}
+	base := []float64{0.30, 0.40, 0.50} // seeds that scatter
+	z := 1.96
+	sdPairs := records.StdDev([]float64{0, 0, 0, 0})
+	for _, c := range []struct {
+		name    string
+		a, b    Estimate
+		seedVar float64
+		df      int
+		width   float64 // the interval's half-width; NaN: not checked
+	}{
+		{"the same vectors: 0 with no width", est(seeds, base, reps), est(seeds, base, reps), 0, 2, 0},
+		{"a shift every seed shares: the pairs alone", est(seeds, []float64{0.31, 0.41, 0.51}, shifted(0.01)), est(seeds, base, reps), 0, 2, z * sdPairs},
+		{"per-seed differences scatter", est(seeds, []float64{0.31, 0.43, 0.52}, shifted(0.02)), est(seeds, base, reps),
+			0.0001 / 3, 2, math.Sqrt(4.302652729911275 * 4.302652729911275 * 0.0001 / 3)},
+		{"other seeds: independent, variances add", est(other, []float64{0.31, 0.41, 0.51}, shifted(0.01)), est(seeds, base, reps),
+			2 * 0.01 / 3, 4, math.NaN()},
+		{"seeds in another order pair alike", est([]uint64{13, 11, 12}, []float64{0.52, 0.31, 0.43}, shifted(0.02)), est(seeds, base, reps),
+			0.0001 / 3, 2, math.NaN()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sd, seedVar, df, ok := diffParts(c.a, c.b)
+			require.True(t, ok)
+			assert.InDelta(t, c.seedVar, seedVar, 1e-12)
+			assert.Equal(t, c.df, df)
+			d, lo, hi, ok := Diff(c.a, c.b)
+			require.True(t, ok)
+			assert.InDelta(t, c.a.Value-c.b.Value, d, 1e-15)
+			if !math.IsNaN(c.width) {
+				assert.InDelta(t, c.width, (hi-lo)/2, 1e-9)
+			}
+			// Never narrower than the pairs alone.
+			assert.GreaterOrEqual(t, (hi-lo)/2, z*sd-1e-15)
+			g := Sub(c.a, c.b)
+			assert.InDelta(t, seedVar, g.SeedVar, 1e-15, "a gain keeps the difference's seed part")
+			assert.Equal(t, df, g.SeedDF)
+		})
+	}
+
+	// A gain paired by seed keeps its per-seed values: two gains over the
+	// same twins pair again; against a gain with no seeds (a CA design),
+	// its own seed part stands alone.
+	a, b := est(seeds, []float64{0.31, 0.43, 0.52}, shifted(0.02)), est(seeds, base, reps)
+	g := Sub(a, b)
+	require.Len(t, g.Draws, 3)
+	for s, want := range map[uint64]float64{11: 0.01, 12: 0.03, 13: 0.02} {
+		assert.InDelta(t, want, g.Draws[s], 1e-15, "seed %d", s)
+	}
+	ca := Sub(Estimate{Value: 0.5, Reps: shifted(0.1)}, Estimate{Value: 0.49, Reps: shifted(0.09)})
+	_, seedVar, df, ok := diffParts(g, ca)
+	require.True(t, ok)
+	assert.InDelta(t, 0.0001/3, seedVar, 1e-12)
+	assert.Equal(t, 2, df)
+
+	// WithDraws leaves a mean of fewer than two seeds, or one with a seed
+	// given twice, unpaired.
+	assert.Nil(t, Estimate{}.WithDraws([]uint64{1}, []float64{0.3}).Draws)
+	assert.Nil(t, Estimate{}.WithDraws([]uint64{1, 1}, []float64{0.3, 0.4}).Draws)
+	assert.Nil(t, Estimate{}.WithDraws([]uint64{1, 2}, []float64{0.3}).Draws)
 }

@@ -31,6 +31,12 @@ type Estimate struct {
 	Reps    []float64
 	SeedVar float64
 	SeedDF  int
+	// Draws are the seeds' own values behind a mean over n ≥ 2 seeds,
+	// by the seed each trained with (nil otherwise: see WithDraws). Two
+	// estimates drawn with the same seeds share their training (a
+	// retrofitted design and its plain twin train the very same vectors,
+	// schema.SeedID), so their difference is paired by seed (seedParts).
+	Draws map[uint64]float64
 }
 
 // Tested says the estimate has a value and replicates to test it with.
@@ -111,8 +117,63 @@ func diffParts(a, b Estimate) (sd, seedVar float64, df int, ok bool) {
 		dr[i] = a.Reps[i] - b.Reps[i]
 	}
 	sd = records.StdDev(dr)
-	seedVar, df = welch(a.SeedVar, a.SeedDF, b.SeedVar, b.SeedDF)
+	seedVar, df = seedParts(a, b)
 	return sd, seedVar, df, finite(sd)
+}
+
+// seedParts is the seeds' part of the noise of a − b and its degrees of
+// freedom. Drawn with the same n seeds (pairedDraws), each seed's two
+// values come from one training, so the seeds' noise of the difference is
+// that of the per-seed differences: their variance over n on n − 1 degrees
+// of freedom (a paired t), which cancels what the shared training adds to
+// both. Otherwise the two rows' seeds are independent draws and their
+// variances add (welch).
+func seedParts(a, b Estimate) (float64, int) {
+	if d := pairedDraws(a, b); d != nil {
+		sd := records.StdDev(d)
+		return sd * sd / float64(len(d)), len(d) - 1
+	}
+	return welch(a.SeedVar, a.SeedDF, b.SeedVar, b.SeedDF)
+}
+
+// pairedDraws are a's per-seed values minus b's, in seed order, when both
+// are means over the same n ≥ 2 seeds; nil otherwise.
+func pairedDraws(a, b Estimate) []float64 {
+	if len(a.Draws) < 2 || len(a.Draws) != len(b.Draws) {
+		return nil
+	}
+	seeds := make([]uint64, 0, len(a.Draws))
+	for s := range a.Draws {
+		if _, ok := b.Draws[s]; !ok {
+			return nil
+		}
+		seeds = append(seeds, s)
+	}
+	slices.Sort(seeds)
+	d := make([]float64, len(seeds))
+	for i, s := range seeds {
+		d[i] = a.Draws[s] - b.Draws[s]
+	}
+	return d
+}
+
+// WithDraws is e with the seeds' own values behind its mean (values[i]
+// trained with seeds[i]), so that a difference with an estimate drawn
+// with the same seeds pairs them; e unchanged for fewer than two seeds,
+// a seed given twice, or lengths that differ.
+func (e Estimate) WithDraws(seeds []uint64, values []float64) Estimate {
+	if len(seeds) < 2 || len(seeds) != len(values) {
+		return e
+	}
+	m := make(map[uint64]float64, len(seeds))
+	for i, s := range seeds {
+		if _, dup := m[s]; dup {
+			return e
+		}
+		m[s] = values[i]
+	}
+	e.Draws = m
+	return e
 }
 
 // welch combines two independent variances of means with their degrees of
