@@ -135,5 +135,5 @@ func (r Row) Pooled(keys []string) Estimate {
 			lists[s] = reps
 		}
 	}
-	return SeedEstimate(vals, lists).WithDraws(seeds, vals)
+	return SeedEstimate(vals, lists).withDraws(seeds, vals)
 }

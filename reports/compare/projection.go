@@ -535,7 +535,7 @@ func (r Row) Estimate(key string) Estimate {
 		}
 		lists = append(lists, reps)
 	}
-	e := SeedEstimate(values, lists).WithDraws(seeds, values)
+	e := SeedEstimate(values, lists).withDraws(seeds, values)
 	e.Value = Metric(r.Record, key)
 	if missing {
 		e.Reps = nil

@@ -109,7 +109,7 @@ func TestSeedIntervalNeverNarrower(t *testing.T) {
 			seeds[s] = uint64(100 + s)
 		}
 		vc, lc := mk(n)
-		qa, qc := ea.WithDraws(seeds, va), SeedEstimate(vc, lc).WithDraws(seeds, vc)
+		qa, qc := ea.withDraws(seeds, va), SeedEstimate(vc, lc).withDraws(seeds, vc)
 		pc := Estimate{Value: qc.Value, Reps: qc.Reps}
 		_, lo, hi, ok = Diff(qa, qc)
 		require.True(t, ok)
@@ -195,7 +195,7 @@ func TestDiffPairedBySeed(t *testing.T) {
 		for i := range lists {
 			lists[i] = reps
 		}
-		return SeedEstimate(vals, lists).WithDraws(seeds, vals)
+		return SeedEstimate(vals, lists).withDraws(seeds, vals)
 	}
 	base := []float64{0.30, 0.40, 0.50} // seeds that scatter
 	z := 1.96
@@ -250,9 +250,9 @@ func TestDiffPairedBySeed(t *testing.T) {
 	assert.InDelta(t, 0.0001/3, seedVar, 1e-12)
 	assert.Equal(t, 2, df)
 
-	// WithDraws leaves a mean of fewer than two seeds, or one with a seed
+	// withDraws leaves a mean of fewer than two seeds, or one with a seed
 	// given twice, unpaired.
-	assert.Nil(t, Estimate{}.WithDraws([]uint64{1}, []float64{0.3}).Draws)
-	assert.Nil(t, Estimate{}.WithDraws([]uint64{1, 1}, []float64{0.3, 0.4}).Draws)
-	assert.Nil(t, Estimate{}.WithDraws([]uint64{1, 2}, []float64{0.3}).Draws)
+	assert.Nil(t, Estimate{}.withDraws([]uint64{1}, []float64{0.3}).Draws)
+	assert.Nil(t, Estimate{}.withDraws([]uint64{1, 1}, []float64{0.3, 0.4}).Draws)
+	assert.Nil(t, Estimate{}.withDraws([]uint64{1, 2}, []float64{0.3}).Draws)
 }

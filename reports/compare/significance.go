@@ -32,7 +32,7 @@ type Estimate struct {
 	SeedVar float64
 	SeedDF  int
 	// Draws are the seeds' own values behind a mean over n ≥ 2 seeds,
-	// by the seed each trained with (nil otherwise: see WithDraws). Two
+	// by the seed each trained with (nil otherwise: see withDraws). Two
 	// estimates drawn with the same seeds share their training (a
 	// retrofitted design and its plain twin train the very same vectors,
 	// schema.SeedID), so their difference is paired by seed (seedParts).
@@ -157,11 +157,11 @@ func pairedDraws(a, b Estimate) []float64 {
 	return d
 }
 
-// WithDraws is e with the seeds' own values behind its mean (values[i]
+// withDraws is e with the seeds' own values behind its mean (values[i]
 // trained with seeds[i]), so that a difference with an estimate drawn
 // with the same seeds pairs them; e unchanged for fewer than two seeds,
 // a seed given twice, or lengths that differ.
-func (e Estimate) WithDraws(seeds []uint64, values []float64) Estimate {
+func (e Estimate) withDraws(seeds []uint64, values []float64) Estimate {
 	if len(seeds) < 2 || len(seeds) != len(values) {
 		return e
 	}
