@@ -30,12 +30,34 @@ func (p *builder) caSections(r Report) (*Section, error) {
 	}
 	_, varying := settingsSplit(r.Records)
 	maxPoints := orDefault(r.MaxMapPoints, DefaultMaxMapPoints)
-	for n, g := range chosen.GroupBy(backendGroup) {
+	groups := chosen.GroupBy(backendGroup)
+	// Several analyses (of other tables, or CA beside Gini) are each named
+	// as the trials table names them, and the section answers for each.
+	var names []string
+	if len(groups) > 1 {
+		first := make([]records.Record, len(groups))
+		nums := make([]int, len(groups))
+		for i, g := range groups {
+			first[i], nums[i] = g.Trials[0].Record, g.Trials[0].Num
+		}
+		names = p.trialLabels(first, nums)
+	}
+	var head Headline
+	for n, g := range groups {
 		sub, err := caSection(g.Trials, n+1, varying, maxPoints)
 		if err != nil {
 			return nil, fmt.Errorf("trial %q: %w", g.Trials[0].ID, err)
 		}
+		if names != nil {
+			sub.Title = names[n] + " (" + strings.ToLower(sub.Title[:1]) + sub.Title[1:] + ")"
+			if h := caHeadline(g.Trials); h != "" {
+				head = append(head, names[n]+": "+strings.ToLower(h[:1])+h[1:])
+			}
+		}
 		s.Subsections = append(s.Subsections, sub)
+	}
+	if len(head) > 0 {
+		s.Blocks = append(s.Blocks, head)
 	}
 	return s, nil
 }

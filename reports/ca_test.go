@@ -122,3 +122,38 @@ func TestSummaryQualityIsRs(t *testing.T) {
 	assert.Equal(t, "600", tab.Rows[1][3])
 	assert.Contains(t, tab.Caption, "Σ cos² over axes 1–2, as R's summary.ca with ca's default nd: over all 3 axes every point's would be 1000")
 }
+
+// Several analyses on one page (CA beside the Gini covariance of one
+// table) are each named as the trials table names them, and the section
+// answers for each, so the page's answer does not speak for the first
+// alone.
+func TestCASectionsNameEach(t *testing.T) {
+	rec := func(id, method string, shares []float64) records.Record {
+		ca := caFixture()
+		ca.SingularValues, ca.Inertias, ca.InertiaShare = []float64{0.3, 0.1}, []float64{0.09, 0.01}, shares
+		return records.Record{ID: id, Status: "ok", CA: ca, Settings: map[string]any{"method": method, "data.source": "csv"}}
+	}
+	r := Report{Methods: testMethods, Records: []records.Record{rec("a1", "ca", []float64{0.878, 0.118}), rec("b2", "gini", []float64{0.969, 0.030})}}
+	p := newBuilder(r)
+	s, err := p.caSections(r)
+	require.NoError(t, err)
+	require.NotNil(t, s)
+	require.Len(t, s.Subsections, 2)
+	names := p.trialLabels([]records.Record{r.Records[0], r.Records[1]}, []int{1, 2})
+	assert.Equal(t, names[0]+" (trial a1)", s.Subsections[0].Title)
+	assert.Equal(t, names[1]+" (trial b2)", s.Subsections[1].Title)
+	head, ok := s.Blocks[0].(Headline)
+	require.True(t, ok, "the section's own answer comes first")
+	assert.Equal(t, Headline{
+		names[0] + ": axes 1 and 2 hold 87.8% and 11.8% of the inertia (99.6% together).",
+		names[1] + ": axes 1 and 2 hold 96.9% and 3.0% of the inertia (99.9% together).",
+	}, head)
+	assert.NotEqual(t, names[0], names[1])
+
+	// One analysis keeps its title and answers in its subsection alone.
+	one := Report{Methods: testMethods, Records: r.Records[:1]}
+	s, err = newBuilder(one).caSections(one)
+	require.NoError(t, err)
+	assert.Equal(t, "Trial a1", s.Subsections[0].Title)
+	assert.Empty(t, s.Blocks)
+}
