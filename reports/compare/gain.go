@@ -6,9 +6,10 @@ package compare
 // replicates (every row is scored on the same resamples of a set), and its
 // seeds' part that of Diff (seedParts: paired by seed when both rows drew
 // the same seeds, so the gain keeps its per-seed values; else both rows'
-// variances on Welch–Satterthwaite's degrees of freedom). Diff of two such estimates is
-// then the difference of two gains with its interval. Not tested (no
-// replicates) when either is not, or their replicates do not pair.
+// variances on Welch–Satterthwaite's degrees of freedom). Diff of two
+// such estimates is then the difference of two gains with its interval.
+// Not tested (no replicates) when either is not, or their replicates do
+// not pair.
 func Sub(a, b Estimate) Estimate {
 	out := Estimate{Value: a.Value - b.Value}
 	if !a.Tested() || !b.Tested() || len(a.Reps) != len(b.Reps) {
