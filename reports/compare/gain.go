@@ -19,12 +19,11 @@ func Sub(a, b Estimate) Estimate {
 	for i := range out.Reps {
 		out.Reps[i] = a.Reps[i] - b.Reps[i]
 	}
-	out.SeedVar, out.SeedDF = seedParts(a, b)
 	if d := pairedDraws(a, b); d != nil {
-		out.Draws = make(map[uint64]float64, len(d))
-		for s, v := range a.Draws {
-			out.Draws[s] = v - b.Draws[s]
-		}
+		out.Draws = d
+		out.SeedVar, out.SeedDF = pairedVar(d)
+		return out
 	}
+	out.SeedVar, out.SeedDF = welch(a.SeedVar, a.SeedDF, b.SeedVar, b.SeedDF)
 	return out
 }

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"maps"
 	"math"
 	"slices"
 
@@ -130,31 +131,39 @@ func diffParts(a, b Estimate) (sd, seedVar float64, df int, ok bool) {
 // variances add (welch).
 func seedParts(a, b Estimate) (float64, int) {
 	if d := pairedDraws(a, b); d != nil {
-		sd := records.StdDev(d)
-		return sd * sd / float64(len(d)), len(d) - 1
+		return pairedVar(d)
 	}
 	return welch(a.SeedVar, a.SeedDF, b.SeedVar, b.SeedDF)
 }
 
-// pairedDraws are a's per-seed values minus b's, in seed order, when both
-// are means over the same n ≥ 2 seeds; nil otherwise.
-func pairedDraws(a, b Estimate) []float64 {
+// pairedDraws are a's per-seed values minus b's, by seed, when both are
+// means over the same n ≥ 2 seeds; nil otherwise.
+func pairedDraws(a, b Estimate) map[uint64]float64 {
 	if len(a.Draws) < 2 || len(a.Draws) != len(b.Draws) {
 		return nil
 	}
-	seeds := make([]uint64, 0, len(a.Draws))
-	for s := range a.Draws {
-		if _, ok := b.Draws[s]; !ok {
+	d := make(map[uint64]float64, len(a.Draws))
+	for s, v := range a.Draws {
+		w, ok := b.Draws[s]
+		if !ok {
 			return nil
 		}
-		seeds = append(seeds, s)
-	}
-	slices.Sort(seeds)
-	d := make([]float64, len(seeds))
-	for i, s := range seeds {
-		d[i] = a.Draws[s] - b.Draws[s]
+		d[s] = v - w
 	}
 	return d
+}
+
+// pairedVar is the variance of the mean of per-seed differences, s²/n,
+// on n − 1 degrees of freedom, summed in seed order so that it does not
+// depend on the map's order.
+func pairedVar(d map[uint64]float64) (float64, int) {
+	seeds := slices.Sorted(maps.Keys(d))
+	v := make([]float64, len(seeds))
+	for i, s := range seeds {
+		v[i] = d[s]
+	}
+	sd := records.StdDev(v)
+	return sd * sd / float64(len(v)), len(v) - 1
 }
 
 // withDraws is e with the seeds' own values behind its mean (values[i]
