@@ -767,6 +767,33 @@ func checkRange(s Setting, f float64) error {
 	return nil
 }
 
+// widensGroup reports whether v differs from f only in the values of the
+// axes both tune (their tune blocks equal): every trial of v then falls in
+// f's tuning group (records.Choose groups by every setting but the tuned
+// axes).
+func widensGroup(f, v variant) bool {
+	axes := f.values["tune.axes"]
+	if len(axes) != 1 || !reflect.DeepEqual(axes, v.values["tune.axes"]) {
+		return false
+	}
+	names, _ := axes[0].([]string)
+	if len(names) == 0 {
+		return false
+	}
+	tuned := map[string]bool{}
+	for _, a := range names {
+		tuned[a] = true
+	}
+	for _, m := range []map[string][]any{f.values, v.values} {
+		for k := range m {
+			if !tuned[k] && !reflect.DeepEqual(f.values[k], v.values[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -778,7 +805,10 @@ func contains(list []string, s string) bool {
 
 // distinctLabels refuses two different variants with the same label:
 // their rows would merge silently in the report. A repeated identical
-// variant is harmless (its trials run once).
+// variant is harmless (its trials run once), and so is one that widens a
+// tuning group: the same tune block and the same settings but the values
+// of its tuned axes, so its trials join the group's one choice (a range
+// extended around the chosen design without running the whole grid again).
 func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
 	first := map[string]variant{}
 	for _, v := range vs {
@@ -787,8 +817,8 @@ func distinctLabels(vs []variant, fail func(int, string, ...any) error) error {
 			if label == "" {
 				continue
 			}
-			if f, ok := first[label]; ok && !reflect.DeepEqual(f.values, v.values) {
-				return fail(v.line, "variants: label %q repeats the label of the variant at line %d with other settings: give each variant its own label", termsafe.String(label), f.line)
+			if f, ok := first[label]; ok && !reflect.DeepEqual(f.values, v.values) && !widensGroup(f, v) {
+				return fail(v.line, "variants: label %q repeats the label of the variant at line %d with other settings: give each variant its own label (a variant that widens a tuning group repeats its label, its tune block and every setting but the values of its tuned axes)", termsafe.String(label), f.line)
 			}
 			if _, ok := first[label]; !ok {
 				first[label] = v

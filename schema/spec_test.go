@@ -146,6 +146,13 @@ func TestSpecSmallRefusals(t *testing.T) {
 			`spec.yaml:5: variants: label "a" repeats the label of the variant at line 3`},
 		{"distinct variant labels", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: b, method: gini}\n", ""},
 		{"an identical variant repeated", "name: x\nvariants:\n  - {label: a, method: ca}\n  - {label: a, method: ca}\n", ""},
+		{"a tuning group widened by its label", "name: x\neval: {parts: true}\nvariants:\n  - {label: a, method: sgns, train: {window: [5, 10], negative: [1, 5]}, tune: {axes: [train.window, train.negative]}}\n  - {label: a, method: sgns, train: {window: [10], negative: [15]}, tune: {axes: [train.window, train.negative]}}\n", ""},
+		{"a widening that changes an untuned setting", "name: x\neval: {parts: true}\nvariants:\n  - {label: a, method: sgns, train: {window: [5, 10], epochs: 3}, tune: {axes: [train.window]}}\n  - {label: a, method: sgns, train: {window: [20], epochs: 9}, tune: {axes: [train.window]}}\n",
+			`spec.yaml:5: variants: label "a" repeats the label of the variant at line 4 with other settings`},
+		{"a widening that tunes other axes", "name: x\neval: {parts: true}\nvariants:\n  - {label: a, method: sgns, train: {window: [5, 10], epochs: [3, 9]}, tune: {axes: [train.window]}}\n  - {label: a, method: sgns, train: {window: [20], epochs: [3, 9]}, tune: {axes: [train.window, train.epochs]}}\n",
+			`spec.yaml:5: variants: label "a" repeats the label of the variant at line 4 with other settings`},
+		{"untuned variants differing in a list", "name: x\nvariants:\n  - {label: a, method: sgns, train: {window: [5, 10]}}\n  - {label: a, method: sgns, train: {window: [20]}}\n",
+			`spec.yaml:4: variants: label "a" repeats the label of the variant at line 3 with other settings`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
