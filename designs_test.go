@@ -28,6 +28,7 @@ var copiedDesigns = map[string][]struct {
 		{label: "LCA", from: "LCA"},
 		{label: "PPMI-SVD", from: "PPMI-SVD"},
 		{label: "SGNS", from: "SGNS"},
+		{label: "fastText", from: "fastText"},
 	},
 	"supervised": {
 		{label: "tail-cut", from: "tail-cut"},
@@ -41,6 +42,8 @@ var copiedDesigns = map[string][]struct {
 		{label: "PPMI-SVD + retrofitting", from: "PPMI-SVD"},
 		{label: "SGNS", from: "SGNS"},
 		{label: "SGNS + retrofitting", from: "SGNS"},
+		{label: "fastText", from: "fastText"},
+		{label: "fastText + retrofitting", from: "fastText"},
 		// The paper's SCA form reweights the rows only (no context
 		// vectors to add), so its base is the tail-cut design without w + c.
 		{label: "tail-cut w", from: "tail-cut", except: []string{"vectors.add_contexts"}},
