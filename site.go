@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -8,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"kcalab/records"
 	"kcalab/schema"
@@ -166,21 +169,50 @@ func writeSite(specDir, root string, done map[string]bool, js reports.Script, st
 		names = append(names, s.name)
 	}
 	ix := reports.Index{Title: "KCA lab: every experiment", Command: "go run . " + filepath.ToSlash(filepath.Join(specDir, "NAME.yaml"))}
+	// Each spec's page is rendered from its own results into its own
+	// directory, so the pages render one per core; what each says on
+	// stderr, the index and the errors follow the specs' order, so the
+	// output does not depend on the cores.
+	type rendered struct {
+		e    reports.IndexEntry
+		warn bytes.Buffer
+		err  error
+	}
+	out := make([]rendered, len(specs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(specs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s, o := specs[i], &out[i]
+				o.e = reports.IndexEntry{Name: s.name, Spec: rel(root, s.path)}
+				if s.spec != nil {
+					o.e.Related = relatedNames(s.spec, names)
+					// A spec not run yet still says what it asks.
+					o.e.Summary.Question = reports.QuestionOf(s.spec.Question, s.spec.Description)
+				}
+				o.err = siteEntry(&o.e, s, specDir, root, done, js, &o.warn)
+			}
+		}()
+	}
+	for i := range specs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	var bad []error
-	for _, s := range specs {
-		e := reports.IndexEntry{Name: s.name, Spec: rel(root, s.path)}
-		if s.spec != nil {
-			e.Related = relatedNames(s.spec, names)
-			// A spec not run yet still says what it asks.
-			e.Summary.Question = reports.QuestionOf(s.spec.Question, s.spec.Description)
-		}
-		if err := siteEntry(&e, s, specDir, root, done, js, stderr); err != nil {
+	for i, s := range specs {
+		o := &out[i]
+		_, _ = stderr.Write(o.warn.Bytes()) // as fmt.Fprintln to stderr: best effort
+		if o.err != nil {
 			// Paths relative to the index, which sits in root: the page
 			// names no directory of this machine.
-			e.Problem = strings.ReplaceAll(err.Error(), filepath.Clean(root)+string(filepath.Separator), "")
-			bad = append(bad, fmt.Errorf("%s: %w", s.name, err))
+			o.e.Problem = strings.ReplaceAll(o.err.Error(), filepath.Clean(root)+string(filepath.Separator), "")
+			bad = append(bad, fmt.Errorf("%s: %w", s.name, o.err))
 		}
-		ix.Entries = append(ix.Entries, e)
+		ix.Entries = append(ix.Entries, o.e)
 	}
 	path := filepath.Join(root, indexName)
 	if err := reports.WriteIndexFile(path, ix); err != nil {
