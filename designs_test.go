@@ -29,6 +29,7 @@ var copiedDesigns = map[string][]struct {
 		{label: "PPMI-SVD", from: "PPMI-SVD"},
 		{label: "SGNS", from: "SGNS"},
 		{label: "fastText", from: "fastText"},
+		{label: "CBOW", from: "CBOW"},
 	},
 	"supervised": {
 		{label: "tail-cut", from: "tail-cut"},
