@@ -36,6 +36,9 @@ type Runner struct {
 	// (word2vec text format, <spec>-<label>-<trial id>.txt, see VectorsFileName).
 	VectorsDir string
 	Log        io.Writer // progress and warnings (stderr); nil = silent
+
+	logOnce sync.Once
+	logW    io.Writer // Log behind a lock (log)
 	// LockWait bounds the wait for another run writing the same output
 	// directory (0 = refuse at once); see LockOutput.
 	LockWait time.Duration
@@ -78,10 +81,26 @@ func (r *Runner) resamples(key string, n int) [][]int {
 }
 
 func (r *Runner) log() io.Writer {
-	if r.Log == nil {
-		return io.Discard
-	}
-	return r.Log
+	r.logOnce.Do(func() {
+		r.logW = io.Discard
+		if r.Log != nil {
+			r.logW = &lockedWriter{w: r.Log}
+		}
+	})
+	return r.logW
+}
+
+// lockedWriter serialises writes: trials run on several goroutines and
+// each line they log must reach Runner.Log whole, whatever writer it is.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // Run is the outcome of running a spec.
@@ -133,10 +152,7 @@ func (r *Runner) Run(ctx context.Context, spec *schema.Spec) (*Run, error) {
 		byID[rec.ID] = rec
 	}
 
-	log := r.Log
-	if log == nil {
-		log = io.Discard
-	}
+	log := r.log()
 	prog := NewProgress(log, len(trials))
 	defer prog.Finish()
 
@@ -681,7 +697,7 @@ func (r *Runner) noteMerged(spec *schema.Spec) {
 		return
 	}
 	for _, m := range spec.Merged() {
-		fmt.Fprintf(r.Log, "kcalab: note: %s: %s runs as trial %s, %s: it differs only in %s, which a trial id leaves out because the numbers do not depend on it; to compare the values, run the spec once with each\n",
+		fmt.Fprintf(r.log(), "kcalab: note: %s: %s runs as trial %s, %s: it differs only in %s, which a trial id leaves out because the numbers do not depend on it; to compare the values, run the spec once with each\n",
 			termsafe.Text(spec.Name), termsafe.Text(m.String()), m.Into.ID, termsafe.Text(cmp.Or(m.Into.Title, "the first")), strings.Join(m.Keys, ", "))
 	}
 }
