@@ -60,9 +60,9 @@ func TestCommittedResultsForm(t *testing.T) {
 		rewritten, err := os.ReadFile(want)
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(got, rewritten), "results/%s: %s is not as a run writes it", name, filepath.Base(stored))
-		// 3 MB: at-its-best-d's search (about 1100 trials, compacted to what
-		// a page uses) is the largest; a file past it belongs in a split spec.
-		assert.Less(t, len(got), 3_000_000, "results/%s: %s takes %d bytes: over what a repository should keep in one file", name, filepath.Base(stored), len(got))
+		// 2 MB: what a repository should hold in one file; a tuning search
+		// keeps only what its pages use (records.Slim).
+		assert.Less(t, len(got), 2_000_000, "results/%s: %s takes %d bytes: over what a repository should keep in one file", name, filepath.Base(stored), len(got))
 	}
 }
 

@@ -183,7 +183,8 @@ func (j *Judge) traces(rec records.Record) string {
 //     trial when it would write vectors now (else a note: the page names it
 //     without a link); another spec's record is then not taken.
 //   - A record cut to the search that its tuning group now chooses (see
-//     NeedFull) is computed again for its replicates.
+//     NeedFull) is computed again for its replicates; another spec's cut
+//     record is not taken for a trial this spec does not tune.
 func (j *Judge) Decide(rec records.Record, t schema.Trial, from Origin, dir string) Decision {
 	recompute := func(why string) Decision { return Decision{Verdict: Recompute, Why: why} }
 	stale := func(why string) Decision { return Decision{Verdict: Recompute, Why: why, Stale: true} }
@@ -249,6 +250,11 @@ func (j *Judge) Decide(rec records.Record, t schema.Trial, from Origin, dir stri
 	}
 	if j.needFull[t.ID] && rec.SearchOnly {
 		return recompute("its tuning group chooses it, but its record holds only its search scores: computing it again for its replicates")
+	}
+	if from == Sibling && rec.SearchOnly && len(t.Tune.Axes) == 0 {
+		// Here the trial is a compared row, shown with what the cut
+		// record lacks (replicates, Pearson r, neighbours).
+		return recompute("its record there holds only its search scores (a candidate its tuning group did not choose), and here it is compared")
 	}
 	if j.opts.Spec != nil {
 		rec.Spec = j.opts.Spec.Name

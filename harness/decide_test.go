@@ -57,6 +57,8 @@ variants:
 	trials := spec.Trials()
 	require.Len(t, trials, 2)
 	tableTrial, wordTrial := trials[0], trials[1]
+	tunedWordTrial := wordTrial
+	tunedWordTrial.Tune.Axes = []string{"svd.rank"}
 
 	base := func(tr schema.Trial) records.Record {
 		rec := records.Record{ID: tr.ID, Spec: "s", Seed: tr.Seed, Settings: tr.RecordSettings(), Status: records.StatusOK,
@@ -167,6 +169,10 @@ variants:
 			}, verdict: Recompute, why: "not here to check"},
 		{name: "round 5 serious 1: -share does not take another seed's record", trial: tableTrial, from: Sibling,
 			edit: func(r *records.Record) { r.Seed++ }, verdict: Recompute, why: "computed with seed"},
+		{name: "-share takes a candidate cut to the search for a tuned trial: the choice asks for more if it picks it", trial: tunedWordTrial, opts: opts{dataDir: data}, from: Sibling,
+			edit: func(r *records.Record) { r.SearchOnly = true }, verdict: Reuse},
+		{name: "-share takes no candidate cut to the search for a compared row", trial: wordTrial, opts: opts{dataDir: data}, from: Sibling,
+			edit: func(r *records.Record) { r.SearchOnly = true }, verdict: Recompute, why: "here it is compared"},
 		{name: "-share takes no failed record", trial: tableTrial, from: Sibling,
 			edit: func(r *records.Record) { r.Status = records.StatusOverBudget }, verdict: Recompute, why: "status over_budget"},
 	}

@@ -9,15 +9,17 @@ import "maps"
 //   - of every tuned trial, no bootstrap replicates of the scores it was
 //     chosen on or that contain them (the dev part and the whole of each
 //     set of tune.on): they are in-sample, shown marked, never ranked;
-//   - of a candidate its group did not choose, its scores, settings,
-//     timings and its decomposition's accuracy (residual, products, k, σ_1
-//     and σ_k), not what only a compared row is shown with (replicates,
-//     word map, neighbours, the spectrum); it is marked SearchOnly.
+//   - of a candidate its group did not choose, its scores, coverage,
+//     settings, timings and its decomposition's accuracy (residual,
+//     products, k, σ_1 and σ_k), not what only a compared row is shown
+//     with (replicates, word map, neighbours, the spectrum, Pearson r);
+//     it is marked SearchOnly.
 //
-// Every score stays, so the choice and the search's charts are the same
-// from a slimmed file. A SearchOnly record that a later choice picks (a
-// rule changed) lacks what a compared row needs: NeedsFull names it, and
-// the harness computes it again.
+// Every Spearman ρ stays (the rule chooses on them, the search's charts
+// and rung tables draw them), so the choice and the search's views are
+// the same from a slimmed file. A SearchOnly record that a later choice
+// picks (a rule changed) lacks what a compared row needs: NeedsFull names
+// it, and the harness computes it again.
 
 // Slim returns recs with each tuned trial cut to what a page can use, by
 // the choices cs (Choose over recs): only groups whose every candidate has
@@ -52,6 +54,10 @@ func Slim(recs []Record, cs []Choice) ([]Record, int) {
 			changed = rec.Bootstrap != nil || rec.WordsMap != nil || rec.Neighbours != nil || rec.NeighboursOther != nil || !rec.SearchOnly
 			out[i].Bootstrap, out[i].WordsMap, out[i].Neighbours, out[i].NeighboursOther = nil, nil, nil, nil
 			out[i].SearchOnly = true
+			if m, cut := withoutPearson(rec.Metrics); cut {
+				out[i].Metrics = m
+				changed = true
+			}
 			if rec.SVD != nil && len(rec.SVD.S) > 1 {
 				cut := *rec.SVD
 				cut.Keep(1)
@@ -134,4 +140,25 @@ func withoutInSample(rec Record) *Bootstrap {
 		delete(scores, k)
 	}
 	return &Bootstrap{B: b.B, Scores: scores}
+}
+
+// withoutPearson is metrics without its Pearson r values, and whether
+// there were any: only a compared row's tables show them
+// (reports/analogy.go), and they take as much room in a search's file as
+// the Spearman ρ the choice is made on.
+func withoutPearson(metrics map[string]float64) (map[string]float64, bool) {
+	var out map[string]float64
+	for k := range metrics {
+		if ParseMetric(k).Kind != PearsonMetric {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(metrics)
+		}
+		delete(out, k)
+	}
+	if out == nil {
+		return metrics, false
+	}
+	return out, true
 }

@@ -14,6 +14,7 @@ import (
 func slimRec(id string, window int, men float64) records.Record {
 	rec := tuneRec(id, "tail-cut", window, 0, "dot", map[string]float64{
 		"spearman.zero.men@dev": men, "spearman.zero.rare@dev": men,
+		"pearson.zero.men@dev": men, "pearson.cosine.skip.rare@test": men, "coverage.men": 0.9,
 	})
 	rec.Bootstrap = &records.Bootstrap{B: 2, Scores: map[string]string{}}
 	for _, k := range []string{
@@ -45,7 +46,10 @@ func TestSlim(t *testing.T) {
 	assert.Nil(t, lost.WordsMap)
 	assert.Nil(t, lost.Neighbours)
 	assert.Nil(t, lost.NeighboursOther)
-	assert.Equal(t, recs[0].Metrics, lost.Metrics, "every score stays")
+	assert.Equal(t, map[string]float64{"spearman.zero.men@dev": 0.2, "spearman.zero.rare@dev": 0.2, "coverage.men": 0.9}, lost.Metrics,
+		"every Spearman ρ and coverage stays; Pearson r goes")
+	assert.Len(t, recs[0].Metrics, 5, "the input's metrics are not modified")
+	assert.Equal(t, recs[1].Metrics, chosen.Metrics, "the choice keeps every metric")
 	assert.Equal(t, &records.SVDAccuracy{S: []float64{0.9}, K: 3, SK: 0.2, MaxResidual: 1e-9, Products: 40}, lost.SVD,
 		"σ_1, σ_k, k and the residual stay; the spectrum goes")
 	assert.Len(t, recs[0].SVD.S, 3)
